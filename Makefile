@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# axfs-tools build.  `make`, `make check`, `make demo`, `make install`.
+# V=1 shows the commands; CC=clang works; SANITIZE=1 builds with
+# -fsanitize=address,undefined into build-san/.
+
+VERSION     := 0.1.0
+SOVERSION   := 0
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+SBINDIR     ?= $(PREFIX)/sbin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+MANDIR      ?= $(PREFIX)/share/man
+DATADIR     ?= $(PREFIX)/share
+DESTDIR     ?=
+
+CC          ?= cc
+PKG_CONFIG  ?= pkg-config
+ifeq ($(origin CC),default)
+CC := cc
+endif
+
+ifeq ($(SANITIZE),1)
+B           ?= build-san
+SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+B           ?= build
+SAN_FLAGS   :=
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Libraries: resolved through pkg-config once the deps script has run.
+PKGS        := zlib libarchive yaml-0.1 libmd
+PKG_CFLAGS   = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS     = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+WARN        := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+OPT         ?= -O2 -g
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DAXFS_VERSION=\"$(VERSION)\" -pthread
+CFLAGS      ?=
+ALL_CFLAGS   = $(BASE_CFLAGS) $(OPT) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP -Ilibaxfsimg $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS     ?=
+ALL_LDFLAGS  = $(SAN_FLAGS) -pthread $(LDFLAGS)
+
+LIB_SRCS    := $(sort $(wildcard libaxfsimg/*.c))
+CMD_SRCS    := $(sort $(wildcard cmd/*.c))
+UNIT_SRCS   := $(sort $(wildcard tests/unit/*.c))
+LIB_OBJS    := $(LIB_SRCS:%.c=$(B)/%.o)
+CMD_OBJS    := $(CMD_SRCS:%.c=$(B)/%.o)
+UNIT_OBJS   := $(UNIT_SRCS:%.c=$(B)/%.o)
+
+AXFS        := $(B)/axfs
+LIBA        := $(B)/libaxfsimg.a
+LIBSO       := $(B)/libaxfsimg.so.$(VERSION)
+UNIT        := $(B)/unit-tests
+DEPS_STAMP  := $(B)/.deps-ok
+
+.PHONY: all deps check check-unit check-cli check-kernel demo install uninstall clean fuzz bench
+
+all: $(AXFS) $(LIBSO)
+
+# Installs missing Debian packages (as root) and says what it does.
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/install-deps.sh
+	$(Q)sh scripts/install-deps.sh
+	$(Q)mkdir -p $(@D) && touch $@
+
+$(B)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/unit/%,$<),$(CHECK_CFLAGS) -Wno-missing-prototypes -I$(B)/tests/unit) -c $< -o $@
+
+$(LIBA): $(LIB_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libaxfsimg.so.$(SOVERSION) -Wl,--version-script=libaxfsimg/libaxfsimg.map $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so.$(SOVERSION)
+	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so
+
+$(AXFS): $(CMD_OBJS) $(LIB_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB_OBJS) $(PKG_LIBS)
+
+# Every tests/unit/*.c defines `Suite *suite_NAME(void)`; collect them.
+$(B)/tests/unit/suites.h: $(UNIT_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)grep -ho 'Suite \*suite_[a-z0-9_]*(void)' $(UNIT_SRCS) | sed 's/.*\(suite_[a-z0-9_]*\).*/AXFS_SUITE(\1)/' | sort -u > $@.tmp && mv $@.tmp $@
+$(UNIT_OBJS): $(B)/tests/unit/suites.h
+
+$(UNIT): $(UNIT_OBJS) $(LIB_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(CHECK_LIBS) $(PKG_LIBS)
+
+# ---- tests ---------------------------------------------------------------
+check: all $(UNIT)
+	$(Q)B=$(B) sh tests/run-tests.sh
+
+check-unit: $(UNIT)
+	$(Q)B=$(B) sh tests/run-tests.sh unit
+
+check-cli: $(AXFS)
+	$(Q)B=$(B) sh tests/run-tests.sh cli
+
+check-kernel: $(AXFS)
+	$(Q)B=$(B) sh tests/run-tests.sh kernel
+
+# ---- the main job on the bundled example -------------------------------------
+demo: $(AXFS)
+	$(Q)sh examples/demo.sh $(AXFS)
+
+# ---- install ---------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/axfs \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 755 $(AXFS) $(DESTDIR)$(BINDIR)/axfs
+	ln -sf $(BINDIR)/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs
+	ln -sf $(BINDIR)/axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libaxfsimg.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(VERSION)
+	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(SOVERSION)
+	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so
+	install -m 644 libaxfsimg/axfs_*.h $(DESTDIR)$(INCLUDEDIR)/axfs/
+	for m in man/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done; true
+	for m in man/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man5/; done; true
+	for m in man/*.8; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man8/; done; true
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+		libaxfsimg/axfsimg.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/axfsimg.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
+	rm -f $(DESTDIR)$(LIBDIR)/libaxfsimg.a $(DESTDIR)$(LIBDIR)/libaxfsimg.so*
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/axfsimg.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/axfs
+	cd man && for m in *.[158]; do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$$m; done
+
+clean:
+	rm -rf build build-san build-*
+
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd/axfs.c - the multi-call binary: a table dispatcher in git's style.
+ *
+ *   axfs mkfs ...          axfs-mkfs ...        mkfs.axfs ...
+ *   axfs fsck ...          axfs-fsck ...        fsck.axfs ...
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "mkfs", cmd_mkfs, "build an image from a directory or an archive" },
+	{ "dump", cmd_dump, "show the superblock, regions, inodes and pages" },
+	{ "extract", cmd_extract, "recreate the tree stored in an image" },
+	{ "fsck", cmd_fsck, "check an image for every defect it can have" },
+	{ "merge-profile", cmd_merge_profile, "combine profile CSVs" },
+	{ "split", cmd_split, "cut an image into mmap and store segments" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct cmd_struct *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: axfs [--version] [--help] <command> [<args>]\n\n"
+		   "Build, inspect, check and tune AXFS images.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "   %-14s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f, "\nSee 'axfs <command> --help' and axfs(1).\n");
+}
+
+static int run(const struct cmd_struct *c, int argc, char **argv)
+{
+	static char name[64];
+
+	snprintf(name, sizeof(name), "axfs %s", c->name);
+	cmd_name = name;
+	return c->fn(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+	const struct cmd_struct *c;
+
+	base = base ? base + 1 : (argv[0] ? argv[0] : "axfs");
+
+	/* argv[0] aliases: axfs-mkfs, mkfs.axfs, fsck.axfs ... */
+	if (strncmp(base, "axfs-", 5) == 0 && (c = find_command(base + 5)))
+		return run(c, argc, argv);
+	if (strcmp(base, "mkfs.axfs") == 0)
+		return run(find_command("mkfs"), argc, argv);
+	if (strcmp(base, "fsck.axfs") == 0)
+		return run(find_command("fsck"), argc, argv);
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0 &&
+		    (c = find_command(argv[2]))) {
+			char *args[] = { argv[2], (char *)"--help", NULL };
+
+			return run(c, 2, args);
+		}
+		usage(stdout);
+		return cmd_finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		cmd_name = "axfs";
+		return cmd_print_version();
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "axfs: '%s' is not an axfs command. "
+				"See 'axfs --help'.\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	return run(c, argc - 1, argv + 1);
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd/common.c - messages, exit codes and stdout checks for subcommands */
+#include "common.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "axfs_policy.h"
+
+const char *cmd_name = "axfs";
+int cmd_verbosity = 1;
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", cmd_name, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void cmd_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cmd_verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cmd_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cmd_verbosity < 2)
+		return;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+int cmd_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cmd_name);
+	return EXIT_USAGE;
+}
+
+int cmd_print_version(void)
+{
+	printf("%s (axfs-tools) %s\n", cmd_name, AXFS_VERSION);
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+int cmd_finish_stdout(int rc)
+{
+	int bad = ferror(stdout);
+
+	if (fflush(stdout) != 0 || bad) {
+		int e = errno;
+
+		/* A reader that went away is not worth a message. */
+		if (e != EPIPE)
+			fprintf(stderr, "%s: error writing to standard output: %s\n",
+				cmd_name, strerror(e ? e : EIO));
+		return EXIT_OPERATIONAL;
+	}
+	return rc;
+}
+
+static void logger_fn(void *ctx, enum axfs_log_level level, const char *msg)
+{
+	(void)ctx;
+	if (level == AXFS_LOG_WARN) {
+		if (cmd_verbosity >= 1) {
+			fflush(stdout);
+			fprintf(stderr, "%s: warning: %s\n", cmd_name, msg);
+		}
+	} else if ((int)level + 1 <= cmd_verbosity) {
+		fflush(stdout);
+		fprintf(stderr, "%s: %s\n", cmd_name, msg);
+	}
+}
+
+const struct axfs_logger cmd_logger = { logger_fn, NULL };
+
+int cmd_parse_size(const char *s, unsigned long long *out)
+{
+	uint64_t v;
+	char why[128];
+
+	if (axfs_parse_size(s, &v, why, sizeof(why)) < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cmd_parse_uint(const char *s, unsigned long long max,
+		   unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cmd_progress_enabled(int forced)
+{
+	const char *ci = getenv("CI");
+
+	if (forced >= 0)
+		return forced;
+	if (ci && *ci)
+		return 0;
+	return isatty(STDERR_FILENO);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd/common.h - what every subcommand shares: messages in git's style
+ * ("axfs mkfs: cannot open 'x': reason"), verbosity, exit codes, the
+ * library logger, --version, and checked stdout.
+ */
+#ifndef AXFS_CMD_COMMON_H
+#define AXFS_CMD_COMMON_H
+
+#include <stdio.h>
+#include "axfs_error.h"
+
+/* util-linux exit codes (include/exitcodes.h). */
+#define EXIT_OK			0
+#define EXIT_FSCK_CORRECTED	1	/* fsck: errors corrected (never) */
+#define EXIT_FSCK_UNCORRECTED	4	/* fsck: errors left uncorrected */
+#define EXIT_OPERATIONAL	8	/* could not do the job */
+#define EXIT_USAGE		16	/* bad command line */
+
+/* "axfs mkfs", set by the dispatcher before a subcommand runs. */
+extern const char *cmd_name;
+/* -q lowers, -v raises: 0 quiet, 1 normal, 2 verbose, 3 debug. */
+extern int cmd_verbosity;
+
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cmd_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the error plus "Try 'axfs X --help'." and returns EXIT_USAGE. */
+int cmd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "axfs mkfs (axfs-tools) 0.1.0" on stdout. */
+int cmd_print_version(void);
+/* Flushes stdout and reports a write error (EPIPE, ENOSPC...): returns
+ * `rc` if all is well, else EXIT_OPERATIONAL. */
+int cmd_finish_stdout(int rc);
+/* A logger that prints library warnings/info/debug per cmd_verbosity. */
+extern const struct axfs_logger cmd_logger;
+
+/* Parses a size with units ("64KiB", "8M", "4096"); 0 on success. */
+int cmd_parse_size(const char *s, unsigned long long *out);
+/* Parses a non-negative integer; 0 on success. */
+int cmd_parse_uint(const char *s, unsigned long long max,
+		   unsigned long long *out);
+
+/* True when progress bars may be drawn: stderr is a TTY and CI is unset,
+ * unless forced by --progress (1) / --no-progress (0); pass -1 for auto. */
+int cmd_progress_enabled(int forced);
+
+/* Subcommands: int cmd_X(int argc, char **argv), argv[0] = "X". */
+int cmd_mkfs(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_fsck(int argc, char **argv);
+int cmd_merge_profile(int argc, char **argv);
+int cmd_split(int argc, char **argv);
+
+#endif

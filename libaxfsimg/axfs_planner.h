@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_planner.h - decides, for every page of every regular file, whether
+ * it is stored XIP (uncompressed, page-aligned) and why.
+ *
+ * Inputs: --xip globs, profiles (hottest pages first within a budget),
+ * per-entry want_xip set by the policy, xip.exclude and xip.min-count.
+ * The compressed / byte-aligned choice for non-XIP pages is made by the
+ * packer, which sees the data.  Deterministic: ties in count are broken
+ * by path, then offset.
+ */
+#ifndef AXFS_PLANNER_H
+#define AXFS_PLANNER_H
+
+#include <stdint.h>
+#include "axfs_tree.h"
+#include "axfs_profile.h"
+
+struct axfs_plan_opts {
+	const char *const *xip_globs;	/* whole files XIP */
+	size_t n_xip_globs;
+	const struct axfs_profile *profile;	/* canonical; may be NULL */
+	const char *const *xip_exclude;	/* never XIP */
+	size_t n_xip_exclude;
+	uint64_t min_count;		/* profile pages below: not XIP */
+	int has_budget;
+	uint64_t budget;		/* bytes of XIP pages at most */
+	const struct axfs_logger *log;
+};
+
+struct axfs_plan_stats {
+	uint64_t xip_pages;		/* pages planned XIP */
+	uint64_t profile_pages;		/* distinct profile pages read */
+	uint64_t profile_missing;	/* entries naming absent paths */
+	uint64_t profile_not_regular;	/* entries naming non-files */
+	uint64_t profile_past_eof;	/* offsets beyond the file's end */
+	uint64_t budget_dropped;	/* profiled pages the budget left out */
+	uint64_t excluded;		/* profiled pages xip.exclude removed */
+	uint64_t below_min_count;
+};
+
+/* The tree must be finalised.  Fills entry->pages. */
+int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
+	      struct axfs_plan_stats *st, struct axfs_error *err);
+
+/* Drops the coldest XIP pages until at most max_pages remain (used for
+ * --mmap-limit); returns how many were dropped. */
+uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages);
+
+#endif

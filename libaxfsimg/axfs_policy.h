@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_policy.h - the YAML build policy (see man/axfs-policy.5).
+ * Every error names file:line:column and the key.
+ */
+#ifndef AXFS_POLICY_H
+#define AXFS_POLICY_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "axfs_error.h"
+#include "axfs_source.h"
+
+struct axfs_policy_rule {
+	char *match;		/* glob, see axfs_glob.h */
+	int has_mode; uint32_t mode;	/* permission bits (07777) */
+	int has_uid; uint32_t uid;
+	int has_gid; uint32_t gid;
+	int compress;		/* -1 unset, 0 none, 1 zlib */
+	int xip;		/* -1 unset, 0 never, 1 whole file */
+	size_t line, column;	/* where the rule starts */
+	size_t matched;		/* filled by axfs_policy_apply */
+};
+
+struct axfs_policy_device {
+	char *path;		/* absolute image path */
+	enum axfs_ftype type;	/* CHR, BLK, FIFO, SOCK, DIR */
+	uint32_t major, minor;
+	uint32_t mode;		/* permission bits */
+	uint32_t uid, gid;
+	size_t line, column;
+};
+
+struct axfs_policy {
+	char *file;
+	int level;			/* -1 unset */
+	uint32_t block_size;		/* 0 unset */
+	int has_xip_budget; uint64_t xip_budget;
+	uint64_t xip_min_count;		/* 0 unset */
+	char **xip_files; size_t n_xip_files;
+	char **xip_exclude; size_t n_xip_exclude;
+	int all_root;			/* -1 unset */
+	int has_uid; uint32_t uid;	/* owners.uid: force all */
+	int has_gid; uint32_t gid;
+	struct axfs_policy_rule *rules; size_t n_rules;
+	struct axfs_policy_device *devices; size_t n_devices;
+	int has_timestamp; int64_t timestamp;
+	uint64_t mmap_limit;		/* 0 unset */
+};
+
+void axfs_policy_init(struct axfs_policy *p);
+int axfs_policy_load(struct axfs_policy *p, const char *file,
+		     struct axfs_error *err);
+int axfs_policy_parse(struct axfs_policy *p, const char *name,
+		      const char *buf, size_t len, struct axfs_error *err);
+void axfs_policy_free(struct axfs_policy *p);
+
+struct axfs_tree;
+/*
+ * Applies the policy to a tree before it is finalised: adds `devices`
+ * entries (replacing what the source had there, with a warning), applies
+ * owners and the `files` rules in order (later rules win) and sets each
+ * entry's want_xip / want_compress; rules that match nothing are warned
+ * about with their file:line.
+ */
+int axfs_policy_apply(struct axfs_policy *p, struct axfs_tree *t,
+		      const struct axfs_logger *log, struct axfs_error *err);
+
+/* Parses "64KiB", "8MiB", "4096", "1G" ...; 0 or <0 with why filled. */
+int axfs_parse_size(const char *s, uint64_t *out, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_profile.h - profile CSVs as the driver prints /proc/axfs/volumeN.
+ *
+ * One line per page: "./dir/name,offset,count", offset in bytes.  Names
+ * may contain commas (the last two fields are split from the right).
+ * Paths are stored normalised as absolute image paths ("/dir/name").
+ */
+#ifndef AXFS_PROFILE_H
+#define AXFS_PROFILE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "axfs_error.h"
+
+struct axfs_profile_entry {
+	char *path;		/* "/dir/name" */
+	uint64_t offset;	/* bytes, multiple of 4096 */
+	uint64_t count;		/* fault count */
+	const char *file;	/* CSV it came from (for messages) */
+	size_t line;		/* its line there */
+};
+
+struct axfs_profile {
+	struct axfs_profile_entry *v;
+	size_t n, cap;
+	const struct axfs_logger *log;
+};
+
+void axfs_profile_init(struct axfs_profile *p, const struct axfs_logger *log);
+/* Appends the entries of a CSV file ("-" = stdin); errors name file:line. */
+int axfs_profile_read(struct axfs_profile *p, const char *file,
+		      struct axfs_error *err);
+/* Same, from a memory buffer (`name` is used in messages). */
+int axfs_profile_parse(struct axfs_profile *p, const char *name,
+		       const char *buf, size_t len, struct axfs_error *err);
+/* Sorts by path (bytewise) then offset and sums duplicates (overflow is
+ * an error). */
+int axfs_profile_canonicalize(struct axfs_profile *p, struct axfs_error *err);
+/* Writes the canonical CSV form ("./path,offset,count\n" lines). */
+int axfs_profile_write(const struct axfs_profile *p, FILE *out,
+		       struct axfs_error *err);
+void axfs_profile_free(struct axfs_profile *p);
+
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_reader.h - opens an AXFS image and reads it, safely.
+ *
+ * The image is untrusted: the superblock and every region descriptor are
+ * validated against the file size before use, every table index and
+ * offset is checked at use, and every error names the byte offset of the
+ * offending field.  Nothing is allocated from an unchecked size.  Reads
+ * follow the 2008 driver's read path (so dump/extract/fsck see exactly
+ * what the kernel returns), minus its bugs.
+ */
+#ifndef AXFS_READER_H
+#define AXFS_READER_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "axfs_error.h"
+#include "axfs_format.h"
+
+struct axfs_image;
+
+struct axfs_super_info {
+	uint32_t magic;
+	uint8_t signature[AXFS_SIGNATURE_LEN];
+	uint8_t digest[AXFS_SB_DIGEST_LEN];
+	uint32_t cblock_size;
+	uint64_t files, size, blocks, mmap_size;
+	uint64_t region_desc[AXFS_REGION_COUNT];	/* descriptor offsets */
+	uint8_t version_major, version_minor, version_sub;
+	uint8_t compression_type;
+	uint64_t timestamp;
+	uint8_t page_shift;		/* byte 256 (0 if the image is short) */
+};
+
+struct axfs_region_info {
+	uint64_t desc_offset;		/* where its descriptor is */
+	uint64_t fsoffset, size, compressed_size, max_index;
+	uint8_t depth, incore;
+	/* Loaded (and inflated) contents for strings and the byte tables;
+	 * NULL for xip/byte_aligned/compressed, which are read on demand. */
+	const uint8_t *data;
+};
+
+struct axfs_inode_info {
+	uint64_t ino;
+	uint32_t mode;			/* from modes[mode_index] */
+	uint32_t uid, gid;
+	uint64_t file_size;		/* as stored (rdev for devices) */
+	uint64_t size;			/* i_size as the driver sets it */
+	uint64_t num_entries;
+	uint64_t array_index;
+	uint64_t mode_index;
+	uint64_t name_offset;
+	const char *name;		/* NUL-terminated inside strings */
+	size_t name_len;
+};
+
+/* Where one page of a file lives, for dump --pages and fsck. */
+struct axfs_page_loc {
+	uint64_t node;			/* global node number */
+	uint8_t type;			/* enum axfs_node_type */
+	uint64_t node_index;
+	uint64_t cblock;		/* compressed: cblock number */
+	uint64_t cnode_offset;		/* compressed: offset in the cblock */
+	uint64_t image_offset;		/* xip/ba: byte offset of the data;
+					 * compressed: of the cblock */
+	uint64_t stored_len;		/* xip: 4096; ba: bytes to region end
+					 * (<= 4096); compressed: cblock len */
+	uint64_t data_len;		/* bytes of the file in this page */
+};
+
+struct axfs_open_opts {
+	/* Non-zero: fewer checks at open (fsck does its own and wants to
+	 * look inside broken images). */
+	int lenient;
+	/* The store segment of a split image (NULL: single file). */
+	const char *store_path;
+};
+
+int axfs_image_open(struct axfs_image **out, const char *path,
+		    const struct axfs_open_opts *o, struct axfs_error *err);
+/* From memory (fuzzers, tests); the buffer must outlive the image. */
+int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
+			   size_t len, const char *name,
+			   const struct axfs_open_opts *o,
+			   struct axfs_error *err);
+void axfs_image_close(struct axfs_image *img);
+
+const char *axfs_image_name(const struct axfs_image *img);
+uint64_t axfs_image_file_size(const struct axfs_image *img);
+const struct axfs_super_info *axfs_image_super(const struct axfs_image *img);
+const struct axfs_region_info *axfs_image_region(const struct axfs_image *img,
+						 enum axfs_region r);
+const char *axfs_region_name(enum axfs_region r);	/* "strings" ... */
+
+/* Reads raw image bytes [off, off+len) (both segments of a split image). */
+int axfs_image_pread(struct axfs_image *img, void *buf, size_t len,
+		     uint64_t off, struct axfs_error *err);
+/* Table entry i of a byte-table region, bounds-checked. */
+int axfs_image_table(struct axfs_image *img, enum axfs_region r,
+		     uint64_t i, uint64_t *val, struct axfs_error *err);
+
+int axfs_image_inode(struct axfs_image *img, uint64_t ino,
+		     struct axfs_inode_info *out, struct axfs_error *err);
+/* "/a/b" -> inode, with the driver's lookup semantics. */
+int axfs_image_lookup(struct axfs_image *img, const char *path,
+		      uint64_t *ino, struct axfs_error *err);
+
+int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
+			     uint64_t page, struct axfs_page_loc *loc,
+			     struct axfs_error *err);
+/* Page `page` of a regular file or symlink: out gets 4096 bytes (zero
+ * beyond the data, unlike the driver's stale tail); *len = file bytes in
+ * this page. */
+int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
+			 uint8_t out[AXFS_PAGE_SIZE], size_t *len,
+			 struct axfs_error *err);
+/* pread-like on a regular file; *got < len only at end of file. */
+int axfs_image_read(struct axfs_image *img, uint64_t ino, uint64_t off,
+		    void *buf, size_t len, size_t *got,
+		    struct axfs_error *err);
+/* Symlink target, NUL-terminated; fails if it does not fit in len. */
+int axfs_image_readlink(struct axfs_image *img, uint64_t ino, char *buf,
+			size_t len, struct axfs_error *err);
+/* Inflates cblock c into out (cblock_size bytes); *len = inflated size. */
+int axfs_image_cblock(struct axfs_image *img, uint64_t c, uint8_t *out,
+		      size_t *len, struct axfs_error *err);
+
+/* Depth-first walk in directory order; path is "/" then "/a", "/a/b".
+ * Refuses cycles, bad names ('/', NUL, "." / ".."), and depth > 4096.
+ * A non-zero return from fn stops the walk and is returned. */
+typedef int (*axfs_walk_fn)(void *ctx, const char *path,
+			    const struct axfs_inode_info *ino);
+int axfs_image_walk(struct axfs_image *img, axfs_walk_fn fn, void *ctx,
+		    struct axfs_error *err);
+
+#endif

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs the test suites and ends with one line: "N passed, N failed".
+#   tests/run-tests.sh [unit] [cli] [kernel] [fuzz]   (default: all)
+# Every suite prints TAP-style "ok N - ..." / "not ok N - ..." lines
+# (Check's own summary is printed too); this script counts them.
+set -u
+B=${B:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+export AXFS_TOP="$top" AXFS_BUILD="$top/$B"
+export AXFS="$top/$B/axfs"
+suites=${*:-unit cli fuzz kernel}
+log=$(mktemp "${TMPDIR:-/tmp}/axfs-tests.XXXXXX")
+trap 'rm -f "$log"' EXIT INT TERM
+passed=0
+failed=0
+
+count() {	# count ok / not ok lines of the log
+	p=$(grep -c '^ok ' "$log")
+	f=$(grep -c '^not ok ' "$log")
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+for s in $suites; do
+	: >"$log"
+	case $s in
+	unit)
+		echo "== unit tests (Check)"
+		CK_FORK=yes "$top/$B/unit-tests" >"$log" 2>&1
+		rc=$?
+		cat "$log"
+		run=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\1/p' "$log")
+		bad=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\2/p' "$log")
+		if [ -z "$run" ]; then
+			echo "not ok - unit-tests did not finish (exit $rc)"
+			failed=$((failed + 1))
+		else
+			passed=$((passed + run - bad))
+			failed=$((failed + bad))
+		fi
+		;;
+	cli)
+		echo "== command-line tests (tests/cli)"
+		for t in "$top"/tests/cli/t[0-9]*.sh; do
+			[ -e "$t" ] || continue
+			: >"$log"
+			sh "$t" >"$log" 2>&1
+			rc=$?
+			sed 's/^/  /' "$log" | grep -E '^  (ok|not ok|# )' || true
+			if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$log"; then
+				echo "not ok - $(basename "$t") exited $rc" >>"$log"
+				tail -n 20 "$log" | sed 's/^/    /'
+			elif grep -q '^not ok ' "$log"; then
+				echo "  --- output of $(basename "$t"):"
+				tail -n 40 "$log" | sed 's/^/    /'
+			fi
+			count
+		done
+		;;
+	fuzz)
+		[ -x "$top/tests/fuzz/replay.sh" ] || continue
+		echo "== fuzz regression corpus"
+		sh "$top/tests/fuzz/replay.sh" >"$log" 2>&1
+		cat "$log" | grep -E '^(ok|not ok|#)' ; count
+		;;
+	kernel)
+		[ -f "$top/kernel/tests/run.sh" ] || continue
+		echo "== kernel module under qemu"
+		sh "$top/kernel/tests/run.sh" >"$log" 2>&1
+		rc=$?
+		grep -E '^(ok|not ok|#)' "$log"
+		if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$log"; then
+			echo "not ok - kernel tests exited $rc" >>"$log"
+			tail -n 30 "$log"
+		fi
+		count
+		;;
+	*)
+		echo "unknown suite '$s'" >&2
+		exit 2
+		;;
+	esac
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -62,6 +62,9 @@ LIBSO       := $(B)/libaxfsimg.so.$(VERSION)
 UNIT        := $(B)/unit-tests
 DEPS_STAMP  := $(B)/.deps-ok
 
+# Sanitizer pass run by `make check` (and CI): unit + CLI tests again
+# under ASan+UBSan, built in build-san/.
+.PHONY: check-san check-san-build fuzz-replay
 .PHONY: all deps check check-unit check-cli check-kernel demo install uninstall clean fuzz bench
 
 all: $(AXFS) $(LIBSO)
@@ -102,8 +105,17 @@ $(UNIT): $(UNIT_OBJS) $(LIB_OBJS)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(CHECK_LIBS) $(PKG_LIBS)
 
 # ---- tests ---------------------------------------------------------------
-check: all $(UNIT)
-	$(Q)B=$(B) sh tests/run-tests.sh
+check: all $(UNIT) $(FUZZ_REPLAY) check-san-build
+	$(Q)B=$(B) SAN_B=$(B)-san sh tests/run-tests.sh
+
+# The same unit and CLI tests again under ASan+UBSan (run by `make check`).
+check-san-build:
+ifneq ($(SANITIZE),1)
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 B=$(B)-san $(B)-san/axfs $(B)-san/unit-tests
+endif
+
+check-san: check-san-build
+	$(Q)B=$(B) SAN_B=$(B)-san sh tests/run-tests.sh san
 
 check-unit: $(UNIT)
 	$(Q)B=$(B) sh tests/run-tests.sh unit
@@ -114,18 +126,50 @@ check-cli: $(AXFS)
 check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
 
+# ---- fuzzing ------------------------------------------------------------------
+# Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds
+# (clang) in build-fuzz/.  `make fuzz FUZZ_SECONDS=N` fuzzes every target.
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_SECONDS ?= 60
+FUZZ_REPLAY  := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
+
+$(B)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -Itests/fuzz $(ALL_LDFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/standalone.c $(LIB_OBJS) $(PKG_LIBS)
+
+fuzz-replay: $(FUZZ_REPLAY)
+
+FUZZ_CFLAGS := $(BASE_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -Ilibaxfsimg -Itests/fuzz
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)clang $(FUZZ_CFLAGS) $(PKG_CFLAGS) -o $@ tests/fuzz/fuzz_$*.c $(LIB_SRCS) $(PKG_LIBS)
+
+fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run-fuzzers.sh $(FUZZ_TARGETS)
+
+# ---- benchmarks (bench/): not part of `make check` ---------------------------
+$(B)/bench-micro: bench/micro.c $(LIB_OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ bench/micro.c $(LIB_OBJS) $(PKG_LIBS) -lm
+
+bench: $(AXFS) $(B)/bench-micro
+	$(Q)AXFS=$(CURDIR)/$(AXFS) sh bench/run.sh
+	$(Q)$(B)/bench-micro
+
 # ---- the main job on the bundled example -------------------------------------
 demo: $(AXFS)
 	$(Q)sh examples/demo.sh $(AXFS)
 
 # ---- install ---------------------------------------------------------------
-install: all
+install: all $(LIBA)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/axfs \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 755 $(AXFS) $(DESTDIR)$(BINDIR)/axfs
-	ln -sf $(BINDIR)/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs
-	ln -sf $(BINDIR)/axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
+	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs
+	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libaxfsimg.a
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(VERSION)
 	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(SOVERSION)
@@ -134,6 +178,10 @@ install: all
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done; true
 	for m in man/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man5/; done; true
 	for m in man/*.8; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man8/; done; true
+	install -d $(DESTDIR)$(DATADIR)/bash-completion/completions
+	install -m 644 contrib/bash-completion/axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/axfs
+	ln -sf axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/mkfs.axfs
+	ln -sf axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/fsck.axfs
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
 		libaxfsimg/axfsimg.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/axfsimg.pc
 
@@ -142,6 +190,7 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libaxfsimg.a $(DESTDIR)$(LIBDIR)/libaxfsimg.so*
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/axfsimg.pc
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/axfs
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/bash-completion/completions/,axfs mkfs.axfs fsck.axfs)
 	cd man && for m in *.[158]; do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$$m; done
 
 clean:

@@ -1,11 +1,615 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* TEMPORARY placeholder: replaced by the real subcommand. */
+/*
+ * cmd/dump.c - axfs dump: show what an image holds.
+ *
+ *   axfs dump [options] IMAGE [STORE]
+ *
+ * The superblock (every field), the 18 regions (where each descriptor is
+ * and what it says), and an `ls -l`-style listing of every inode with its
+ * full path; --pages adds where each page of each file is stored.  --json
+ * prints all of it as one JSON document (schema in axfs-dump(1)).
+ *
+ * Everything goes through the reader, which validates the image first;
+ * a bad image is an error naming the byte at fault (exit 8).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+
 #include "common.h"
+#include "axfs_reader.h"
+
+enum {
+	SHOW_SUPER = 1,
+	SHOW_REGIONS = 2,
+	SHOW_INODES = 4,
+	SHOW_PAGES = 8,
+};
+
+enum {
+	OPT_SUPER = 256,
+	OPT_REGIONS,
+	OPT_INODES,
+	OPT_PAGES,
+	OPT_JSON,
+	OPT_LENIENT,
+};
+
+static const struct option longopts[] = {
+	{ "superblock", no_argument, NULL, OPT_SUPER },
+	{ "regions", no_argument, NULL, OPT_REGIONS },
+	{ "inodes", no_argument, NULL, OPT_INODES },
+	{ "pages", no_argument, NULL, OPT_PAGES },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage(void)
+{
+	printf(
+"usage: axfs dump [options] IMAGE [STORE]\n"
+"\n"
+"Show the superblock, the regions and every inode of the AXFS image IMAGE\n"
+"(STORE: the store segment of a split image).  With no section option all\n"
+"three are shown.\n"
+"\n"
+"      --superblock    show the superblock\n"
+"      --regions       show the region descriptors\n"
+"      --inodes        list every inode with its full path (ls -l style)\n"
+"      --pages         list inodes and where each page of each file lives\n"
+"      --json          print everything selected as JSON (see axfs-dump(1))\n"
+"      --lenient       open with fsck's fewer checks (still bounds-checked)\n"
+"  -q, --quiet         print errors only\n"
+"  -v, --verbose       show each inode's raw table fields\n"
+"  -h, --help          show this help and exit\n"
+"  -V, --version       show the version and exit\n"
+"\n"
+"See axfs-dump(1).\n");
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+/* ---- small formatters ----------------------------------------------------- */
+
+static const char *type_name(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "reg";
+	case S_IFDIR: return "dir";
+	case S_IFLNK: return "lnk";
+	case S_IFCHR: return "chr";
+	case S_IFBLK: return "blk";
+	case S_IFIFO: return "fifo";
+	case S_IFSOCK: return "sock";
+	}
+	return "unknown";
+}
+
+static const char *node_type_name(unsigned int t)
+{
+	switch (t) {
+	case AXFS_NODE_XIP: return "xip";
+	case AXFS_NODE_COMPRESSED: return "compressed";
+	case AXFS_NODE_BYTE_ALIGNED: return "byte-aligned";
+	}
+	return "unknown";
+}
+
+/* "drwxr-xr-x", as ls -l prints it. */
+static void mode_string(uint32_t mode, char s[11])
+{
+	static const char types[] = "?pc?d?b?-?l?s???";
+	static const char rwx[] = "rwxrwxrwx";
+
+	s[0] = types[(mode >> 12) & 15];
+	for (int i = 0; i < 9; i++)
+		s[1 + i] = mode & (0400u >> i) ? rwx[i] : '-';
+	if (mode & S_ISUID)
+		s[3] = mode & S_IXUSR ? 's' : 'S';
+	if (mode & S_ISGID)
+		s[6] = mode & S_IXGRP ? 's' : 'S';
+	if (mode & S_ISVTX)
+		s[9] = mode & S_IXOTH ? 't' : 'T';
+	s[10] = '\0';
+}
+
+/* Bytes of a path for the text listing: control characters escaped. */
+static void put_path(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			printf("\\%03o", *p);
+		else
+			putchar(*p);
+	}
+}
+
+/* Length of the valid UTF-8 sequence at s (0 if there is none), with the
+ * rules Python's decoder applies (no overlongs, no surrogates). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned int c = s[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * A JSON string.  Names are bytes: valid UTF-8 is written as is, and each
+ * byte that is not part of valid UTF-8 becomes \udcXX, as Python's
+ * "surrogateescape" does, so os.fsencode() of the string gives the bytes
+ * back.
+ */
+static void json_str(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	putchar('"');
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_seq(s + i, n - i);
+
+		if (k == 0) {
+			printf("\\udc%02x", s[i]);
+			i++;
+		} else if (k > 1) {
+			fwrite(s + i, 1, k, stdout);
+			i += k;
+		} else {
+			unsigned char c = s[i++];
+
+			if (c == '"' || c == '\\')
+				printf("\\%c", c);
+			else if (c == '\n')
+				fputs("\\n", stdout);
+			else if (c == '\t')
+				fputs("\\t", stdout);
+			else if (c < 0x20 || c == 0x7f)
+				printf("\\u%04x", c);
+			else
+				putchar(c);
+		}
+	}
+	putchar('"');
+}
+
+static void json_cstr(const char *s)
+{
+	json_str(s, strlen(s));
+}
+
+/* ---- the superblock -------------------------------------------------------- */
+
+static void show_super_text(struct axfs_image *img)
+{
+	const struct axfs_super_info *s = axfs_image_super(img);
+	char when[64] = "";
+	time_t t = (time_t)s->timestamp;
+	struct tm tm;
+	size_t sig;
+
+	if ((uint64_t)t == s->timestamp && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), " (%Y-%m-%d %H:%M:%S UTC)", &tm);
+	sig = strnlen((const char *)s->signature, AXFS_SIGNATURE_LEN);
+	printf("superblock of '%s' (%" PRIu64 " bytes):\n",
+	       axfs_image_name(img), axfs_image_file_size(img));
+	printf("  magic             0x%08" PRIx32 "\n", s->magic);
+	printf("  signature         \"%.*s\"\n", (int)sig,
+	       (const char *)s->signature);
+	printf("  digest            ");
+	for (int i = 0; i < AXFS_SB_DIGEST_LEN; i++)
+		printf("%02x", s->digest[i]);
+	printf("\n  cblock_size       %" PRIu32 "\n", s->cblock_size);
+	printf("  files             %" PRIu64 "\n", s->files);
+	printf("  size              %" PRIu64 "\n", s->size);
+	printf("  blocks            %" PRIu64 "\n", s->blocks);
+	printf("  mmap_size         %" PRIu64 "%s\n", s->mmap_size,
+	       s->mmap_size < s->size ? " (split: the rest is the store "
+	       "segment)" : "");
+	printf("  version           %u.%u.%u\n", s->version_major,
+	       s->version_minor, s->version_sub);
+	printf("  compression_type  %u%s\n", s->compression_type,
+	       s->compression_type == AXFS_COMPRESSION_ZLIB ? " (zlib)" : "");
+	printf("  timestamp         %" PRIu64 "%s\n", s->timestamp, when);
+	printf("  page_shift        %u\n", s->page_shift);
+}
+
+static void show_super_json(struct axfs_image *img)
+{
+	const struct axfs_super_info *s = axfs_image_super(img);
+
+	printf("\"superblock\": {\"magic\": %" PRIu32 ", \"signature\": ",
+	       s->magic);
+	json_str((const char *)s->signature,
+		 strnlen((const char *)s->signature, AXFS_SIGNATURE_LEN));
+	printf(", \"digest\": \"");
+	for (int i = 0; i < AXFS_SB_DIGEST_LEN; i++)
+		printf("%02x", s->digest[i]);
+	printf("\", \"cblock_size\": %" PRIu32 ", \"files\": %" PRIu64
+	       ", \"size\": %" PRIu64 ", \"blocks\": %" PRIu64
+	       ", \"mmap_size\": %" PRIu64 ", \"region_descriptors\": {",
+	       s->cblock_size, s->files, s->size, s->blocks, s->mmap_size);
+	for (int r = 0; r < AXFS_REGION_COUNT; r++)
+		printf("%s\"%s\": %" PRIu64, r ? ", " : "",
+		       axfs_region_name((enum axfs_region)r), s->region_desc[r]);
+	printf("}, \"version_major\": %u, \"version_minor\": %u"
+	       ", \"version_sub\": %u, \"compression_type\": %u"
+	       ", \"timestamp\": %" PRIu64 ", \"page_shift\": %u}",
+	       s->version_major, s->version_minor, s->version_sub,
+	       s->compression_type, s->timestamp, s->page_shift);
+}
+
+/* ---- regions ----------------------------------------------------------------- */
+
+/* Which segment of a split image holds a region's stored bytes. */
+static const char *segment(struct axfs_image *img,
+			   const struct axfs_region_info *r)
+{
+	uint64_t m = axfs_image_super(img)->mmap_size;
+	uint64_t stored = r->compressed_size ? r->compressed_size : r->size;
+
+	if (stored == 0)
+		return "none";
+	if (r->fsoffset >= m)
+		return "store";
+	if (stored <= m - r->fsoffset)
+		return "mmap";
+	return "both";
+}
+
+static void show_regions_text(struct axfs_image *img)
+{
+	const struct axfs_super_info *s = axfs_image_super(img);
+	int split = s->mmap_size < s->size;
+
+	printf("regions:\n  %-18s %10s %12s %12s %12s %12s %5s %6s%s\n",
+	       "name", "descriptor", "fsoffset", "size", "compressed",
+	       "max_index", "depth", "incore", split ? "  segment" : "");
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		const struct axfs_region_info *ri =
+			axfs_image_region(img, (enum axfs_region)r);
+
+		printf("  %-18s %10" PRIu64 " %12" PRIu64 " %12" PRIu64
+		       " %12" PRIu64 " %12" PRIu64 " %5u %6u",
+		       axfs_region_name((enum axfs_region)r), ri->desc_offset,
+		       ri->fsoffset, ri->size, ri->compressed_size,
+		       ri->max_index, ri->depth, ri->incore);
+		if (split)
+			printf("  %s", segment(img, ri));
+		putchar('\n');
+	}
+}
+
+static void show_regions_json(struct axfs_image *img)
+{
+	printf("\"regions\": [");
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		const struct axfs_region_info *ri =
+			axfs_image_region(img, (enum axfs_region)r);
+
+		printf("%s\n  {\"name\": \"%s\", \"descriptor_offset\": %" PRIu64
+		       ", \"fsoffset\": %" PRIu64 ", \"size\": %" PRIu64
+		       ", \"compressed_size\": %" PRIu64 ", \"max_index\": %"
+		       PRIu64 ", \"depth\": %u, \"incore\": %u, \"segment\": "
+		       "\"%s\"}", r ? "," : "",
+		       axfs_region_name((enum axfs_region)r), ri->desc_offset,
+		       ri->fsoffset, ri->size, ri->compressed_size,
+		       ri->max_index, ri->depth, ri->incore,
+		       segment(img, ri));
+	}
+	printf("]");
+}
+
+/* ---- inodes and pages ------------------------------------------------------- */
+
+struct dump {
+	struct axfs_image *img;
+	unsigned int show;
+	int json;
+	int first;
+	struct axfs_error err;
+};
+
+static int has_pages(uint32_t mode)
+{
+	return S_ISREG(mode) || S_ISLNK(mode);
+}
+
+static int is_dev(uint32_t mode)
+{
+	return S_ISCHR(mode) || S_ISBLK(mode);
+}
+
+static int show_pages(struct dump *d, const struct axfs_inode_info *in)
+{
+	uint64_t pages = in->size / AXFS_PAGE_SIZE +
+			 (in->size % AXFS_PAGE_SIZE != 0);
+	struct axfs_page_loc loc;
+
+	if (d->json)
+		printf(", \"pages\": [");
+	for (uint64_t p = 0; p < pages; p++) {
+		int rc = axfs_image_page_location(d->img, in->ino, p, &loc,
+						  &d->err);
+
+		if (rc < 0)
+			return rc;
+		if (d->json) {
+			printf("%s{\"page\": %" PRIu64 ", \"node\": %" PRIu64
+			       ", \"type\": \"%s\", \"node_type\": %u"
+			       ", \"node_index\": %" PRIu64 ", \"offset\": %"
+			       PRIu64 ", \"stored_length\": %" PRIu64
+			       ", \"length\": %" PRIu64, p ? ", " : "", p,
+			       loc.node, node_type_name(loc.type), loc.type,
+			       loc.node_index, loc.image_offset, loc.stored_len,
+			       loc.data_len);
+			if (loc.type == AXFS_NODE_COMPRESSED)
+				printf(", \"cblock\": %" PRIu64
+				       ", \"cnode_offset\": %" PRIu64,
+				       loc.cblock, loc.cnode_offset);
+			putchar('}');
+			continue;
+		}
+		printf("    page %" PRIu64 ": node %" PRIu64 " %s index %"
+		       PRIu64 " at byte %" PRIu64, p, loc.node,
+		       node_type_name(loc.type), loc.node_index,
+		       loc.image_offset);
+		if (loc.type == AXFS_NODE_COMPRESSED)
+			printf(" (cblock %" PRIu64 " of %" PRIu64 " bytes, "
+			       "offset %" PRIu64 ")", loc.cblock,
+			       loc.stored_len, loc.cnode_offset);
+		printf(", length %" PRIu64 "\n", loc.data_len);
+	}
+	if (d->json)
+		putchar(']');
+	return 0;
+}
+
+static int inode_json(struct dump *d, const char *path,
+		      const struct axfs_inode_info *in, const char *target)
+{
+	char ms[11];
+
+	mode_string(in->mode, ms);
+	printf("%s\n  {\"path\": ", d->first ? "" : ",");
+	d->first = 0;
+	json_cstr(path);
+	printf(", \"ino\": %" PRIu64 ", \"type\": \"%s\", \"mode\": %" PRIu32
+	       ", \"mode_string\": \"%s\", \"uid\": %" PRIu32 ", \"gid\": %"
+	       PRIu32 ", \"size\": %" PRIu64 ", \"mtime\": %" PRIu64
+	       ", \"file_size\": %" PRIu64 ", \"num_entries\": %" PRIu64
+	       ", \"array_index\": %" PRIu64 ", \"mode_index\": %" PRIu64
+	       ", \"name_offset\": %" PRIu64, in->ino, type_name(in->mode),
+	       in->mode, ms, in->uid, in->gid, in->size,
+	       axfs_image_super(d->img)->timestamp, in->file_size,
+	       in->num_entries, in->array_index, in->mode_index,
+	       in->name_offset);
+	if (target) {
+		printf(", \"target\": ");
+		json_cstr(target);
+	}
+	if (!has_pages(in->mode) && !S_ISDIR(in->mode))
+		printf(", \"rdev_major\": %u, \"rdev_minor\": %u",
+		       AXFS_DEV_MAJOR(in->file_size),
+		       AXFS_DEV_MINOR(in->file_size));
+	if ((d->show & SHOW_PAGES) && has_pages(in->mode)) {
+		int rc = show_pages(d, in);
+
+		if (rc < 0)
+			return rc;
+	}
+	putchar('}');
+	return 0;
+}
+
+static void inode_text(struct dump *d, const char *path,
+		       const struct axfs_inode_info *in, const char *target)
+{
+	char ms[11];
+
+	mode_string(in->mode, ms);
+	printf("%s %5" PRIu32 " %5" PRIu32 " ", ms, in->uid, in->gid);
+	if (is_dev(in->mode))
+		printf("%6u,%4u", AXFS_DEV_MAJOR(in->file_size),
+		       AXFS_DEV_MINOR(in->file_size));
+	else
+		printf("%11" PRIu64, in->size);
+	printf(" %7" PRIu64 " ", in->ino);
+	put_path(path);
+	if (target) {
+		fputs(" -> ", stdout);
+		put_path(target);
+	}
+	if (cmd_verbosity >= 2)
+		printf("  [file_size %" PRIu64 " entries %" PRIu64
+		       " array_index %" PRIu64 " mode_index %" PRIu64
+		       " name_offset %" PRIu64 "]", in->file_size,
+		       in->num_entries, in->array_index, in->mode_index,
+		       in->name_offset);
+	putchar('\n');
+}
+
+static int inode_fn(void *ctx, const char *path,
+		    const struct axfs_inode_info *in)
+{
+	struct dump *d = ctx;
+	char target[AXFS_PAGE_SIZE];
+	int rc;
+
+	if (S_ISLNK(in->mode)) {
+		rc = axfs_image_readlink(d->img, in->ino, target,
+					 sizeof(target), &d->err);
+		if (rc < 0)
+			return rc;
+	}
+	if (d->json)
+		return inode_json(d, path, in, S_ISLNK(in->mode) ? target :
+				  NULL);
+	inode_text(d, path, in, S_ISLNK(in->mode) ? target : NULL);
+	if ((d->show & SHOW_PAGES) && has_pages(in->mode))
+		return show_pages(d, in);
+	return 0;
+}
+
+static int show_inodes(struct dump *d)
+{
+	int rc;
+
+	d->first = 1;
+	if (d->json)
+		printf("\"inodes\": [");
+	else
+		printf("inodes:\n");
+	rc = axfs_image_walk(d->img, inode_fn, d, &d->err);
+	if (d->json)
+		printf("]");
+	return rc;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static int dump(const char *image, const char *store, unsigned int show,
+		int json, int lenient)
+{
+	struct axfs_open_opts o = { .lenient = lenient, .store_path = store };
+	struct dump d;
+	const char *sep = "";
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	d.show = show;
+	d.json = json;
+	rc = axfs_image_open(&d.img, image, &o, &d.err);
+	if (rc < 0) {
+		cmd_error("%s", d.err.msg);
+		return EXIT_OPERATIONAL;
+	}
+	if (json) {
+		printf("{\"image\": ");
+		json_cstr(image);
+		printf(", \"store\": ");
+		if (store)
+			json_cstr(store);
+		else
+			printf("null");
+		printf(", \"file_size\": %" PRIu64, axfs_image_file_size(d.img));
+		sep = ",\n";
+		if (show & SHOW_SUPER) {
+			fputs(sep, stdout);
+			show_super_json(d.img);
+		}
+		if (show & SHOW_REGIONS) {
+			fputs(sep, stdout);
+			show_regions_json(d.img);
+		}
+	} else {
+		if (show & SHOW_SUPER) {
+			show_super_text(d.img);
+			sep = "\n";
+		}
+		if (show & SHOW_REGIONS) {
+			fputs(sep, stdout);
+			show_regions_text(d.img);
+			sep = "\n";
+		}
+	}
+	rc = 0;
+	if (show & (SHOW_INODES | SHOW_PAGES)) {
+		fputs(sep, stdout);
+		rc = show_inodes(&d);
+	}
+	if (json && rc >= 0)
+		printf("}\n");
+	if (rc < 0)
+		cmd_error("%s", d.err.msg);
+	axfs_image_close(d.img);
+	return rc < 0 ? EXIT_OPERATIONAL : EXIT_OK;
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("not implemented yet");
-	return EXIT_OPERATIONAL;
+	unsigned int show = 0;
+	int json = 0, lenient = 0, c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SUPER:
+			show |= SHOW_SUPER;
+			break;
+		case OPT_REGIONS:
+			show |= SHOW_REGIONS;
+			break;
+		case OPT_INODES:
+			show |= SHOW_INODES;
+			break;
+		case OPT_PAGES:
+			show |= SHOW_INODES | SHOW_PAGES;
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_LENIENT:
+			lenient = 1;
+			break;
+		case 'q':
+			cmd_verbosity = 0;
+			break;
+		case 'v':
+			cmd_verbosity = cmd_verbosity < 1 ? 2 : cmd_verbosity + 1;
+			break;
+		case 'h':
+			return usage();
+		case 'V':
+			return cmd_print_version();
+		case ':':
+			return cmd_usage_error("option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			if (optopt)
+				return cmd_usage_error("invalid option -- '%c'",
+						       optopt);
+			return cmd_usage_error("unrecognized option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 1)
+		return cmd_usage_error("no image given");
+	if (argc - optind > 2)
+		return cmd_usage_error("too many arguments");
+	if (!show)
+		show = SHOW_SUPER | SHOW_REGIONS | SHOW_INODES;
+	return cmd_finish_stdout(dump(argv[optind], argc - optind == 2 ?
+				      argv[optind + 1] : NULL, show, json,
+				      lenient));
 }

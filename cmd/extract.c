@@ -1,11 +1,679 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* TEMPORARY placeholder: replaced by the real subcommand. */
+/*
+ * cmd/extract.c - axfs extract: recreate the tree stored in an image.
+ *
+ *   axfs extract [options] IMAGE [STORE] DIR
+ *
+ * Safety first: the image is untrusted.  The whole tree is walked (and
+ * so validated: names, cycles, depth) before anything is written, and
+ * every file is created relative to an open descriptor of its parent
+ * directory (openat/mkdirat/symlinkat/mknodat), each directory opened
+ * with O_NOFOLLOW, so no symbolic link, whether from the image or already
+ * in DIR, is ever followed: nothing is written outside DIR.
+ *
+ * Directories are created 0700 and get their real mode, owner and time
+ * once their contents are written.  AXFS does not record hard links (each
+ * link is its own inode), so every path becomes its own file.  Owners and
+ * device nodes need root; otherwise one warning says what was left out.
+ * Every file gets the image timestamp as its mtime and atime.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "common.h"
+#include "axfs_reader.h"
+
+enum {
+	OPT_PROGRESS = 256,
+	OPT_NO_PROGRESS,
+};
+
+static const struct option longopts[] = {
+	{ "force", no_argument, NULL, 'f' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage(void)
+{
+	printf(
+"usage: axfs extract [options] IMAGE [STORE] DIR\n"
+"\n"
+"Recreate the tree stored in the AXFS image IMAGE (STORE: the store segment\n"
+"of a split image) under DIR, which is created if needed and must be empty.\n"
+"Nothing is written outside DIR.  Owners and device nodes are restored when\n"
+"run as root.\n"
+"\n"
+"  -f, --force         extract into a non-empty DIR, replacing what is in\n"
+"                      the way (never a directory by a file)\n"
+"  -q, --quiet         print errors only\n"
+"  -v, --verbose       print each path as it is written\n"
+"      --progress      show a progress bar even when stderr is no TTY\n"
+"      --no-progress   never show a progress bar\n"
+"  -h, --help          show this help and exit\n"
+"  -V, --version       show the version and exit\n"
+"\n"
+"See axfs-extract(1).\n");
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+/* ---- the extraction state ---------------------------------------------- */
+
+/* Directory file descriptors kept open at once; deeper ones are closed
+ * and reopened (by name, O_NOFOLLOW) when needed again. */
+#define MAX_OPEN_DIRS 64
+
+struct level {
+	char *name;			/* component inside the parent */
+	int fd;				/* -1: closed, reopen by name */
+	struct axfs_inode_info in;	/* the directory's own inode */
+};
+
+struct extract {
+	struct axfs_image *img;
+	const char *dir;		/* DIR as given, for messages */
+	int force;
+	int as_root;
+	struct timespec times[2];
+	struct level *lv;
+	size_t depth, cap;		/* lv[0] is DIR itself */
+	size_t open_dirs;
+	/* totals (pre-walk) and progress */
+	uint64_t files_total, bytes_total;
+	uint64_t files_done, bytes_done;
+	int progress;
+	struct timespec last_draw;
+	int drawn;
+	/* what could not be restored */
+	uint64_t not_owned, skipped_devices;
+	struct axfs_error err;
+};
+
+static void progress_draw(struct extract *x, int last)
+{
+	struct timespec now;
+
+	if (!x->progress)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!last && x->drawn &&
+	    (now.tv_sec - x->last_draw.tv_sec) * 1000000000L +
+	    (now.tv_nsec - x->last_draw.tv_nsec) < 100000000L)
+		return;
+	x->last_draw = now;
+	x->drawn = 1;
+	fprintf(stderr, "\r\033[K%s: %3d%% files %" PRIu64 "/%" PRIu64
+		", %.1f/%.1f MiB", cmd_name, x->bytes_total ?
+		(int)(100.0 * (double)x->bytes_done /
+		      (double)x->bytes_total) : 100, x->files_done,
+		x->files_total, (double)x->bytes_done / 1048576.0,
+		(double)x->bytes_total / 1048576.0);
+	fflush(stderr);
+}
+
+static void progress_end(struct extract *x)
+{
+	if (x->drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		x->drawn = 0;
+	}
+}
+
+/* Messages name DIR/path. */
+static int fail_errno(struct extract *x, int e, const char *what,
+		      const char *path)
+{
+	progress_end(x);
+	cmd_error("cannot %s '%s%s': %s", what, x->dir,
+		  strcmp(path, "/") ? path : "", strerror(e));
+	return -1;
+}
+
+/* ---- directory descriptors ------------------------------------------------- */
+
+static int level_fd(struct extract *x, size_t k);
+
+static void close_far_levels(struct extract *x)
+{
+	/* Keep DIR (level 0) and the deepest ones open. */
+	for (size_t k = 1; x->open_dirs > MAX_OPEN_DIRS && k < x->depth; k++) {
+		if (x->lv[k].fd >= 0) {
+			close(x->lv[k].fd);
+			x->lv[k].fd = -1;
+			x->open_dirs--;
+		}
+	}
+}
+
+static int open_dir_at(int pfd, const char *name)
+{
+	return openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		      O_CLOEXEC);
+}
+
+/* The descriptor of level k, reopened through its parents if closed. */
+static int level_fd(struct extract *x, size_t k)
+{
+	int pfd;
+
+	if (x->lv[k].fd >= 0)
+		return x->lv[k].fd;
+	pfd = level_fd(x, k - 1);
+	if (pfd < 0)
+		return -1;
+	x->lv[k].fd = open_dir_at(pfd, x->lv[k].name);
+	if (x->lv[k].fd < 0)
+		return -1;
+	x->open_dirs++;
+	close_far_levels(x);
+	return x->lv[k].fd;
+}
+
+/* Owner, mode and times of a finished directory (or of DIR itself). */
+static int finish_dir(struct extract *x, size_t k, const char *path)
+{
+	struct level *l = &x->lv[k];
+	int fd = level_fd(x, k);
+
+	if (fd < 0)
+		return fail_errno(x, errno, "open directory", path);
+	if (x->as_root && fchown(fd, l->in.uid, l->in.gid) < 0)
+		return fail_errno(x, errno, "change the owner of", path);
+	if (!x->as_root && (l->in.uid != geteuid() || l->in.gid != getegid()))
+		x->not_owned++;
+	if (fchmod(fd, l->in.mode & 07777) < 0)
+		return fail_errno(x, errno, "change the mode of", path);
+	if (futimens(fd, x->times) < 0)
+		return fail_errno(x, errno, "set the time of", path);
+	return 0;
+}
+
+/* Path of level k (for messages). */
+static const char *level_path(struct extract *x, size_t k, char *buf,
+			      size_t len)
+{
+	size_t o = 0;
+
+	if (k == 0)
+		return "/";
+	for (size_t i = 1; i <= k && o + 1 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "/%s", x->lv[i].name);
+	return buf;
+}
+
+/* Leaves every level deeper than `keep`, finishing each directory. */
+static int pop_to(struct extract *x, size_t keep)
+{
+	char buf[512];
+
+	while (x->depth > keep + 1) {
+		size_t k = x->depth - 1;
+		struct level *l = &x->lv[k];
+
+		if (finish_dir(x, k, level_path(x, k, buf, sizeof(buf))) < 0)
+			return -1;
+		if (l->fd >= 0) {
+			close(l->fd);
+			x->open_dirs--;
+		}
+		free(l->name);
+		x->depth--;
+	}
+	return 0;
+}
+
+/* ---- creating entries ---------------------------------------------------- */
+
+/*
+ * Something already has this name (only with --force into a non-empty
+ * DIR, or if the image repeats a name, which the walk refuses): remove
+ * it unless it is a directory, which we never remove.
+ */
+static int make_room(struct extract *x, int pfd, const char *name,
+		     const char *path, int want_dir, int *reuse_dir)
+{
+	struct stat st;
+
+	*reuse_dir = 0;
+	if (!x->force)
+		return fail_errno(x, EEXIST, "create", path);
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return fail_errno(x, errno, "inspect", path);
+	if (S_ISDIR(st.st_mode)) {
+		if (want_dir) {
+			*reuse_dir = 1;
+			return 0;
+		}
+		return fail_errno(x, EISDIR, "replace directory", path);
+	}
+	if (unlinkat(pfd, name, 0) < 0)
+		return fail_errno(x, errno, "replace", path);
+	return 0;
+}
+
+static int set_owner_at(struct extract *x, int pfd, const char *name,
+			const struct axfs_inode_info *in, const char *path)
+{
+	if (!x->as_root) {
+		if (in->uid != geteuid() || in->gid != getegid())
+			x->not_owned++;
+		return 0;
+	}
+	if (fchownat(pfd, name, in->uid, in->gid, AT_SYMLINK_NOFOLLOW) < 0)
+		return fail_errno(x, errno, "change the owner of", path);
+	return 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int make_file(struct extract *x, int pfd, const char *name,
+		     const char *path, const struct axfs_inode_info *in)
+{
+	static const uint8_t zero[AXFS_PAGE_SIZE];
+	uint8_t page[AXFS_PAGE_SIZE];
+	uint64_t pages = in->size / AXFS_PAGE_SIZE +
+			 (in->size % AXFS_PAGE_SIZE != 0);
+	int fd, reuse, e;
+
+	for (;;) {
+		fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			break;
+		if (errno != EEXIST)
+			return fail_errno(x, errno, "create", path);
+		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
+			return -1;
+	}
+	for (uint64_t p = 0; p < pages; p++) {
+		size_t n;
+
+		if (axfs_image_read_page(x->img, in->ino, p, page, &n,
+					 &x->err) < 0) {
+			progress_end(x);
+			cmd_error("%s (reading '%s')", x->err.msg, path);
+			goto fail_quiet;
+		}
+		/* Zero pages become holes: sparse files stay sparse. */
+		if (n == AXFS_PAGE_SIZE && !memcmp(page, zero, n)) {
+			if (lseek(fd, AXFS_PAGE_SIZE, SEEK_CUR) < 0)
+				goto fail;
+		} else if (write_all(fd, page, n) < 0) {
+			goto fail;
+		}
+		x->bytes_done += n;
+		progress_draw(x, 0);
+	}
+	if (ftruncate(fd, (off_t)in->size) < 0)
+		goto fail;
+	if (x->as_root && fchown(fd, in->uid, in->gid) < 0)
+		goto fail;
+	if (!x->as_root && (in->uid != geteuid() || in->gid != getegid()))
+		x->not_owned++;
+	/* After fchown, which clears the set-user-ID bit. */
+	if (fchmod(fd, in->mode & 07777) < 0 || futimens(fd, x->times) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	return 0;
+fail:
+	e = errno;
+	fail_errno(x, e, "write", path);
+fail_quiet:
+	if (fd >= 0)
+		close(fd);
+	unlinkat(pfd, name, 0);	/* no half-written file left behind */
+	return -1;
+}
+
+static int make_symlink(struct extract *x, int pfd, const char *name,
+			const char *path, const struct axfs_inode_info *in)
+{
+	char target[AXFS_PAGE_SIZE];
+	int reuse;
+
+	if (axfs_image_readlink(x->img, in->ino, target, sizeof(target),
+				&x->err) < 0) {
+		progress_end(x);
+		cmd_error("%s (reading '%s')", x->err.msg, path);
+		return -1;
+	}
+	while (symlinkat(target, pfd, name) < 0) {
+		if (errno != EEXIST)
+			return fail_errno(x, errno, "create symbolic link",
+					  path);
+		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
+			return -1;
+	}
+	if (set_owner_at(x, pfd, name, in, path) < 0)
+		return -1;
+	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
+		return fail_errno(x, errno, "set the time of", path);
+	return 0;
+}
+
+static int make_special(struct extract *x, int pfd, const char *name,
+			const char *path, const struct axfs_inode_info *in)
+{
+	dev_t dev = 0;
+	int reuse;
+
+	if (S_ISCHR(in->mode) || S_ISBLK(in->mode)) {
+		if (!x->as_root) {
+			x->skipped_devices++;
+			cmd_info("skipping device node '%s%s'", x->dir, path);
+			return 0;
+		}
+		dev = makedev(AXFS_DEV_MAJOR(in->file_size),
+			      AXFS_DEV_MINOR(in->file_size));
+	}
+	/* FIFOs and sockets (a socket inode, as tar and cpio make them)
+	 * need no privilege. */
+	while (mknodat(pfd, name, (in->mode & S_IFMT) | 0600, dev) < 0) {
+		if (errno != EEXIST)
+			return fail_errno(x, errno, "create", path);
+		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
+			return -1;
+	}
+	if (set_owner_at(x, pfd, name, in, path) < 0)
+		return -1;
+	if (fchmodat(pfd, name, in->mode & 07777, 0) < 0)
+		return fail_errno(x, errno, "change the mode of", path);
+	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
+		return fail_errno(x, errno, "set the time of", path);
+	return 0;
+}
+
+static int make_dir(struct extract *x, int pfd, const char *name,
+		    const char *path, const struct axfs_inode_info *in)
+{
+	struct level *l;
+	int fd, reuse = 0;
+
+	while (mkdirat(pfd, name, 0700) < 0) {
+		if (errno != EEXIST)
+			return fail_errno(x, errno, "create directory", path);
+		if (make_room(x, pfd, name, path, 1, &reuse) < 0)
+			return -1;
+		if (reuse)
+			break;
+	}
+	fd = open_dir_at(pfd, name);
+	if (fd < 0)
+		return fail_errno(x, errno, "open directory", path);
+	if (x->depth == x->cap) {
+		size_t ncap = x->cap * 2;
+		struct level *n = realloc(x->lv, ncap * sizeof(*n));
+
+		if (!n) {
+			close(fd);
+			return fail_errno(x, ENOMEM, "create directory", path);
+		}
+		x->lv = n;
+		x->cap = ncap;
+	}
+	l = &x->lv[x->depth];
+	l->name = strdup(name);
+	if (!l->name) {
+		close(fd);
+		return fail_errno(x, ENOMEM, "create directory", path);
+	}
+	l->fd = fd;
+	l->in = *in;
+	x->depth++;
+	x->open_dirs++;
+	close_far_levels(x);
+	return 0;
+}
+
+/* ---- the walks ---------------------------------------------------------------- */
+
+static int count_fn(void *ctx, const char *path,
+		    const struct axfs_inode_info *in)
+{
+	struct extract *x = ctx;
+
+	(void)path;
+	x->files_total++;
+	if (S_ISREG(in->mode))
+		x->bytes_total += in->size;
+	return 0;
+}
+
+static int extract_fn(void *ctx, const char *path,
+		      const struct axfs_inode_info *in)
+{
+	struct extract *x = ctx;
+	size_t depth = 0;
+	const char *name;
+	int pfd, rc;
+
+	if (!strcmp(path, "/")) {
+		x->lv[0].in = *in;
+		x->files_done++;
+		return 0;
+	}
+	/* "/a/b/c": depth 3, parent at level 2. */
+	for (const char *p = path; *p; p++)
+		depth += *p == '/';
+	name = strrchr(path, '/') + 1;
+	if (pop_to(x, depth - 1) < 0)
+		return 1;
+	pfd = level_fd(x, depth - 1);
+	if (pfd < 0) {
+		fail_errno(x, errno, "open the directory of", path);
+		return 1;
+	}
+	if (cmd_verbosity >= 2) {
+		progress_end(x);
+		printf("%s%s\n", x->dir, path);
+	}
+	switch (in->mode & S_IFMT) {
+	case S_IFDIR:
+		rc = make_dir(x, pfd, name, path, in);
+		break;
+	case S_IFREG:
+		rc = make_file(x, pfd, name, path, in);
+		break;
+	case S_IFLNK:
+		rc = make_symlink(x, pfd, name, path, in);
+		break;
+	default:
+		rc = make_special(x, pfd, name, path, in);
+		break;
+	}
+	x->files_done++;
+	progress_draw(x, 0);
+	return rc < 0 ? 1 : 0;	/* 1: failed, already reported */
+}
+
+static int extract(const char *image, const char *store, const char *dir,
+		   int force, int progress)
+{
+	struct axfs_open_opts o = { .store_path = store };
+	struct extract x;
+	time_t ts;
+	int rc = EXIT_OPERATIONAL, fd, created = 0;
+
+	/* Everything gets its final mode explicitly; until then nobody else
+	 * may look into what is being written. */
+	umask(077);
+	memset(&x, 0, sizeof(x));
+	x.dir = dir;
+	x.force = force;
+	x.as_root = geteuid() == 0;
+	if (axfs_image_open(&x.img, image, &o, &x.err) < 0) {
+		cmd_error("%s", x.err.msg);
+		return EXIT_OPERATIONAL;
+	}
+	ts = (time_t)axfs_image_super(x.img)->timestamp;
+	x.times[0].tv_sec = x.times[1].tv_sec = ts;
+
+	/* Validate the whole tree before writing anything. */
+	if (axfs_image_walk(x.img, count_fn, &x, &x.err) < 0) {
+		cmd_error("%s", x.err.msg);
+		goto out;
+	}
+
+	if (mkdir(dir, 0700) == 0)
+		created = 1;
+	else if (errno != EEXIST) {
+		cmd_error("cannot create directory '%s': %s", dir,
+			  strerror(errno));
+		goto out;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		cmd_error("cannot open directory '%s': %s", dir,
+			  strerror(errno));
+		goto out;
+	}
+	if (!created && !force) {
+		int dfd = dup(fd);
+		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		struct dirent *e;
+		int empty = 1;
+
+		while (d && (e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				empty = 0;
+		if (d)
+			closedir(d);
+		else if (dfd >= 0)
+			close(dfd);
+		if (!empty) {
+			close(fd);
+			cmd_error("'%s' is not empty (use --force to extract "
+				  "into it)", dir);
+			goto out;
+		}
+	}
+	x.cap = 64;
+	x.lv = calloc(x.cap, sizeof(*x.lv));
+	if (!x.lv) {
+		close(fd);
+		cmd_error("out of memory");
+		goto out;
+	}
+	x.lv[0].fd = fd;
+	x.depth = 1;
+	x.open_dirs = 1;
+	x.progress = progress;
+
+	/* The walk returns 1 when a callback failed (already reported),
+	 * a negative code when the image is bad. */
+	rc = axfs_image_walk(x.img, extract_fn, &x, &x.err);
+	if (rc < 0) {
+		progress_end(&x);
+		cmd_error("%s", x.err.msg);
+	}
+	if (rc == 0 && pop_to(&x, 0) == 0 && finish_dir(&x, 0, "/") == 0)
+		rc = EXIT_OK;
+	else
+		rc = EXIT_OPERATIONAL;
+	progress_draw(&x, 1);
+	progress_end(&x);
+	if (x.skipped_devices)
+		cmd_warn("not running as root: skipped %" PRIu64 " device "
+			 "node%s", x.skipped_devices,
+			 x.skipped_devices == 1 ? "" : "s");
+	if (x.not_owned)
+		cmd_warn("not running as root: %" PRIu64 " entr%s keep%s your "
+			 "owner instead of the image's", x.not_owned,
+			 x.not_owned == 1 ? "y" : "ies",
+			 x.not_owned == 1 ? "s" : "");
+	for (size_t k = 0; k < x.depth; k++) {
+		if (x.lv[k].fd >= 0)
+			close(x.lv[k].fd);
+		if (k)
+			free(x.lv[k].name);
+	}
+	free(x.lv);
+out:
+	axfs_image_close(x.img);
+	return rc;
+}
 
 int cmd_extract(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("not implemented yet");
-	return EXIT_OPERATIONAL;
+	int force = 0, progress = -1, c, n;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":fqvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			force = 1;
+			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			progress = 0;
+			break;
+		case 'q':
+			cmd_verbosity = 0;
+			break;
+		case 'v':
+			cmd_verbosity = cmd_verbosity < 1 ? 2 : cmd_verbosity + 1;
+			break;
+		case 'h':
+			return usage();
+		case 'V':
+			return cmd_print_version();
+		case ':':
+			return cmd_usage_error("option '%s' needs a value",
+					       argv[optind - 1]);
+		default:
+			if (optopt)
+				return cmd_usage_error("invalid option -- '%c'",
+						       optopt);
+			return cmd_usage_error("unrecognized option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	n = argc - optind;
+	if (n < 2)
+		return cmd_usage_error(n ? "no target directory given" :
+				       "no image given");
+	if (n > 3)
+		return cmd_usage_error("too many arguments");
+	return cmd_finish_stdout(extract(argv[optind],
+					 n == 3 ? argv[optind + 1] : NULL,
+					 argv[argc - 1], force,
+					 cmd_progress_enabled(progress) &&
+					 cmd_verbosity > 0));
 }

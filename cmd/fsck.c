@@ -1,11 +1,405 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* TEMPORARY placeholder: replaced by the real subcommand. */
+/*
+ * cmd/fsck.c - `axfs fsck` (also fsck.axfs): checks an image and prints
+ * every problem, one line each, "IMAGE: byte OFFSET: [PATH: ]message", or
+ * one JSON document with --json.  Exit codes follow util-linux fsck:
+ * 0 clean, 4 problems left (it never repairs), 8 cannot read, 16 usage.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "axfs_fsck.h"
 #include "common.h"
+
+static const char usage_text[] =
+	"usage: axfs fsck [options] IMAGE [STORE-SEGMENT]\n"
+	"   or: fsck.axfs [options] IMAGE [STORE-SEGMENT]\n"
+	"\n"
+	"Check an AXFS image (never modifying it) and report every problem\n"
+	"with its byte offset.  For a split image, give the mmap segment and\n"
+	"the store segment.\n"
+	"\n"
+	"      --deep            inflate every cblock and read every page (default)\n"
+	"      --fast            check the structure only, not the file data\n"
+	"      --no-digest       do not verify the SHA-1 digest\n"
+	"      --json            print one JSON document (see axfs-fsck(8))\n"
+	"      --max-memory SIZE  memory limit (default 16 x image + 16 MiB)\n"
+	"      --max-per-check N  print at most N findings of one check (default\n"
+	"                        1000, 0 = all); all are counted\n"
+	"      --list-checks     print every check id, severity and summary\n"
+	"      --progress, --no-progress\n"
+	"                        force the progress bar on or off (default: on a TTY)\n"
+	"  -a, -p, -n, -y, -r, -f\n"
+	"                        accepted for fsck(8) compatibility; fsck never repairs\n"
+	"  -q, --quiet           print nothing; the exit status says it all\n"
+	"  -v, --verbose         say more (phases, counts)\n"
+	"  -h, --help            show this help\n"
+	"  -V, --version         show the version\n"
+	"\n"
+	"Exit status: 0 clean, 4 problems found, 8 cannot read the image,\n"
+	"16 usage error.\n";
+
+enum {
+	OPT_DEEP = 256, OPT_FAST, OPT_NO_DIGEST, OPT_JSON, OPT_MAX_MEMORY,
+	OPT_MAX_PER_CHECK, OPT_LIST_CHECKS, OPT_PROGRESS, OPT_NO_PROGRESS,
+};
+
+static const struct option long_opts[] = {
+	{ "deep", no_argument, NULL, OPT_DEEP },
+	{ "fast", no_argument, NULL, OPT_FAST },
+	{ "no-digest", no_argument, NULL, OPT_NO_DIGEST },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+	{ "max-per-check", required_argument, NULL, OPT_MAX_PER_CHECK },
+	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct out {
+	const char *image;
+	int json;
+	int quiet;
+	int nfind;		/* findings printed (JSON commas) */
+	int progress;
+	int progress_shown;
+	int last_pct;
+};
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (0 if invalid). */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void json_str(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left;
+
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	left = strlen(s);
+	putchar('"');
+	while (left) {
+		size_t n = utf8_len(p, left);
+
+		if (n == 0) {
+			fputs("\\ufffd", stdout);
+			n = 1;
+		} else if (*p == '"' || *p == '\\') {
+			printf("\\%c", *p);
+		} else if (*p == '\n') {
+			fputs("\\n", stdout);
+		} else if (*p == '\t') {
+			fputs("\\t", stdout);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			printf("\\u%04x", *p);
+		} else {
+			fwrite(p, 1, n, stdout);
+		}
+		p += n;
+		left -= n;
+	}
+	putchar('"');
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static void progress_clear(struct out *o)
+{
+	if (o->progress_shown) {
+		fputs("\r\033[K", stderr);
+		o->progress_shown = 0;
+		o->last_pct = -1;
+	}
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct out *o = ctx;
+	int pct;
+
+	if (!o->progress || !total)
+		return;
+	pct = (int)(done * 100 / total);
+	if (pct == o->last_pct)
+		return;
+	o->last_pct = pct;
+	o->progress_shown = 1;
+	fprintf(stderr, "\r%s: inflating cblocks: %3d%%", o->image, pct);
+	fflush(stderr);
+}
+
+static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
+{
+	struct out *o = ctx;
+
+	if (o->quiet)
+		return 0;
+	progress_clear(o);
+	if (o->json) {
+		fputs(o->nfind ? ",\n    {" : "\n    {", stdout);
+		fputs("\"severity\": ", stdout);
+		json_str(axfs_fsck_severity_name(f->severity));
+		fputs(", \"check\": ", stdout);
+		json_str(f->check);
+		printf(", \"offset\": %llu, \"path\": ",
+		       (unsigned long long)f->offset);
+		json_str(f->path);
+		if (f->path)
+			printf(", \"inode\": %llu", (unsigned long long)f->ino);
+		else
+			fputs(", \"inode\": null", stdout);
+		fputs(", \"message\": ", stdout);
+		json_str(f->message);
+		putchar('}');
+	} else {
+		printf("%s: byte %llu: ", o->image,
+		       (unsigned long long)f->offset);
+		if (f->path)
+			printf("%s: ", f->path);
+		if (f->severity != AXFS_FSCK_ERROR)
+			printf("%s: ", axfs_fsck_severity_name(f->severity));
+		printf("%s [%s]\n", f->message, f->check);
+	}
+	o->nfind++;
+	return 0;
+}
+
+static const char *digest_name(enum axfs_fsck_digest d)
+{
+	switch (d) {
+	case AXFS_FSCK_DIGEST_NONE:
+		return "none";
+	case AXFS_FSCK_DIGEST_OK:
+		return "ok";
+	case AXFS_FSCK_DIGEST_MISMATCH:
+		return "mismatch";
+	case AXFS_FSCK_DIGEST_NOT_CHECKED:
+		break;
+	}
+	return "not-checked";
+}
+
+static void plural(uint64_t n, const char *what)
+{
+	printf("%llu %s%s", (unsigned long long)n, what, n == 1 ? "" : "s");
+}
+
+static int list_checks(void)
+{
+	size_t n;
+	const struct axfs_fsck_check *c = axfs_fsck_checks(&n);
+
+	for (size_t i = 0; i < n; i++)
+		printf("%-22s %-8s %s\n", c[i].id,
+		       axfs_fsck_severity_name(c[i].severity), c[i].summary);
+	return cmd_finish_stdout(EXIT_OK);
+}
 
 int cmd_fsck(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("not implemented yet");
-	return EXIT_OPERATIONAL;
+	struct axfs_fsck_opts fo;
+	struct axfs_fsck_result res;
+	struct axfs_error err;
+	struct out out = { .last_pct = -1 };
+	unsigned long long v;
+	const char *image, *store = NULL;
+	int json = 0, progress = -1, rc, c;
+	struct timespec t0, t1;
+
+	axfs_fsck_opts_init(&fo);
+	fo.per_check_limit = 1000;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+apnyrfqvhV", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case OPT_DEEP:
+			fo.deep = 1;
+			break;
+		case OPT_FAST:
+			fo.deep = 0;
+			break;
+		case OPT_NO_DIGEST:
+			fo.digest = 0;
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_MAX_MEMORY:
+			if (cmd_parse_size(optarg, &v) < 0 || v == 0)
+				return cmd_usage_error("--max-memory: '%s' is "
+						       "not a size", optarg);
+			fo.max_memory = v;
+			break;
+		case OPT_MAX_PER_CHECK:
+			if (cmd_parse_uint(optarg, ~0ull, &v) < 0)
+				return cmd_usage_error("--max-per-check: '%s' "
+						       "is not a number",
+						       optarg);
+			fo.per_check_limit = v;
+			break;
+		case OPT_LIST_CHECKS:
+			return list_checks();
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			progress = 0;
+			break;
+		case 'a': case 'p': case 'n': case 'y': case 'r': case 'f':
+			break;	/* fsck(8) passes these; nothing to repair */
+		case 'q':
+			cmd_verbosity = 0;
+			break;
+		case 'v':
+			if (cmd_verbosity > 0)
+				cmd_verbosity++;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return cmd_finish_stdout(EXIT_OK);
+		case 'V':
+			return cmd_print_version();
+		default:
+			if (optopt && optopt < 256)
+				return cmd_usage_error("unknown option '-%c'",
+						       optopt);
+			return cmd_usage_error("unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cmd_usage_error("no image given");
+	image = argv[optind++];
+	if (optind < argc)
+		store = argv[optind++];
+	if (optind < argc)
+		return cmd_usage_error("too many arguments: '%s'", argv[optind]);
+
+	out.image = image;
+	out.json = json;
+	out.quiet = cmd_verbosity == 0;
+	out.progress = !out.quiet && !json && cmd_progress_enabled(progress);
+	fo.report = on_finding;
+	fo.report_ctx = &out;
+	fo.progress = on_progress;
+	fo.progress_ctx = &out;
+	fo.log = &cmd_logger;
+
+	if (json && !out.quiet) {
+		fputs("{\n  \"version\": 1,\n  \"image\": ", stdout);
+		json_str(image);
+		fputs(",\n  \"store\": ", stdout);
+		json_str(store);
+		printf(",\n  \"deep\": %s,\n  \"findings\": [",
+		       fo.deep ? "true" : "false");
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = axfs_fsck_file(image, store, &fo, &res, &err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	progress_clear(&out);
+	if (rc < 0) {
+		if (json && !out.quiet)
+			fputs("\n  ],\n  \"operational_error\": ", stdout),
+			json_str(err.msg),
+			printf(",\n  \"exit_code\": %d\n}\n", EXIT_OPERATIONAL);
+		fflush(stdout);
+		cmd_error("%s", err.msg);
+		return cmd_finish_stdout(EXIT_OPERATIONAL);
+	}
+	rc = res.errors || res.warnings ? EXIT_FSCK_UNCORRECTED : EXIT_OK;
+	if (out.quiet)
+		return rc;
+	if (json) {
+		printf("%s  ],\n", out.nfind ? "\n" : "");
+		printf("  \"errors\": %llu,\n  \"warnings\": %llu,\n"
+		       "  \"notices\": %llu,\n",
+		       (unsigned long long)res.errors,
+		       (unsigned long long)res.warnings,
+		       (unsigned long long)res.notices);
+		printf("  \"image_size\": %llu,\n  \"inodes\": %llu,\n"
+		       "  \"nodes\": %llu,\n  \"cblocks\": %llu,\n"
+		       "  \"data_bytes\": %llu,\n",
+		       (unsigned long long)res.image_size,
+		       (unsigned long long)res.inodes,
+		       (unsigned long long)res.nodes,
+		       (unsigned long long)res.cblocks,
+		       (unsigned long long)res.data_bytes);
+		printf("  \"digest\": \"%s\",\n  \"sha1\": ",
+		       digest_name(res.digest));
+		if (res.digest == AXFS_FSCK_DIGEST_NOT_CHECKED) {
+			fputs("null", stdout);
+		} else {
+			putchar('"');
+			for (int i = 0; i < 20; i++)
+				printf("%02x", res.digest_sha1[i]);
+			putchar('"');
+		}
+		printf(",\n  \"clean\": %s,\n  \"exit_code\": %d\n}\n",
+		       rc == EXIT_OK ? "true" : "false", rc);
+		return cmd_finish_stdout(rc);
+	}
+	printf("%s: ", image);
+	if (rc == EXIT_OK) {
+		fputs("clean, ", stdout);
+	} else {
+		plural(res.errors, "error");
+		fputs(", ", stdout);
+		plural(res.warnings, "warning");
+		fputs("; ", stdout);
+	}
+	plural(res.inodes, "inode");
+	fputs(", ", stdout);
+	plural(res.nodes, "node");
+	if (fo.deep) {
+		fputs(", ", stdout);
+		plural(res.cblocks, "cblock");
+		fputs(" inflated", stdout);
+	}
+	printf(", digest %s\n", digest_name(res.digest));
+	cmd_info("checked %llu bytes in %.3f s (%s)",
+		 (unsigned long long)res.image_size,
+		 (double)(t1.tv_sec - t0.tv_sec) +
+		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+		 fo.deep ? "deep" : "fast");
+	return cmd_finish_stdout(rc);
 }

@@ -1,11 +1,531 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* TEMPORARY placeholder: replaced by the real subcommand. */
+/*
+ * cmd/merge_profile.c - `axfs merge-profile`: combine the profile CSVs of
+ * several runs or devices into one canonical profile.
+ *
+ * Each input is read and canonicalised on its own (duplicate lines in one
+ * file are summed, as mkfs -p does), its counts are scaled by its weight,
+ * and the inputs are then combined page by page with --mode sum or max.
+ * --min-count and --top are applied last.  The output is the canonical
+ * form (sorted by path, then offset), so the same inputs always give the
+ * same bytes, whatever their order on the command line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "axfs_build.h"
+#include "axfs_format.h"
+#include "axfs_profile.h"
 #include "common.h"
+
+static const char usage_text[] =
+	"usage: axfs merge-profile [options] CSV...\n"
+	"\n"
+	"Combine profile CSVs (as the AXFS driver prints /proc/axfs/volumeN)\n"
+	"into one canonical profile for axfs mkfs -p.  CSV '-' is standard input.\n"
+	"\n"
+	"  -o, --output FILE     write here (atomically) instead of standard output\n"
+	"  -m, --mode sum|max    combine the inputs' counts of a page by adding\n"
+	"                        them (default) or keeping the largest\n"
+	"  -w, --weight FILE=W   multiply the counts of input FILE by W (a decimal\n"
+	"                        such as 2 or 0.5; FILE:W works too); repeatable\n"
+	"      --min-count N     drop pages whose combined count is below N\n"
+	"      --top N           keep only the N hottest pages\n"
+	"  -s, --stats           print pages, files and the hottest files to\n"
+	"                        standard error\n"
+	"  -q, --quiet           print nothing but errors\n"
+	"  -v, --verbose         say what is read\n"
+	"  -h, --help            show this help\n"
+	"  -V, --version         show the version\n";
+
+/* A weight is kept as an exact fraction num / den (den a power of ten). */
+struct weight {
+	const char *file;
+	uint64_t num, den;
+	int used;
+};
+
+/* "2", "0.5", "1.25", ".5"; at most 9 decimals.  0 on success. */
+static int parse_weight(const char *s, uint64_t *num, uint64_t *den)
+{
+	uint64_t n = 0, d = 1;
+	int digits = 0, decimals = -1;
+
+	for (; *s; s++) {
+		if (*s == '.' && decimals < 0) {
+			decimals = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (decimals >= 0) {
+			if (++decimals > 9)
+				return -1;
+			d *= 10;
+		}
+		if (n > (UINT64_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(*s - '0');
+		digits++;
+	}
+	if (!digits)
+		return -1;
+	*num = n;
+	*den = d;
+	return 0;
+}
+
+/* Splits "FILE=W" or "FILE:W" at the last '=' or ':' (names may hold
+ * either). */
+static int parse_weight_arg(char *arg, struct weight *w)
+{
+	char *eq = strrchr(arg, '='), *colon = strrchr(arg, ':');
+	char *sep = eq > colon ? eq : colon;
+
+	if (!sep || sep == arg)
+		return cmd_usage_error("--weight wants FILE=W or FILE:W, not '%s'",
+				       arg);
+	*sep = '\0';
+	if (parse_weight(sep + 1, &w->num, &w->den) < 0)
+		return cmd_usage_error("--weight '%s': '%s' is not a weight "
+				       "(a non-negative decimal such as 2 or 0.5)",
+				       arg, sep + 1);
+	w->file = arg;
+	w->used = 0;
+	return 0;
+}
+
+/* count * num / den, rounded half up; -1 if it does not fit in 64 bits. */
+static int scale(uint64_t count, uint64_t num, uint64_t den, uint64_t *out)
+{
+	unsigned __int128 v = (unsigned __int128)count * num;
+
+	v = (v + den / 2) / den;
+	if (v > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+/* Moves every entry of src to the end of dst (src is left empty). */
+static int take_all(struct axfs_profile *dst, struct axfs_profile *src)
+{
+	if (!src->n)
+		return 0;
+	if (dst->n + src->n > dst->cap) {
+		size_t cap = dst->n + src->n;
+		struct axfs_profile_entry *v = realloc(dst->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		dst->v = v;
+		dst->cap = cap;
+	}
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
+	dst->n += src->n;
+	src->n = 0;
+	return 0;
+}
+
+/* ---- --top ---------------------------------------------------------------- */
+
+/* Hottest first; ties by path then offset (the array order). */
+static const struct axfs_profile_entry *hot_base;
+
+static int hotter(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint64_t ci = hot_base[i].count, cj = hot_base[j].count;
+
+	if (ci != cj)
+		return ci > cj ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* Keeps the `top` hottest entries, in canonical order. */
+static int keep_top(struct axfs_profile *p, uint64_t top)
+{
+	size_t *idx, out = 0;
+	unsigned char *keep;
+
+	if (top >= p->n)
+		return 0;
+	idx = malloc(p->n * sizeof(*idx));
+	keep = calloc(p->n, 1);
+	if (!idx || !keep) {
+		free(idx);
+		free(keep);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		idx[i] = i;
+	hot_base = p->v;
+	qsort(idx, p->n, sizeof(*idx), hotter);
+	for (size_t i = 0; i < top; i++)
+		keep[idx[i]] = 1;
+	for (size_t i = 0; i < p->n; i++) {
+		if (keep[i])
+			p->v[out++] = p->v[i];
+		else
+			free(p->v[i].path);
+	}
+	p->n = out;
+	free(idx);
+	free(keep);
+	return 0;
+}
+
+/* ---- --stats --------------------------------------------------------------- */
+
+struct file_stat {
+	const char *path;
+	uint64_t pages;
+	unsigned __int128 faults;
+};
+
+static int hotter_file(const void *a, const void *b)
+{
+	const struct file_stat *x = a, *y = b;
+
+	if (x->faults != y->faults)
+		return x->faults > y->faults ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* Decimal text of a 128-bit number (sums of 64-bit counts). */
+static const char *u128_str(unsigned __int128 v, char buf[48])
+{
+	char *p = buf + 47;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	return p;
+}
+
+static int print_stats(const struct axfs_profile *p, size_t ninputs)
+{
+	struct file_stat *fs = NULL;
+	size_t nfiles = 0;
+	unsigned __int128 faults = 0;
+	char b1[48];
+
+	/* canonical order: one file's pages are consecutive */
+	if (p->n && !(fs = malloc(p->n * sizeof(*fs))))
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		if (!nfiles || strcmp(fs[nfiles - 1].path, p->v[i].path)) {
+			fs[nfiles].path = p->v[i].path;
+			fs[nfiles].pages = 0;
+			fs[nfiles].faults = 0;
+			nfiles++;
+		}
+		fs[nfiles - 1].pages++;
+		fs[nfiles - 1].faults += p->v[i].count;
+		faults += p->v[i].count;
+	}
+	if (nfiles)
+		qsort(fs, nfiles, sizeof(*fs), hotter_file);
+	fprintf(stderr, "inputs: %zu\n", ninputs);
+	fprintf(stderr, "pages: %zu (%llu KiB)\n", p->n,
+		(unsigned long long)p->n * (AXFS_PAGE_SIZE / 1024));
+	fprintf(stderr, "files: %zu\n", nfiles);
+	fprintf(stderr, "faults: %s\n", u128_str(faults, b1));
+	if (nfiles) {
+		fprintf(stderr, "hottest files:\n");
+		fprintf(stderr, "%20s %10s  %s\n", "faults", "pages", "path");
+		for (size_t i = 0; i < nfiles && i < 10; i++)
+			fprintf(stderr, "%20s %10llu  %s\n",
+				u128_str(fs[i].faults, b1),
+				(unsigned long long)fs[i].pages, fs[i].path);
+	}
+	free(fs);
+	return 0;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+/* A signal while the output is being written removes the temporary
+ * file, then kills us as if it had not been caught. */
+static void on_signal(int sig)
+{
+	axfs_outfile_abort_all_signal_safe();
+	raise(sig);
+}
+
+static void install_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * Writes to a temporary file beside OUT and renames it over OUT only when
+ * everything is written and synced (axfs_outfile_*), so a failed merge
+ * never leaves a truncated profile behind.
+ */
+static int write_output(const struct axfs_profile *p, const char *out)
+{
+	struct axfs_outfile of;
+	struct axfs_error err;
+	FILE *f;
+	int fd;
+
+	if (!out || strcmp(out, "-") == 0) {
+		if (axfs_profile_write(p, stdout, &err) < 0) {
+			cmd_error("%s", err.msg);
+			return -1;
+		}
+		return 0;
+	}
+	install_signals();
+	if (axfs_outfile_open(&of, out, &err) < 0) {
+		cmd_error("%s", err.msg);
+		return -1;
+	}
+	/* stdio on a duplicate: the outfile keeps its own descriptor */
+	fd = dup(of.fd);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		cmd_error("cannot write '%s': %s", out, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		axfs_outfile_abort(&of);
+		return -1;
+	}
+	if (axfs_profile_write(p, f, &err) < 0 || fflush(f) != 0) {
+		cmd_error("cannot write '%s': %s", out,
+			  strerror(err.sys_errno ? err.sys_errno : errno));
+		fclose(f);
+		axfs_outfile_abort(&of);
+		return -1;
+	}
+	if (fclose(f) != 0) {
+		cmd_error("cannot write '%s': %s", out, strerror(errno));
+		axfs_outfile_abort(&of);
+		return -1;
+	}
+	if (axfs_outfile_commit(&of, &err) < 0) {
+		cmd_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the command ------------------------------------------------------------- */
+
+enum { OPT_MIN_COUNT = 256, OPT_TOP };
 
 int cmd_merge_profile(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("not implemented yet");
-	return EXIT_OPERATIONAL;
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "weight", required_argument, NULL, 'w' },
+		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "stats", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum axfs_profile_combine how = AXFS_PROFILE_SUM;
+	const char *output = NULL;
+	struct weight *weights = NULL;
+	size_t nweights = 0, nstdin = 0;
+	unsigned long long min_count = 0, top = 0;
+	int has_top = 0, stats = 0, c, rc = EXIT_OPERATIONAL;
+	struct axfs_profile all, one;
+	struct axfs_error err;
+
+	axfs_profile_init(&all, &cmd_logger);
+	axfs_profile_init(&one, &cmd_logger);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:m:w:sqvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "sum"))
+				how = AXFS_PROFILE_SUM;
+			else if (!strcmp(optarg, "max"))
+				how = AXFS_PROFILE_MAX;
+			else {
+				rc = cmd_usage_error("--mode wants 'sum' or 'max', not '%s'",
+						     optarg);
+				goto done;
+			}
+			break;
+		case 'w': {
+			struct weight *nw = realloc(weights, (nweights + 1) * sizeof(*nw));
+
+			if (!nw) {
+				cmd_error("out of memory");
+				goto done;
+			}
+			weights = nw;
+			if (parse_weight_arg(optarg, &weights[nweights]) != 0) {
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			for (size_t i = 0; i < nweights; i++) {
+				if (!strcmp(weights[i].file, weights[nweights].file)) {
+					rc = cmd_usage_error("--weight given twice for '%s'",
+							     weights[i].file);
+					goto done;
+				}
+			}
+			nweights++;
+			break;
+		}
+		case OPT_MIN_COUNT:
+			if (cmd_parse_uint(optarg, UINT64_MAX, &min_count) < 0) {
+				rc = cmd_usage_error("--min-count wants a non-negative integer, not '%s'",
+						     optarg);
+				goto done;
+			}
+			break;
+		case OPT_TOP:
+			if (cmd_parse_uint(optarg, SIZE_MAX, &top) < 0) {
+				rc = cmd_usage_error("--top wants a non-negative integer, not '%s'",
+						     optarg);
+				goto done;
+			}
+			has_top = 1;
+			break;
+		case 's':
+			stats = 1;
+			break;
+		case 'q':
+			cmd_verbosity = 0;
+			break;
+		case 'v':
+			cmd_verbosity++;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			rc = cmd_finish_stdout(EXIT_OK);
+			goto done;
+		case 'V':
+			rc = cmd_print_version();
+			goto done;
+		case ':':
+			rc = cmd_usage_error("option '%s' needs an argument",
+					     argv[optind - 1]);
+			goto done;
+		default:
+			if (optopt)
+				rc = cmd_usage_error("unknown option '-%c'", optopt);
+			else
+				rc = cmd_usage_error("unknown option '%s'",
+						     argv[optind - 1]);
+			goto done;
+		}
+	}
+	if (optind >= argc) {
+		rc = cmd_usage_error("no profile CSV given");
+		goto done;
+	}
+	for (int i = optind; i < argc; i++)
+		nstdin += strcmp(argv[i], "-") == 0;
+	if (nstdin > 1) {
+		rc = cmd_usage_error("standard input ('-') can be read only once");
+		goto done;
+	}
+	for (size_t w = 0; w < nweights; w++) {
+		for (int i = optind; i < argc; i++)
+			if (!strcmp(argv[i], weights[w].file))
+				weights[w].used = 1;
+		if (!weights[w].used) {
+			rc = cmd_usage_error("--weight names '%s', which is not an input",
+					     weights[w].file);
+			goto done;
+		}
+	}
+
+	for (int i = optind; i < argc; i++) {
+		uint64_t num = 1, den = 1;
+
+		for (size_t w = 0; w < nweights; w++) {
+			if (!strcmp(argv[i], weights[w].file)) {
+				num = weights[w].num;
+				den = weights[w].den;
+			}
+		}
+		if (axfs_profile_read(&one, argv[i], &err) < 0 ||
+		    axfs_profile_canonicalize(&one, &err) < 0) {
+			cmd_error("%s", err.msg);
+			goto done;
+		}
+		cmd_info("read %zu pages from '%s'", one.n, argv[i]);
+		if (one.n == 0)
+			cmd_warn("'%s' holds no profile entries", argv[i]);
+		for (size_t k = 0; k < one.n; k++) {
+			struct axfs_profile_entry *e = &one.v[k];
+
+			if (scale(e->count, num, den, &e->count) < 0) {
+				cmd_error("%s:%zu: the count of page %llu of '%s' times its weight does not fit in 64 bits",
+					  e->file, e->line,
+					  (unsigned long long)e->offset, e->path);
+				goto done;
+			}
+		}
+		if (take_all(&all, &one) < 0) {
+			cmd_error("out of memory");
+			goto done;
+		}
+	}
+	if (axfs_profile_canonicalize_combine(&all, how, &err) < 0) {
+		cmd_error("%s", err.msg);
+		goto done;
+	}
+	/* a page nobody faulted (or weighted down to 0) is not a hot page */
+	{
+		size_t out = 0;
+
+		for (size_t k = 0; k < all.n; k++) {
+			if (all.v[k].count == 0 || all.v[k].count < min_count)
+				free(all.v[k].path);
+			else
+				all.v[out++] = all.v[k];
+		}
+		all.n = out;
+	}
+	if (has_top && keep_top(&all, top) < 0) {
+		cmd_error("out of memory");
+		goto done;
+	}
+	if (write_output(&all, output) < 0)
+		goto done;
+	if (stats && print_stats(&all, (size_t)(argc - optind)) < 0) {
+		cmd_error("out of memory");
+		goto done;
+	}
+	rc = EXIT_OK;
+	cmd_info("wrote %zu pages to '%s'", all.n,
+		 output && strcmp(output, "-") ? output : "standard output");
+done:
+	axfs_profile_free(&one);
+	axfs_profile_free(&all);
+	free(weights);
+	return cmd_finish_stdout(rc);
 }

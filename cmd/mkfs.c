@@ -1,11 +1,520 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* TEMPORARY placeholder: replaced by the real subcommand. */
+/*
+ * cmd/mkfs.c - axfs mkfs: build an image from a directory or an archive.
+ *
+ *   axfs mkfs [options] SOURCE -o IMAGE
+ *   axfs mkfs [options] SOURCE IMAGE        (as mkfs.cramfs takes it)
+ *
+ * Parses the command line, loads the policy and the profiles, and runs
+ * axfs_build(), which does the work and the atomic output.  SIGINT and
+ * SIGTERM remove the temporary file before the process dies.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "common.h"
+#include "axfs_build.h"
+#include "axfs_glob.h"
+#include "axfs_policy.h"
+#include "axfs_profile.h"
+
+#ifndef AXFS_DEFAULT_BLOCK_SIZE
+#define AXFS_DEFAULT_BLOCK_SIZE 65536u
+#endif
+
+enum {
+	OPT_XIP = 256,
+	OPT_XIP_BUDGET,
+	OPT_MMAP_LIMIT,
+	OPT_ALL_ROOT,
+	OPT_UID,
+	OPT_GID,
+	OPT_MTIME,
+	OPT_COMPRESS_METADATA,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
+	/* Reports (--report, --report-json, --report-svg) go here. */
+};
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "block-size", required_argument, NULL, 'b' },
+	{ "level", required_argument, NULL, 'l' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "xip", required_argument, NULL, OPT_XIP },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "policy", required_argument, NULL, 'c' },
+	{ "xip-budget", required_argument, NULL, OPT_XIP_BUDGET },
+	{ "mmap-limit", required_argument, NULL, OPT_MMAP_LIMIT },
+	{ "all-root", no_argument, NULL, OPT_ALL_ROOT },
+	{ "uid", required_argument, NULL, OPT_UID },
+	{ "gid", required_argument, NULL, OPT_GID },
+	{ "mtime", required_argument, NULL, OPT_MTIME },
+	{ "compress-metadata", required_argument, NULL, OPT_COMPRESS_METADATA },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage(void)
+{
+	printf(
+"usage: axfs mkfs [options] SOURCE -o IMAGE\n"
+"       axfs mkfs [options] SOURCE IMAGE\n"
+"\n"
+"Build an AXFS image from SOURCE: a directory, an archive (tar, pax, cpio;\n"
+"gzip, xz, zstd or bzip2 compressed), or - for an archive on standard input.\n"
+"\n"
+"  -o, --output IMAGE        the image to write (replaced only when complete)\n"
+"  -b, --block-size SIZE     compression block size, a power of two from 4KiB\n"
+"                            to 1MiB (default %uKiB)\n"
+"  -l, --level N             zlib level 1..9 (default %d)\n"
+"  -j, --jobs N              compression threads (default: online CPUs)\n"
+"      --xip GLOB            store the files matching GLOB (an image path such\n"
+"                            as '/bin/*') uncompressed for execute-in-place;\n"
+"                            repeatable\n"
+"  -p, --profile CSV         make the pages a profile counted XIP; repeatable\n"
+"  -c, --policy YAML         build policy (see axfs-policy(5))\n"
+"      --xip-budget SIZE     most bytes of XIP pages (hottest pages first)\n"
+"      --mmap-limit SIZE     most bytes of the memory-mapped part of the image\n"
+"      --all-root            make every file owned by root:root\n"
+"      --uid N, --gid N      make every file owned by user N / group N\n"
+"      --mtime TIME          image timestamp: seconds since 1970 or\n"
+"                            YYYY-MM-DD[THH:MM:SS] UTC (default:\n"
+"                            SOURCE_DATE_EPOCH, else now)\n"
+"      --compress-metadata=auto|yes|no\n"
+"                            zlib-compress the metadata (default auto)\n"
+"  -q, --quiet               print errors only\n"
+"  -v, --verbose             say more; repeat for debugging output\n"
+"      --progress            show a progress bar even when stderr is no TTY\n"
+"      --no-progress         never show a progress bar\n"
+"  -h, --help                show this help and exit\n"
+"  -V, --version             show the version and exit\n"
+"\n"
+"See axfs-mkfs(1).\n",
+	       AXFS_DEFAULT_BLOCK_SIZE / 1024, AXFS_DEFAULT_LEVEL);
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+/* ---- signals ------------------------------------------------------------ */
+
+static volatile int cancel_flag;
+
+static void on_signal(int sig)
+{
+	/* Remove the temporary image, then die of the signal as if it had
+	 * not been caught (SA_RESETHAND restored the default action). */
+	cancel_flag = 1;
+	axfs_outfile_abort_all_signal_safe();
+	raise(sig);
+}
+
+static void install_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+struct progress {
+	struct timespec start, last;
+	int drawn;
+};
+
+static double seconds_between(const struct timespec *a,
+			      const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void progress_fn(void *ctx, uint64_t files_done, uint64_t files_total,
+			uint64_t bytes_done, uint64_t bytes_total)
+{
+	struct progress *pg = ctx;
+	struct timespec now;
+	double el, rate;
+	int done = files_done == files_total && bytes_done == bytes_total;
+	char eta[32] = "--:--";
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* At most ten redraws a second, and always the last one. */
+	if (pg->drawn && !done && seconds_between(&pg->last, &now) < 0.1)
+		return;
+	pg->last = now;
+	pg->drawn = 1;
+	el = seconds_between(&pg->start, &now);
+	rate = el > 0 ? (double)bytes_done / el : 0;
+	if (rate > 0 && bytes_total >= bytes_done) {
+		double left = (double)(bytes_total - bytes_done) / rate;
+
+		snprintf(eta, sizeof(eta), "%d:%02d", (int)(left / 60),
+			 (int)left % 60);
+	}
+	fprintf(stderr, "\r\033[K%s: %3d%% files %llu/%llu, %.1f/%.1f MiB, "
+		"%.1f MiB/s, ETA %s", cmd_name,
+		bytes_total ? (int)(100.0 * (double)bytes_done /
+				    (double)bytes_total) : 100,
+		(unsigned long long)files_done, (unsigned long long)files_total,
+		(double)bytes_done / 1048576.0, (double)bytes_total / 1048576.0,
+		rate / 1048576.0, eta);
+	fflush(stderr);
+}
+
+static void progress_end(struct progress *pg)
+{
+	if (pg->drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+/* ---- option values ------------------------------------------------------ */
+
+static int parse_block_size(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (axfs_parse_size(s, &v, NULL, 0) < 0 || v < AXFS_CBLOCK_MIN ||
+	    v > AXFS_CBLOCK_MAX || (v & (v - 1)))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Seconds since 1970 ("1700000000", "@1700000000") or a UTC date. */
+static int parse_time(const char *s, int64_t *out)
+{
+	static const char *const fmts[] = {
+		"%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S",
+		"%Y-%m-%d %H:%M:%S", "%Y-%m-%d",
+	};
+	unsigned long long v;
+	struct tm tm;
+
+	if (*s == '@')
+		s++;
+	if (cmd_parse_uint(s, (unsigned long long)INT64_MAX, &v) == 0) {
+		*out = (int64_t)v;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(*fmts); i++) {
+		const char *end;
+		time_t t;
+
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, fmts[i], &tm);
+		if (!end || *end)
+			continue;
+		t = timegm(&tm);
+		if (t < 0)
+			return -1;
+		*out = (int64_t)t;
+		return 0;
+	}
+	return -1;
+}
+
+static int add_string(const char ***v, size_t *n, const char *s)
+{
+	const char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -1;
+	nv[(*n)++] = s;
+	*v = nv;
+	return 0;
+}
+
+static void print_summary(const char *image,
+			  const struct axfs_build_result *res)
+{
+	const struct axfs_packed *p = &res->packed;
+	uint64_t n[AXFS_NODE_TYPE_COUNT] = { 0 };
+
+	for (uint64_t i = 0; i < p->nnodes; i++)
+		if (p->node_type[i] < AXFS_NODE_TYPE_COUNT)
+			n[p->node_type[i]]++;
+	cmd_info("wrote '%s': %llu bytes (%llu memory-mapped), %zu inodes, "
+		 "%llu pages: %llu XIP, %llu compressed in %llu blocks of "
+		 "%u KiB, %llu byte-aligned", image,
+		 (unsigned long long)res->layout.image_size,
+		 (unsigned long long)res->layout.mmap_size, res->tree.count,
+		 (unsigned long long)p->nnodes,
+		 (unsigned long long)n[AXFS_NODE_XIP],
+		 (unsigned long long)n[AXFS_NODE_COMPRESSED],
+		 (unsigned long long)p->ncblocks, res->block_size / 1024,
+		 (unsigned long long)n[AXFS_NODE_BYTE_ALIGNED]);
+}
 
 int cmd_mkfs(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("not implemented yet");
-	return EXIT_OPERATIONAL;
+	struct axfs_build_opts o;
+	struct axfs_build_result res;
+	struct axfs_policy policy;
+	struct axfs_profile profile;
+	struct axfs_error err;
+	struct progress pg;
+	const char **xip = NULL, **profiles = NULL;
+	size_t nxip = 0, nprofiles = 0;
+	const char *output = NULL, *policy_file = NULL;
+	int progress = -1, have_policy = 0, have_profile = 0;
+	int rc = EXIT_OPERATIONAL, c;
+	unsigned long long v;
+	char why[256];
+
+	axfs_build_opts_init(&o);
+	axfs_error_clear(&err);
+	memset(&pg, 0, sizeof(pg));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:b:l:j:p:c:qvhV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'b':
+			if (parse_block_size(optarg, &o.block_size) < 0) {
+				rc = cmd_usage_error("invalid block size '%s': "
+					"use a power of two from 4KiB to 1MiB",
+					optarg);
+				goto out;
+			}
+			break;
+		case 'l':
+			if (cmd_parse_uint(optarg, 9, &v) < 0 || v < 1) {
+				rc = cmd_usage_error("invalid level '%s': use 1 "
+						     "to 9", optarg);
+				goto out;
+			}
+			o.level = (int)v;
+			break;
+		case 'j':
+			if (cmd_parse_uint(optarg, 1024, &v) < 0) {
+				rc = cmd_usage_error("invalid number of jobs "
+					"'%s': use 1 to 1024 (0: one per CPU)",
+					optarg);
+				goto out;
+			}
+			o.jobs = (int)v;
+			break;
+		case OPT_XIP:
+			if (optarg[0] != '/') {
+				rc = cmd_usage_error("--xip '%s': the pattern "
+					"must be an image path starting with "
+					"'/', such as '/bin/*'", optarg);
+				goto out;
+			}
+			if (axfs_glob_check(optarg, why, sizeof(why)) < 0) {
+				rc = cmd_usage_error("--xip '%s': %s", optarg,
+						     why);
+				goto out;
+			}
+			if (add_string(&xip, &nxip, optarg) < 0)
+				goto nomem;
+			break;
+		case 'p':
+			if (add_string(&profiles, &nprofiles, optarg) < 0)
+				goto nomem;
+			break;
+		case 'c':
+			policy_file = optarg;
+			break;
+		case OPT_XIP_BUDGET:
+			if (axfs_parse_size(optarg, &o.budget, why,
+					    sizeof(why)) < 0) {
+				rc = cmd_usage_error("invalid --xip-budget: %s",
+						     why);
+				goto out;
+			}
+			o.has_budget = 1;
+			break;
+		case OPT_MMAP_LIMIT:
+			if (axfs_parse_size(optarg, &o.mmap_limit, why,
+					    sizeof(why)) < 0) {
+				rc = cmd_usage_error("invalid --mmap-limit: %s",
+						     why);
+				goto out;
+			}
+			if (o.mmap_limit == 0) {
+				rc = cmd_usage_error("invalid --mmap-limit: it "
+						     "must be more than 0");
+				goto out;
+			}
+			break;
+		case OPT_ALL_ROOT:
+			o.all_root = 1;
+			break;
+		case OPT_UID:
+		case OPT_GID:
+			if (cmd_parse_uint(optarg, UINT32_MAX, &v) < 0) {
+				rc = cmd_usage_error("invalid %s '%s': use a "
+					"number from 0 to 4294967295",
+					c == OPT_UID ? "uid" : "gid", optarg);
+				goto out;
+			}
+			if (c == OPT_UID)
+				o.force_uid = (int64_t)v;
+			else
+				o.force_gid = (int64_t)v;
+			break;
+		case OPT_MTIME:
+			if (parse_time(optarg, &o.timestamp) < 0) {
+				rc = cmd_usage_error("invalid time '%s': use "
+					"seconds since 1970 or YYYY-MM-DD"
+					"[THH:MM:SS] (UTC)", optarg);
+				goto out;
+			}
+			o.has_timestamp = 1;
+			break;
+		case OPT_COMPRESS_METADATA:
+			if (!strcmp(optarg, "auto")) {
+				o.compress_metadata = -1;
+			} else if (!strcmp(optarg, "yes")) {
+				o.compress_metadata = 1;
+			} else if (!strcmp(optarg, "no")) {
+				o.compress_metadata = 0;
+			} else {
+				rc = cmd_usage_error("invalid --compress-metadata "
+					"'%s': use auto, yes or no", optarg);
+				goto out;
+			}
+			break;
+		case 'q':
+			cmd_verbosity = 0;
+			break;
+		case 'v':
+			cmd_verbosity = cmd_verbosity < 1 ? 2 : cmd_verbosity + 1;
+			break;
+		case OPT_PROGRESS:
+			progress = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			progress = 0;
+			break;
+		case 'h':
+			rc = usage();
+			goto out;
+		case 'V':
+			rc = cmd_print_version();
+			goto out;
+		case ':':
+			rc = cmd_usage_error("option '%s' needs a value",
+					     argv[optind - 1]);
+			goto out;
+		default:
+			if (optopt)
+				rc = cmd_usage_error("invalid option -- '%c'",
+						     optopt);
+			else
+				rc = cmd_usage_error("unrecognized option '%s'",
+						     argv[optind - 1]);
+			goto out;
+		}
+	}
+
+	switch (argc - optind) {
+	case 0:
+		rc = cmd_usage_error("no source given");
+		goto out;
+	case 1:
+		break;
+	case 2:
+		if (output) {
+			rc = cmd_usage_error("the image is given twice: '%s' "
+					     "and '%s'", output, argv[optind + 1]);
+			goto out;
+		}
+		output = argv[optind + 1];
+		break;
+	default:
+		rc = cmd_usage_error("too many arguments");
+		goto out;
+	}
+	if (!output) {
+		rc = cmd_usage_error("no image given (-o IMAGE)");
+		goto out;
+	}
+	o.source = argv[optind];
+	o.output = output;
+	o.xip_globs = xip;
+	o.n_xip_globs = nxip;
+	o.log = &cmd_logger;
+	o.cancel = &cancel_flag;
+
+	if (policy_file) {
+		axfs_policy_init(&policy);
+		have_policy = 1;
+		if (axfs_policy_load(&policy, policy_file, &err) < 0) {
+			cmd_error("%s", err.msg);
+			goto out;
+		}
+		o.policy = &policy;
+	}
+	if (nprofiles) {
+		axfs_profile_init(&profile, &cmd_logger);
+		have_profile = 1;
+		for (size_t i = 0; i < nprofiles; i++) {
+			if (axfs_profile_read(&profile, profiles[i], &err) < 0) {
+				cmd_error("%s", err.msg);
+				goto out;
+			}
+		}
+		if (axfs_profile_canonicalize(&profile, &err) < 0) {
+			cmd_error("%s", err.msg);
+			goto out;
+		}
+		o.profile = &profile;
+	}
+	if (cmd_progress_enabled(progress) && cmd_verbosity > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &pg.start);
+		o.progress = progress_fn;
+		o.progress_ctx = &pg;
+	}
+
+	install_signals();
+	if (axfs_build(&o, &res, &err) < 0) {
+		progress_end(&pg);
+		cmd_error("%s", err.msg);
+		rc = EXIT_OPERATIONAL;
+		goto out;
+	}
+	progress_end(&pg);
+	print_summary(output, &res);
+	/* Reports (--report, --report-json, --report-svg) are written here,
+	 * from `res`, which holds the tree, the plan and the layout. */
+	axfs_build_result_free(&res);
+	rc = EXIT_OK;
+	goto out;
+
+nomem:
+	cmd_error("out of memory");
+	rc = EXIT_OPERATIONAL;
+out:
+	if (have_policy)
+		axfs_policy_free(&policy);
+	if (have_profile)
+		axfs_profile_free(&profile);
+	free(xip);
+	free(profiles);
+	return rc;
 }

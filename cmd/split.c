@@ -1,11 +1,305 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* TEMPORARY placeholder: replaced by the real subcommand. */
+/*
+ * cmd/split.c - `axfs split`: cut an image at mmap_size into the segment
+ * that sits on directly addressable memory (NOR flash or RAM, mounted with
+ * physaddr=) and the store segment (second_dev=), join them again, or show
+ * which regions land where.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "axfs_build.h"
+#include "axfs_format.h"
+#include "axfs_reader.h"
 #include "common.h"
+
+static const char usage_text[] =
+	"usage: axfs split [options] IMAGE --mmap OUT1 --store OUT2\n"
+	"   or: axfs split --join MMAP STORE -o IMAGE\n"
+	"   or: axfs split --info IMAGE [STORE]\n"
+	"\n"
+	"Cut an AXFS image at mmap_size into its memory-mapped segment and its\n"
+	"store segment, join the two again, or show which regions each holds.\n"
+	"\n"
+	"  -m, --mmap FILE     write the memory-mapped segment here\n"
+	"  -s, --store FILE    write the store segment here\n"
+	"  -J, --join          join MMAP and STORE into -o IMAGE\n"
+	"  -o, --output FILE   the joined image (with --join)\n"
+	"  -i, --info          print the two sizes and the regions in each\n"
+	"  -q, --quiet         print nothing but errors\n"
+	"  -v, --verbose       say what is written\n"
+	"  -h, --help          show this help\n"
+	"  -V, --version       show the version\n";
+
+/* Copies [off, off+len) of in_fd into the temporary output file. */
+static int copy_range(int in_fd, const char *in_name, uint64_t off,
+		      uint64_t len, struct axfs_outfile *of)
+{
+	static char buf[1 << 16];
+
+	while (len) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		ssize_t n = pread(in_fd, buf, want, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cmd_error("cannot read '%s': %s", in_name, strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			cmd_error("'%s': unexpected end of file at byte %llu",
+				  in_name, (unsigned long long)off);
+			return -1;
+		}
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(of->fd, buf + done, (size_t)(n - done));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				cmd_error("cannot write '%s': %s",
+					  of->final_path, strerror(errno));
+				return -1;
+			}
+			done += w;
+		}
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+static int open_checked(struct axfs_image **img, const char *image,
+			const char *store)
+{
+	struct axfs_open_opts o = { .lenient = 0, .store_path = store };
+	struct axfs_error err;
+
+	if (axfs_image_open(img, image, &o, &err) < 0) {
+		cmd_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Which segment holds [off, off+len): "mmap", "store" or "both". */
+static const char *segment_of(uint64_t off, uint64_t len, uint64_t mmap_size)
+{
+	if (len == 0)
+		return "-";
+	if (off + len <= mmap_size)
+		return "mmap";
+	if (off >= mmap_size)
+		return "store";
+	return "both";
+}
+
+static int do_info(const char *image, const char *store)
+{
+	struct axfs_image *img;
+	const struct axfs_super_info *sb;
+
+	if (open_checked(&img, image, store) < 0)
+		return EXIT_OPERATIONAL;
+	sb = axfs_image_super(img);
+	printf("image size:     %llu\n", (unsigned long long)sb->size);
+	printf("mmap segment:   %llu bytes (0 .. %llu)\n",
+	       (unsigned long long)sb->mmap_size,
+	       (unsigned long long)sb->mmap_size);
+	printf("store segment:  %llu bytes (%llu .. %llu)\n",
+	       (unsigned long long)(sb->size - sb->mmap_size),
+	       (unsigned long long)sb->mmap_size,
+	       (unsigned long long)sb->size);
+	printf("%-18s %12s %12s %12s  %s\n", "region", "offset", "size",
+	       "stored", "segment");
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		const struct axfs_region_info *ri = axfs_image_region(img, r);
+		uint64_t stored = ri->compressed_size ? ri->compressed_size
+						      : ri->size;
+
+		printf("%-18s %12llu %12llu %12llu  %s\n", axfs_region_name(r),
+		       (unsigned long long)ri->fsoffset,
+		       (unsigned long long)ri->size,
+		       (unsigned long long)stored,
+		       segment_of(ri->fsoffset, stored, sb->mmap_size));
+	}
+	axfs_image_close(img);
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+static int do_split(const char *image, const char *mmap_out,
+		    const char *store_out)
+{
+	struct axfs_image *img;
+	const struct axfs_super_info *sb;
+	struct axfs_outfile of1 = { 0 }, of2 = { 0 };
+	struct axfs_error err;
+	uint64_t mmap_size, size;
+	int fd, rc = EXIT_OPERATIONAL;
+
+	if (open_checked(&img, image, NULL) < 0)
+		return EXIT_OPERATIONAL;
+	sb = axfs_image_super(img);
+	mmap_size = sb->mmap_size;
+	size = sb->size;
+	/* A region that straddles the cut would be read from the wrong
+	 * device by the driver: refuse rather than write broken parts. */
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		const struct axfs_region_info *ri = axfs_image_region(img, r);
+		uint64_t stored = ri->compressed_size ? ri->compressed_size
+						      : ri->size;
+
+		if (strcmp(segment_of(ri->fsoffset, stored, mmap_size),
+			   "both") == 0) {
+			cmd_error("'%s': region '%s' (bytes %llu..%llu) straddles "
+				  "mmap_size %llu; rebuild with axfs mkfs --mmap-limit",
+				  image, axfs_region_name(r),
+				  (unsigned long long)ri->fsoffset,
+				  (unsigned long long)(ri->fsoffset + stored),
+				  (unsigned long long)mmap_size);
+			axfs_image_close(img);
+			return EXIT_OPERATIONAL;
+		}
+	}
+	axfs_image_close(img);
+	if (mmap_size == 0 || mmap_size >= size) {
+		cmd_error("'%s' has no store segment (mmap_size %llu, size %llu): "
+			  "build it with axfs mkfs --mmap-limit SIZE", image,
+			  (unsigned long long)mmap_size,
+			  (unsigned long long)size);
+		return EXIT_OPERATIONAL;
+	}
+	fd = open(image, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		cmd_error("cannot open '%s': %s", image, strerror(errno));
+		return EXIT_OPERATIONAL;
+	}
+	if (axfs_outfile_open(&of1, mmap_out, &err) < 0 ||
+	    axfs_outfile_open(&of2, store_out, &err) < 0) {
+		cmd_error("%s", err.msg);
+		goto out;
+	}
+	if (copy_range(fd, image, 0, mmap_size, &of1) < 0 ||
+	    copy_range(fd, image, mmap_size, size - mmap_size, &of2) < 0)
+		goto out;
+	if (axfs_outfile_commit(&of1, &err) < 0 ||
+	    axfs_outfile_commit(&of2, &err) < 0) {
+		cmd_error("%s", err.msg);
+		goto out;
+	}
+	cmd_info("wrote '%s' (%llu bytes) and '%s' (%llu bytes)", mmap_out,
+		 (unsigned long long)mmap_size, store_out,
+		 (unsigned long long)(size - mmap_size));
+	rc = EXIT_OK;
+out:
+	axfs_outfile_abort(&of1);
+	axfs_outfile_abort(&of2);
+	close(fd);
+	return rc;
+}
+
+static int do_join(const char *mmap_in, const char *store_in, const char *out)
+{
+	struct axfs_image *img;
+	struct axfs_outfile of = { 0 };
+	struct axfs_error err;
+	struct stat st1, st2;
+	int fd1 = -1, fd2 = -1, rc = EXIT_OPERATIONAL;
+
+	/* The reader checks that the first part starts with a superblock
+	 * whose mmap_size is its length and that the parts add up to size,
+	 * so swapped or truncated parts are refused with a reason. */
+	if (open_checked(&img, mmap_in, store_in) < 0)
+		return EXIT_OPERATIONAL;
+	axfs_image_close(img);
+	fd1 = open(mmap_in, O_RDONLY | O_CLOEXEC);
+	fd2 = open(store_in, O_RDONLY | O_CLOEXEC);
+	if (fd1 < 0 || fd2 < 0 || fstat(fd1, &st1) < 0 || fstat(fd2, &st2) < 0) {
+		cmd_error("cannot open '%s': %s", fd1 < 0 ? mmap_in : store_in,
+			  strerror(errno));
+		goto out;
+	}
+	if (axfs_outfile_open(&of, out, &err) < 0) {
+		cmd_error("%s", err.msg);
+		goto out;
+	}
+	if (copy_range(fd1, mmap_in, 0, (uint64_t)st1.st_size, &of) < 0 ||
+	    copy_range(fd2, store_in, 0, (uint64_t)st2.st_size, &of) < 0)
+		goto out;
+	if (axfs_outfile_commit(&of, &err) < 0) {
+		cmd_error("%s", err.msg);
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	axfs_outfile_abort(&of);
+	if (fd1 >= 0)
+		close(fd1);
+	if (fd2 >= 0)
+		close(fd2);
+	return rc;
+}
 
 int cmd_split(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cmd_error("not implemented yet");
-	return EXIT_OPERATIONAL;
+	static const struct option opts[] = {
+		{ "mmap", required_argument, NULL, 'm' },
+		{ "store", required_argument, NULL, 's' },
+		{ "join", no_argument, NULL, 'J' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *mmap_out = NULL, *store_out = NULL, *out = NULL;
+	int join = 0, info = 0, c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:s:Jo:iqvhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': mmap_out = optarg; break;
+		case 's': store_out = optarg; break;
+		case 'J': join = 1; break;
+		case 'o': out = optarg; break;
+		case 'i': info = 1; break;
+		case 'q': cmd_verbosity = 0; break;
+		case 'v': cmd_verbosity++; break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return cmd_finish_stdout(EXIT_OK);
+		case 'V':
+			return cmd_print_version();
+		default:
+			return cmd_usage_error("unknown or incomplete option");
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (join + info > 1)
+		return cmd_usage_error("--join and --info exclude each other");
+	if (info) {
+		if (argc < 1 || argc > 2)
+			return cmd_usage_error("--info takes IMAGE [STORE]");
+		return do_info(argv[0], argc == 2 ? argv[1] : NULL);
+	}
+	if (join) {
+		if (argc != 2 || !out)
+			return cmd_usage_error("--join takes MMAP STORE -o IMAGE");
+		return do_join(argv[0], argv[1], out);
+	}
+	if (argc != 1)
+		return cmd_usage_error("expected one IMAGE");
+	if (!mmap_out || !store_out)
+		return cmd_usage_error("both --mmap and --store are required");
+	return do_split(argv[0], mmap_out, store_out);
 }

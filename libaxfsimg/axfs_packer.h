@@ -15,6 +15,13 @@
 #include "axfs_tree.h"
 #include "axfs_source.h"
 
+/*
+ * Default cblock size, chosen by measurement (bench/blocksize.sh,
+ * bench/BLOCKSIZE.md): image size and build time against the cost to the
+ * driver, which inflates a whole cblock for a fault in any of its pages.
+ */
+#define AXFS_DEFAULT_BLOCK_SIZE 65536u
+
 struct axfs_pack_opts {
 	uint32_t cblock_size;		/* power of two, 4 KiB .. 1 MiB */
 	int level;			/* zlib level 1..9 */

@@ -37,6 +37,7 @@ struct axfs_plan_stats {
 	uint64_t budget_dropped;	/* profiled pages the budget left out */
 	uint64_t excluded;		/* profiled pages xip.exclude removed */
 	uint64_t below_min_count;
+	uint64_t profile_misaligned;	/* offsets not a multiple of 4096 */
 };
 
 /* The tree must be finalised.  Fills entry->pages. */

@@ -18,6 +18,7 @@ struct axfs_policy_rule {
 	int has_gid; uint32_t gid;
 	int compress;		/* -1 unset, 0 none, 1 zlib */
 	int xip;		/* -1 unset, 0 never, 1 whole file */
+	enum axfs_ftype type;	/* only entries of this type; NONE: any */
 	size_t line, column;	/* where the rule starts */
 	size_t matched;		/* filled by axfs_policy_apply */
 };
@@ -39,6 +40,9 @@ struct axfs_policy {
 	uint64_t xip_min_count;		/* 0 unset */
 	char **xip_files; size_t n_xip_files;
 	char **xip_exclude; size_t n_xip_exclude;
+	/* where each xip.files / xip.exclude glob is (for warnings) */
+	struct axfs_policy_pos { size_t line, column; }
+		*xip_files_pos, *xip_exclude_pos;
 	int all_root;			/* -1 unset */
 	int has_uid; uint32_t uid;	/* owners.uid: force all */
 	int has_gid; uint32_t gid;

@@ -38,6 +38,21 @@ int axfs_profile_parse(struct axfs_profile *p, const char *name,
 /* Sorts by path (bytewise) then offset and sums duplicates (overflow is
  * an error). */
 int axfs_profile_canonicalize(struct axfs_profile *p, struct axfs_error *err);
+/* Appends one entry; the path is checked and normalised as the CSV reader
+ * does ("./a/b", "a/b" -> "/a/b"), the offset must be page-aligned.  `file`
+ * and `line` are copied/kept for messages (file may be NULL). */
+int axfs_profile_add(struct axfs_profile *p, const char *path,
+		     uint64_t offset, uint64_t count, const char *file,
+		     size_t line, struct axfs_error *err);
+/* How duplicates (same path and offset) are combined. */
+enum axfs_profile_combine {
+	AXFS_PROFILE_SUM = 0,	/* counts added (overflow is an error) */
+	AXFS_PROFILE_MAX = 1,	/* the largest count kept */
+};
+/* axfs_profile_canonicalize with a choice of how duplicates combine. */
+int axfs_profile_canonicalize_combine(struct axfs_profile *p,
+				      enum axfs_profile_combine how,
+				      struct axfs_error *err);
 /* Writes the canonical CSV form ("./path,offset,count\n" lines). */
 int axfs_profile_write(const struct axfs_profile *p, FILE *out,
 		       struct axfs_error *err);

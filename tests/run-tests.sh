@@ -9,7 +9,8 @@ B=${B:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 export AXFS_TOP="$top" AXFS_BUILD="$top/$B"
 export AXFS="$top/$B/axfs"
-suites=${*:-unit cli fuzz kernel}
+suites=${*:-unit cli fuzz san kernel}
+SAN_B=${SAN_B:-}
 log=$(mktemp "${TMPDIR:-/tmp}/axfs-tests.XXXXXX")
 trap 'rm -f "$log"' EXIT INT TERM
 passed=0
@@ -56,6 +57,42 @@ for s in $suites; do
 				tail -n 40 "$log" | sed 's/^/    /'
 			fi
 			count
+		done
+		;;
+	san)
+		# Unit and CLI tests again against the ASan+UBSan build; any
+		# sanitizer report makes the affected test fail.
+		[ -n "$SAN_B" ] && [ -x "$top/$SAN_B/axfs" ] || continue
+		echo "== unit and CLI tests under ASan+UBSan ($SAN_B)"
+		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
+		export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}
+		CK_FORK=yes "$top/$SAN_B/unit-tests" >"$log" 2>&1
+		run=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\1/p' "$log")
+		bad=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\2/p' "$log")
+		grep -E '^[0-9]+%: Checks' "$log" | sed 's/^/  san /'
+		if [ -z "$run" ] || grep -q 'Sanitizer' "$log"; then
+			echo "not ok - unit tests under sanitizers"; tail -n 30 "$log"
+			failed=$((failed + 1))
+		else
+			passed=$((passed + run - bad)); failed=$((failed + bad))
+		fi
+		for t in "$top"/tests/cli/t[0-9]*.sh; do
+			[ -e "$t" ] || continue
+			: >"$log"
+			AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 sh "$t" >"$log" 2>&1
+			rc=$?
+			if grep -q 'Sanitizer\|runtime error:' "$log"; then
+				echo "not ok - $(basename "$t") under sanitizers"
+				grep -B2 -A20 'Sanitizer\|runtime error:' "$log" | head -n 40
+				failed=$((failed + 1))
+			elif [ $rc -ne 0 ] || grep -q '^not ok ' "$log"; then
+				echo "not ok - $(basename "$t") under sanitizers (exit $rc)"
+				grep '^not ok' "$log" | head
+				failed=$((failed + 1))
+			else
+				echo "ok - $(basename "$t") under sanitizers"
+				passed=$((passed + 1))
+			fi
 		done
 		;;
 	fuzz)

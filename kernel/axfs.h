@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * axfs.h - private declarations of the AXFS driver.
+ *
+ * The on-disk format (byte offsets, big-endian helpers, region numbers)
+ * lives in libaxfsimg/axfs_format.h, shared with the user-space tools;
+ * this header only holds what the kernel keeps in memory.
+ */
+#ifndef AXFS_KERNEL_H
+#define AXFS_KERNEL_H
+
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/zlib.h>
+
+#include "axfs_format.h"
+
+#define AXFS_PFX "axfs: "
+
+/* Largest cblock we allocate buffers for (two of them per mount). */
+#define AXFS_CBLOCK_LIMIT	(16u << 20)
+/* zlib never shrinks data by more than about 1032:1. */
+#define AXFS_ZLIB_MAX_RATIO	1032u
+
+/* One of the 18 regions, as described by its descriptor. */
+struct axfs_region_info {
+	u64 fsoffset;		/* where its bytes start in the image */
+	u64 size;		/* uncompressed size */
+	u64 compressed_size;	/* 0: stored raw */
+	u64 max_index;		/* informational, never trusted */
+	u8 depth;		/* bytes per entry of a byte table */
+	u8 incore;
+	/*
+	 * The region's bytes in kernel memory, or NULL if they are read from
+	 * the device on demand.  Either a private copy (owned) or a pointer
+	 * into the directly mapped part of the image.
+	 */
+	const u8 *data;
+	bool owned;
+};
+
+/* A device holding (part of) the image: an MTD or a block device. */
+struct axfs_dev {
+	struct mtd_info *mtd;
+	struct block_device *bdev;
+	bool own;		/* opened by us (second_dev), not by the VFS */
+	u64 size;		/* bytes readable */
+};
+
+/* Mount options, kept for show_options. */
+struct axfs_options {
+	u64 physaddr;		/* physaddr=: image (or its mmap segment) in memory */
+	u64 physsize;		/* physsize=: size of that memory window, 0 = unknown */
+	char *second_dev;	/* second_dev=: store segment of a dual image */
+};
+
+struct axfs_profile;
+
+struct axfs_sb_info {
+	struct axfs_options opt;
+
+	/* Superblock fields. */
+	u32 cblock_size;
+	u64 files;
+	u64 size;
+	u64 blocks;
+	u64 mmap_size;
+	u64 timestamp;
+	u8 version[3];
+	struct axfs_region_info r[AXFS_REGION_COUNT];
+
+	/*
+	 * Where the bytes are.  Image offsets below mmap_size come from
+	 * `virt` when the image is directly addressable (physaddr= or an MTD
+	 * that supports point()), else from dev0.  Offsets from mmap_size up
+	 * come from dev1 at (offset - mmap_size) when a second device is
+	 * given, else from dev0 at the same offset.
+	 */
+	void *virt;		/* kernel mapping of image [0, virt_len) */
+	u64 virt_len;
+	phys_addr_t phys;	/* physical address of image offset 0, or 0 */
+	bool memremapped;	/* virt came from memremap() */
+	bool pointed;		/* virt came from mtd_point() */
+	struct axfs_dev dev0;
+	struct axfs_dev dev1;
+
+	/* XIP pages may be mapped into user space straight from `phys`. */
+	bool xip_direct;
+
+	/* cblock cache: the last inflated cblock, shared by all readers. */
+	struct mutex cblock_lock;
+	u64 cblock_cur;		/* U64_MAX: nothing cached */
+	u32 cblock_len;		/* inflated length of cblock_cur */
+	u8 *cblock_buf;		/* cblock_size bytes */
+	u8 *cblock_zbuf;	/* compressed bytes read from a device */
+	u32 cblock_zbuf_size;
+	struct z_stream_s zs;	/* inflate state, used under cblock_lock */
+
+	/* parent[i]: the directory holding inode i (U32_MAX for the root). */
+	u32 *parent;
+	struct axfs_profile *profile;
+};
+
+static inline struct axfs_sb_info *AXFS_SB(const struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+/* AXFS inode index (root = 0) <-> VFS inode number (root = 1). */
+static inline u64 axfs_ino_index(const struct inode *inode)
+{
+	return inode->i_ino - 1;
+}
+
+/* ---- io.c: reading image bytes from wherever they live ---------------- */
+int axfs_read(struct axfs_sb_info *sbi, void *dst, u64 fsoffset, u64 len);
+int axfs_region_read(struct axfs_sb_info *sbi, int region, void *dst,
+		     u64 offset, u64 len);
+const u8 *axfs_region_ptr(struct axfs_sb_info *sbi, int region, u64 offset,
+			  u64 len);
+
+/* ---- bdev.c ------------------------------------------------------------ */
+int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len);
+int axfs_bdev_open(struct axfs_dev *dev, const char *path, void *holder);
+void axfs_bdev_close(struct axfs_dev *dev);
+
+/* ---- mtd.c ------------------------------------------------------------- */
+bool axfs_is_mtd_name(const char *name);
+int axfs_mtd_read(struct mtd_info *mtd, void *dst, u64 offset, u64 len);
+int axfs_mtd_open(struct axfs_dev *dev, const char *name);
+void axfs_mtd_close(struct axfs_dev *dev);
+int axfs_mtd_point(struct axfs_sb_info *sbi);
+void axfs_mtd_unpoint(struct axfs_sb_info *sbi);
+int axfs_get_tree_mtd(struct fs_context *fc,
+		      int (*fill_super)(struct super_block *,
+					struct fs_context *));
+bool axfs_source_is_mtd(const char *source);
+
+/* ---- physmem.c --------------------------------------------------------- */
+int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len);
+void axfs_physmem_unmap(struct axfs_sb_info *sbi);
+
+/* ---- regions.c: superblock, descriptors, mount-time validation ------- */
+int axfs_read_super(struct super_block *sb, struct axfs_sb_info *sbi,
+		    bool silent);
+int axfs_check_devices(struct axfs_sb_info *sbi);
+int axfs_load_regions(struct axfs_sb_info *sbi);
+int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parent);
+void axfs_free_regions(struct axfs_sb_info *sbi);
+u64 axfs_table_entries(const struct axfs_sb_info *sbi, int region);
+int axfs_table_get(const struct axfs_sb_info *sbi, int region, u64 index,
+		   u64 *value);
+
+/* Inode attribute helpers (all bounds-checked, -EIO on corruption). */
+int axfs_inode_mode(const struct axfs_sb_info *sbi, u64 ino, umode_t *mode);
+const char *axfs_inode_name(const struct axfs_sb_info *sbi, u64 ino,
+			    unsigned int *len);
+
+/* ---- uncompress.c ------------------------------------------------------ */
+int axfs_zlib_init(struct axfs_sb_info *sbi);
+void axfs_zlib_exit(struct axfs_sb_info *sbi);
+int axfs_inflate(struct axfs_sb_info *sbi, void *dst, u32 dstlen,
+		 const void *src, u32 srclen, u32 *outlen);
+
+/* ---- inode.c / dir.c / file.c / xip.c ---------------------------------- */
+struct inode *axfs_iget(struct super_block *sb, u64 ino);
+extern const struct inode_operations axfs_dir_inode_operations;
+extern const struct file_operations axfs_dir_operations;
+extern const struct address_space_operations axfs_aops;
+extern const struct file_operations axfs_file_operations;
+int axfs_node_of_page(const struct axfs_sb_info *sbi, u64 ino, pgoff_t index,
+		      u64 *node);
+int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
+int axfs_cblock_init(struct axfs_sb_info *sbi);
+void axfs_cblock_exit(struct axfs_sb_info *sbi);
+
+/* ---- profiling.c ------------------------------------------------------- */
+#ifdef AXFS_PROFILING
+int axfs_profiling_module_init(void);
+void axfs_profiling_module_exit(void);
+int axfs_profiling_start(struct axfs_sb_info *sbi);
+void axfs_profiling_stop(struct axfs_sb_info *sbi);
+void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino);
+#else
+static inline int axfs_profiling_module_init(void) { return 0; }
+static inline void axfs_profiling_module_exit(void) { }
+static inline int axfs_profiling_start(struct axfs_sb_info *sbi) { return 0; }
+static inline void axfs_profiling_stop(struct axfs_sb_info *sbi) { }
+static inline void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node,
+				      u64 ino) { }
+#endif
+
+#endif /* AXFS_KERNEL_H */

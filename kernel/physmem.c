@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * physmem.c - the image (or its mmap segment) in directly addressable
+ * memory: NOR flash, or RAM set aside for it (`memmap=SIZE$ADDR`), mounted
+ * with `-o physaddr=0x...`.
+ *
+ * The range is mapped with memremap(MEMREMAP_WB).  Metadata and
+ * uncompressed regions are then used in place, compressed pages go
+ * through the page cache, and XIP pages are mapped into user space by
+ * their physical address (xip.c).
+ *
+ * Bounds: the image's own size decides how much is mapped, so it is
+ * checked first against physsize= when given, and in every case the range
+ * must not overlap RAM the kernel uses ("System RAM"): reading there would
+ * be reading outside the device.
+ */
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/mm.h>
+
+#include "axfs.h"
+
+/* Without physsize=, refuse windows larger than this. */
+#define AXFS_PHYS_DEFAULT_LIMIT	(64ULL << 30)
+
+int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
+{
+	phys_addr_t phys = sbi->opt.physaddr;
+	u64 limit = sbi->opt.physsize ? sbi->opt.physsize :
+					 AXFS_PHYS_DEFAULT_LIMIT;
+	void *virt;
+
+	axfs_physmem_unmap(sbi);
+	if (!len)
+		return -EINVAL;
+	if (len > limit || phys + len < phys) {
+		pr_err(AXFS_PFX "image at 0x%llx needs 0x%llx bytes, more than %s 0x%llx\n",
+		       (unsigned long long)phys, len,
+		       sbi->opt.physsize ? "physsize=" : "the limit",
+		       limit);
+		return -EINVAL;
+	}
+	if (region_intersects(phys, len, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT) {
+		pr_err(AXFS_PFX "0x%llx-0x%llx overlaps System RAM; reserve it (memmap=) or fix the image size\n",
+		       (unsigned long long)phys,
+		       (unsigned long long)(phys + len - 1));
+		return -EINVAL;
+	}
+	virt = memremap(phys, len, MEMREMAP_WB);
+	if (!virt) {
+		pr_err(AXFS_PFX "cannot map 0x%llx bytes at 0x%llx\n", len,
+		       (unsigned long long)phys);
+		return -ENOMEM;
+	}
+	sbi->virt = virt;
+	sbi->virt_len = len;
+	sbi->phys = phys;
+	sbi->memremapped = true;
+	return 0;
+}
+
+void axfs_physmem_unmap(struct axfs_sb_info *sbi)
+{
+	if (sbi->memremapped && sbi->virt)
+		memunmap(sbi->virt);
+	if (sbi->memremapped) {
+		sbi->virt = NULL;
+		sbi->virt_len = 0;
+		sbi->memremapped = false;
+	}
+}

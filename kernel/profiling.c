@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * profiling.c - which pages of which files are faulted in, per mount.
+ *
+ * Each mounted volume with nodes gets /proc/axfs/volumeN (N: the lowest
+ * free number, so a lone mount is volume0).  Reading it prints one line
+ * per node with a non-zero count, in node order, in the 2008 driver's
+ * format:
+ *
+ *	./dir/sub/name,OFFSET,COUNT
+ *
+ * OFFSET is the byte offset of the page in the file (a multiple of 4096)
+ * and COUNT the number of mmap faults on it (xip.c says which count).
+ * Writing "on", "off" or "clear" starts, stops or zeroes the counting;
+ * counting is on from mount, as in the 2008 driver.  axfs mkfs -p reads
+ * this output back to choose the pages to store XIP.
+ */
+#include <linux/atomic.h>
+#include <linux/idr.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "axfs.h"
+
+#define AXFS_PROC_DIR "axfs"
+/* Deepest directory nesting printed in a path (PATH_MAX / 2). */
+#define AXFS_PATH_DEPTH_MAX 2048
+
+struct axfs_profile_entry {
+	atomic_long_t count;
+	u32 ino;		/* the inode that last faulted this node */
+};
+
+struct axfs_profile {
+	struct axfs_sb_info *sbi;
+	struct proc_dir_entry *pde;
+	int id;
+	bool on;
+	u64 nodes;
+	struct axfs_profile_entry *data;
+};
+
+static struct proc_dir_entry *axfs_proc_dir;
+static DEFINE_IDA(axfs_volume_ida);
+
+void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino)
+{
+	struct axfs_profile *p = sbi->profile;
+
+	if (!p || !READ_ONCE(p->on) || node >= p->nodes)
+		return;
+	WRITE_ONCE(p->data[node].ino, (u32)ino);
+	atomic_long_inc(&p->data[node].count);
+}
+
+/* ---- reading: seq_file over the nodes with a count ---------------------- */
+
+static void *axfs_prof_find(struct axfs_profile *p, loff_t *pos)
+{
+	for (; *pos >= 0 && *pos < p->nodes; (*pos)++)
+		if (atomic_long_read(&p->data[*pos].count))
+			return &p->data[*pos];
+	return NULL;
+}
+
+static void *axfs_prof_start(struct seq_file *m, loff_t *pos)
+{
+	return axfs_prof_find(m->private, pos);
+}
+
+static void *axfs_prof_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(*pos)++;
+	return axfs_prof_find(m->private, pos);
+}
+
+static void axfs_prof_stop(struct seq_file *m, void *v)
+{
+}
+
+/* The ancestor `up` levels above ino (up = 1: its directory). */
+static u64 axfs_ancestor(const struct axfs_sb_info *sbi, u64 ino,
+			 unsigned int up)
+{
+	while (up-- && ino < sbi->files && sbi->parent[ino] != U32_MAX)
+		ino = sbi->parent[ino];
+	return ino;
+}
+
+/* Print "./a/b/" for the directories between the root and ino. */
+static void axfs_print_dirs(struct seq_file *m, const struct axfs_sb_info *sbi,
+			    u64 ino)
+{
+	unsigned int depth = 0, k;
+	u64 d = ino;
+
+	/* Number of directories strictly between the root and ino. */
+	while (d < sbi->files && sbi->parent[d] != U32_MAX &&
+	       sbi->parent[d] != 0 && depth < AXFS_PATH_DEPTH_MAX) {
+		d = sbi->parent[d];
+		depth++;
+	}
+	seq_puts(m, "./");
+	for (k = depth; k >= 1; k--) {
+		unsigned int len;
+		const char *name = axfs_inode_name(sbi,
+						   axfs_ancestor(sbi, ino, k),
+						   &len);
+
+		if (name)
+			seq_printf(m, "%s/", name);
+	}
+}
+
+static int axfs_prof_show(struct seq_file *m, void *v)
+{
+	struct axfs_profile *p = m->private;
+	struct axfs_sb_info *sbi = p->sbi;
+	struct axfs_profile_entry *e = v;
+	u64 node = e - p->data;
+	u64 ino = READ_ONCE(e->ino);
+	unsigned int len;
+	const char *name;
+	u64 first;
+
+	name = axfs_inode_name(sbi, ino, &len);
+	if (!name ||
+	    axfs_table_get(sbi, AXFS_R_INODE_ARRAY_INDEX, ino, &first) ||
+	    first > node)
+		return 0;
+	axfs_print_dirs(m, sbi, ino);
+	seq_printf(m, "%s,%llu,%lu\n", name,
+		   (node - first) * AXFS_PAGE_SIZE,
+		   atomic_long_read(&e->count));
+	return 0;
+}
+
+static const struct seq_operations axfs_prof_seq_ops = {
+	.start	= axfs_prof_start,
+	.next	= axfs_prof_next,
+	.stop	= axfs_prof_stop,
+	.show	= axfs_prof_show,
+};
+
+static int axfs_prof_open(struct inode *inode, struct file *file)
+{
+	int err = seq_open(file, &axfs_prof_seq_ops);
+
+	if (!err)
+		((struct seq_file *)file->private_data)->private =
+			pde_data(inode);
+	return err;
+}
+
+/* ---- writing: on / off / clear ----------------------------------------- */
+
+static ssize_t axfs_prof_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct axfs_profile *p = ((struct seq_file *)file->private_data)->private;
+	char buf[8] = "";
+	size_t n = min(count, sizeof(buf) - 1);
+	u64 i;
+
+	if (copy_from_user(buf, ubuf, n))
+		return -EFAULT;
+	buf[n] = '\0';
+	strim(buf);
+
+	if (!strcmp(buf, "on")) {
+		WRITE_ONCE(p->on, true);
+	} else if (!strcmp(buf, "off")) {
+		WRITE_ONCE(p->on, false);
+	} else if (!strcmp(buf, "clear")) {
+		for (i = 0; i < p->nodes; i++)
+			atomic_long_set(&p->data[i].count, 0);
+	} else {
+		pr_info(AXFS_PFX "unknown profiling command; write \"on\", \"off\" or \"clear\"\n");
+		return -EINVAL;
+	}
+	return count;
+}
+
+static const struct proc_ops axfs_prof_proc_ops = {
+	.proc_open	= axfs_prof_open,
+	.proc_read	= seq_read,
+	.proc_write	= axfs_prof_write,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= seq_release,
+};
+
+/* ---- per mount --------------------------------------------------------- */
+
+int axfs_profiling_start(struct axfs_sb_info *sbi)
+{
+	struct axfs_profile *p;
+	char name[24];
+	int err = -ENOMEM;
+
+	if (!sbi->blocks || !axfs_proc_dir || !sbi->parent)
+		return 0;	/* nothing to count, as in the 2008 driver */
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->sbi = sbi;
+	p->nodes = sbi->blocks;
+	p->on = true;
+	p->data = kvcalloc(p->nodes, sizeof(*p->data),
+			   GFP_KERNEL | __GFP_NOWARN);
+	if (!p->data)
+		goto fail;
+	p->id = ida_alloc(&axfs_volume_ida, GFP_KERNEL);
+	if (p->id < 0) {
+		err = p->id;
+		goto fail;
+	}
+	snprintf(name, sizeof(name), "volume%d", p->id);
+	/* Publish before the proc file can be opened or faults counted. */
+	sbi->profile = p;
+	p->pde = proc_create_data(name, 0644, axfs_proc_dir,
+				  &axfs_prof_proc_ops, p);
+	if (!p->pde) {
+		sbi->profile = NULL;
+		ida_free(&axfs_volume_ida, p->id);
+		goto fail;
+	}
+	return 0;
+fail:
+	kvfree(p->data);
+	kfree(p);
+	return err;
+}
+
+void axfs_profiling_stop(struct axfs_sb_info *sbi)
+{
+	struct axfs_profile *p = sbi->profile;
+
+	if (!p)
+		return;
+	proc_remove(p->pde);	/* waits for readers and writers */
+	sbi->profile = NULL;
+	ida_free(&axfs_volume_ida, p->id);
+	kvfree(p->data);
+	kfree(p);
+}
+
+int axfs_profiling_module_init(void)
+{
+	axfs_proc_dir = proc_mkdir(AXFS_PROC_DIR, NULL);
+	if (!axfs_proc_dir)
+		pr_warn(AXFS_PFX "cannot create /proc/%s; profiling disabled\n",
+			AXFS_PROC_DIR);
+	return 0;
+}
+
+void axfs_profiling_module_exit(void)
+{
+	proc_remove(axfs_proc_dir);
+	axfs_proc_dir = NULL;
+}

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * super.c - mounting: options, choice of backend, superblock operations,
+ * module init.
+ *
+ * The backend is chosen as the 2008 driver chose it:
+ *   1. physaddr=ADDR        the image (or, with second_dev=, its first
+ *                           mmap_size bytes) is in memory at ADDR;
+ *   2. an MTD source        mtd:NAME, mtdN, /dev/mtdN, /dev/mtdblockN;
+ *   3. anything else        a block device (get_tree_bdev).
+ * second_dev=DEV (MTD name or block device path) holds the rest of a
+ * dual-device image: image offset X >= mmap_size is byte X - mmap_size
+ * of DEV.
+ */
+#include <linux/blkdev.h>
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/fs_parser.h>
+#include <linux/init.h>
+#include <linux/kdev_t.h>
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/mtd/mtd.h>
+#include <linux/mtd/super.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/statfs.h>
+#include <linux/string.h>
+
+#include "axfs.h"
+
+#if PAGE_SIZE != 4096
+#error "AXFS pages are 4 KiB: this driver needs PAGE_SIZE == 4096"
+#endif
+
+/* ---- options ------------------------------------------------------------ */
+
+enum { Opt_physaddr, Opt_physsize, Opt_second_dev };
+
+static const struct fs_parameter_spec axfs_fs_parameters[] = {
+	fsparam_string("physaddr", Opt_physaddr),
+	fsparam_string("physsize", Opt_physsize),
+	fsparam_string("second_dev", Opt_second_dev),
+	{}
+};
+
+static int axfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct axfs_options *ctx = fc->fs_private;
+	struct fs_parse_result result;
+	unsigned long long v;
+	char *end;
+	int opt;
+
+	/* Unknown keys: -ENOPARAM, and the VFS logs "Unknown parameter". */
+	opt = fs_parse(fc, axfs_fs_parameters, param, &result);
+	if (opt < 0)
+		return opt;
+
+	switch (opt) {
+	case Opt_physaddr:
+		if (kstrtoull(param->string, 0, &v) || !v)
+			return invalfc(fc, "physaddr=%s: expected a non-zero address such as 0x10000000",
+				       param->string);
+		if (v & ~PAGE_MASK)
+			return invalfc(fc, "physaddr=0x%llx is not aligned to a page", v);
+		ctx->physaddr = v;
+		break;
+	case Opt_physsize:
+		v = memparse(param->string, &end);
+		if (*end || !v)
+			return invalfc(fc, "physsize=%s: expected a size such as 64M",
+				       param->string);
+		ctx->physsize = v;
+		break;
+	case Opt_second_dev:
+		if (!*param->string)
+			return invalfc(fc, "second_dev= needs a device");
+		kfree(ctx->second_dev);
+		ctx->second_dev = param->string;
+		param->string = NULL;
+		break;
+	}
+	return 0;
+}
+
+/* ---- superblock operations --------------------------------------------- */
+
+static int axfs_statfs(struct dentry *dentry, struct kstatfs *buf)
+{
+	struct super_block *sb = dentry->d_sb;
+	struct axfs_sb_info *sbi = AXFS_SB(sb);
+	u64 id = huge_encode_dev(sb->s_dev);
+
+	buf->f_type = AXFS_MAGIC;
+	buf->f_bsize = AXFS_PAGE_SIZE;
+	buf->f_blocks = sbi->blocks;
+	buf->f_bfree = 0;
+	buf->f_bavail = 0;
+	buf->f_files = sbi->files;
+	buf->f_ffree = 0;
+	buf->f_fsid = u64_to_fsid(id);
+	buf->f_namelen = AXFS_MAXPATHLEN;
+	return 0;
+}
+
+static int axfs_show_options(struct seq_file *m, struct dentry *root)
+{
+	struct axfs_sb_info *sbi = AXFS_SB(root->d_sb);
+
+	if (sbi->opt.physaddr)
+		seq_printf(m, ",physaddr=0x%llx", sbi->opt.physaddr);
+	if (sbi->opt.physsize)
+		seq_printf(m, ",physsize=%llu", sbi->opt.physsize);
+	if (sbi->opt.second_dev)
+		seq_show_option(m, "second_dev", sbi->opt.second_dev);
+	return 0;
+}
+
+static const struct super_operations axfs_sops = {
+	.statfs		= axfs_statfs,
+	.show_options	= axfs_show_options,
+};
+
+/* ---- mounting ------------------------------------------------------------ */
+
+static int axfs_open_second(struct super_block *sb, struct axfs_sb_info *sbi)
+{
+	const char *name = sbi->opt.second_dev;
+	int err;
+
+	if (IS_ENABLED(CONFIG_MTD) && axfs_is_mtd_name(name))
+		err = axfs_mtd_open(&sbi->dev1, name);
+	else
+		err = axfs_bdev_open(&sbi->dev1, name, sb->s_type);
+	if (err)
+		pr_err(AXFS_PFX "cannot open second_dev=%s (%d)\n", name, err);
+	return err;
+}
+
+/* Can XIP pages be mapped into user space by physical address? */
+static void axfs_setup_xip(struct axfs_sb_info *sbi)
+{
+	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
+
+	if (!sbi->phys || !x->size)
+		return;
+	if (!x->data || x->owned) {
+		pr_info(AXFS_PFX "XIP region not directly addressable; XIP pages go through the page cache\n");
+		return;
+	}
+	if (!PAGE_ALIGNED(sbi->phys + x->fsoffset)) {
+		pr_info(AXFS_PFX "XIP region at %llu is not page-aligned; XIP pages go through the page cache\n",
+			x->fsoffset);
+		return;
+	}
+	sbi->xip_direct = true;
+}
+
+static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
+{
+	struct axfs_options *ctx = fc->fs_private;
+	bool silent = fc->sb_flags & SB_SILENT;
+	struct axfs_sb_info *sbi;
+	struct inode *root;
+	bool dual;
+	int err;
+
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi)
+		return -ENOMEM;
+	sb->s_fs_info = sbi;
+	mutex_init(&sbi->cblock_lock);
+	sbi->cblock_cur = U64_MAX;
+	sbi->opt = *ctx;
+	ctx->second_dev = NULL;		/* now owned by sbi */
+
+	sb->s_flags |= SB_RDONLY | SB_NOATIME;
+	sb->s_magic = AXFS_MAGIC;
+	sb->s_op = &axfs_sops;
+	sb->s_maxbytes = MAX_LFS_FILESIZE;
+	sb->s_time_gran = NSEC_PER_SEC;
+
+	if (sb->s_mtd) {
+		sbi->dev0.mtd = sb->s_mtd;
+		sbi->dev0.size = sb->s_mtd->size;
+	} else if (sb->s_bdev) {
+		sbi->dev0.bdev = sb->s_bdev;
+		sbi->dev0.size = bdev_nr_bytes(sb->s_bdev);
+	}
+	dual = sbi->opt.second_dev;
+	if (dual) {
+		err = axfs_open_second(sb, sbi);
+		if (err)
+			return err;
+	}
+
+	/* Until the superblock is read, every offset comes from the start. */
+	sbi->size = U64_MAX;
+	sbi->mmap_size = U64_MAX;
+	if (sbi->opt.physaddr) {
+		u64 first = sbi->opt.physsize ?
+			    min_t(u64, sbi->opt.physsize, PAGE_SIZE) : PAGE_SIZE;
+
+		err = axfs_physmem_map(sbi, first);
+		if (err)
+			return err;
+	}
+
+	err = axfs_read_super(sb, sbi, silent);
+	if (err)
+		return err;
+
+	if (sbi->opt.physaddr) {
+		/* With no device the whole image is memory (2008 driver). */
+		if (!dual)
+			sbi->mmap_size = sbi->size;
+		err = axfs_physmem_map(sbi, sbi->mmap_size);
+		if (err)
+			return err;
+	}
+	err = axfs_check_devices(sbi);
+	if (err)
+		return err;
+	if (IS_ENABLED(CONFIG_MTD) && sbi->dev0.mtd)
+		axfs_mtd_point(sbi);
+
+	err = axfs_zlib_init(sbi);
+	if (!err)
+		err = axfs_load_regions(sbi);
+	if (!err)
+		err = axfs_check_tree(sbi, &sbi->parent);
+	if (!err)
+		err = axfs_cblock_init(sbi);
+	if (err)
+		return err;
+	axfs_setup_xip(sbi);
+
+	root = axfs_iget(sb, 0);
+	if (IS_ERR(root))
+		return PTR_ERR(root);
+	sb->s_root = d_make_root(root);
+	if (!sb->s_root)
+		return -ENOMEM;
+
+	err = axfs_profiling_start(sbi);
+	if (err)
+		pr_warn(AXFS_PFX "profiling not available (%d)\n", err);
+
+	pr_info(AXFS_PFX "%s: %llu inodes, %llu nodes, %llu bytes%s%s%s\n",
+		fc->source ? fc->source : "memory", sbi->files, sbi->blocks,
+		sbi->size, sbi->virt ? ", mapped" : "",
+		sbi->xip_direct ? ", XIP to user space" : "",
+		dual ? ", two devices" : "");
+	return 0;
+}
+
+static void axfs_free_sbi(struct axfs_sb_info *sbi)
+{
+	axfs_free_regions(sbi);
+	axfs_physmem_unmap(sbi);
+	if (IS_ENABLED(CONFIG_MTD))
+		axfs_mtd_close(&sbi->dev1);
+	axfs_bdev_close(&sbi->dev1);
+	axfs_cblock_exit(sbi);
+	axfs_zlib_exit(sbi);
+	kvfree(sbi->parent);
+	kfree(sbi->opt.second_dev);
+	kfree(sbi);
+}
+
+static void axfs_kill_sb(struct super_block *sb)
+{
+	struct axfs_sb_info *sbi = AXFS_SB(sb);
+
+	/*
+	 * No file is open any more.  Drop the proc file (it reads the
+	 * tables) and the MTD mapping (kill_mtd_super() puts the MTD).
+	 */
+	if (sbi) {
+		axfs_profiling_stop(sbi);
+		if (IS_ENABLED(CONFIG_MTD))
+			axfs_mtd_unpoint(sbi);
+	}
+	if (IS_ENABLED(CONFIG_MTD) && sb->s_mtd)
+		kill_mtd_super(sb);
+	else if (sb->s_bdev)
+		kill_block_super(sb);
+	else
+		kill_anon_super(sb);
+	if (sbi)
+		axfs_free_sbi(sbi);
+}
+
+static int axfs_get_tree(struct fs_context *fc)
+{
+	struct axfs_options *ctx = fc->fs_private;
+
+	if (ctx->physaddr)
+		return get_tree_nodev(fc, axfs_fill_super);
+	if (ctx->physsize)
+		return invalfc(fc, "physsize= needs physaddr=");
+	if (!fc->source)
+		return invalfc(fc, "no device given");
+	if (IS_ENABLED(CONFIG_MTD) && axfs_source_is_mtd(fc->source))
+		return axfs_get_tree_mtd(fc, axfs_fill_super);
+	return get_tree_bdev(fc, axfs_fill_super);
+}
+
+static int axfs_reconfigure(struct fs_context *fc)
+{
+	struct axfs_options *ctx = fc->fs_private;
+	struct axfs_sb_info *sbi = AXFS_SB(fc->root->d_sb);
+
+	if ((ctx->physaddr && ctx->physaddr != sbi->opt.physaddr) ||
+	    (ctx->physsize && ctx->physsize != sbi->opt.physsize) ||
+	    (ctx->second_dev && (!sbi->opt.second_dev ||
+				 strcmp(ctx->second_dev, sbi->opt.second_dev))))
+		return invalfc(fc, "physaddr=, physsize= and second_dev= cannot change on remount");
+	sync_filesystem(fc->root->d_sb);
+	fc->sb_flags |= SB_RDONLY;
+	return 0;
+}
+
+static void axfs_free_fc(struct fs_context *fc)
+{
+	struct axfs_options *ctx = fc->fs_private;
+
+	if (ctx)
+		kfree(ctx->second_dev);
+	kfree(ctx);
+}
+
+static const struct fs_context_operations axfs_context_ops = {
+	.parse_param	= axfs_parse_param,
+	.get_tree	= axfs_get_tree,
+	.reconfigure	= axfs_reconfigure,
+	.free		= axfs_free_fc,
+};
+
+static int axfs_init_fs_context(struct fs_context *fc)
+{
+	fc->fs_private = kzalloc(sizeof(struct axfs_options), GFP_KERNEL);
+	if (!fc->fs_private)
+		return -ENOMEM;
+	fc->ops = &axfs_context_ops;
+	/* Read-only: the block device is opened without write access. */
+	fc->sb_flags |= SB_RDONLY;
+	return 0;
+}
+
+static struct file_system_type axfs_fs_type = {
+	.owner			= THIS_MODULE,
+	.name			= "axfs",
+	.init_fs_context	= axfs_init_fs_context,
+	.parameters		= axfs_fs_parameters,
+	.kill_sb		= axfs_kill_sb,
+	.fs_flags		= FS_REQUIRES_DEV,
+};
+MODULE_ALIAS_FS("axfs");
+
+static int __init axfs_init(void)
+{
+	int err;
+
+	err = axfs_profiling_module_init();
+	if (err)
+		return err;
+	err = register_filesystem(&axfs_fs_type);
+	if (err)
+		axfs_profiling_module_exit();
+	return err;
+}
+
+static void __exit axfs_exit(void)
+{
+	unregister_filesystem(&axfs_fs_type);
+	axfs_profiling_module_exit();
+}
+
+module_init(axfs_init);
+module_exit(axfs_exit);
+
+MODULE_DESCRIPTION("Advanced XIP File System (AXFS): read-only, compressed, execute-in-place");
+MODULE_AUTHOR("axfs-tools developers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# boot1.sh - the first guest boot of tests/run.sh: every backend, the
+# profiler, dual-device images, hostile images.  /data/config (written by
+# the host) names the physical addresses and sizes; every image is built
+# from the same tree, whose expected listing is /data/tree.list.
+. /tests/lib.sh
+
+LIST=/data/tree.list
+mkdir -p /mnt/a /mnt/b /mnt/c
+dmesg_mark
+
+check "load axfs.ko (modprobe resolves mtd)" modprobe axfs
+check "axfs is in /proc/filesystems" grep -qw axfs /proc/filesystems
+modprobe virtio_blk 2>/dev/null; modprobe virtio_pci 2>/dev/null
+sleep 1
+
+# ---- block device (virtio-blk), with the profiler first: volume0 -------
+TREE=$(disk tree)
+check "virtio-blk: mount $TREE" mount -t axfs "$TREE" /mnt/a
+PROF=/proc/axfs/volume0
+check "profiling: $PROF exists for the first mount" test -f $PROF
+
+# Exact counts: a fresh mmap of a 17-page file faults each page once.
+F=sizes/text-65537
+DEEP=deep/level1/level2/level3/level4/level5/level6/level7/level8/level9/level10/level11/level12/file
+echo clear >$PROF && echo on >$PROF
+probe mmap "/mnt/a/$F" >/dev/null 2>&1
+probe mmap "/mnt/a/$DEEP" >/dev/null 2>&1
+echo off >$PROF
+cat $PROF >/tmp/exact.csv
+{ seq 0 16 | awk -v f="./$F" '{ print f "," $1 * 4096 ",1" }'; echo "./$DEEP,0,1"; } |
+	sort >/tmp/exact.want
+check "profiling: one count per faulted page, seed format ./dir/name,offset,count" \
+	sh -c 'sort /tmp/exact.csv | diff /tmp/exact.want -'
+
+echo clear >$PROF && echo on >$PROF
+sh /tests/workload.sh /mnt/a/bin/busybox >/tmp/workload.out 2>&1
+echo off >$PROF
+cat $PROF >/tmp/profile.csv
+check "profiling: the workload ran busybox from the image" grep -q "workload: done" /tmp/workload.out
+check "profiling: busybox pages were counted" grep -q '^\./bin/busybox,[0-9]*,[1-9][0-9]*$' /tmp/profile.csv
+check "profiling: every line is ./path,offset,count with a page offset" \
+	awk -F, 'substr($0, 1, 2) != "./" || NF < 3 || $(NF - 1) % 4096 || $NF < 1 { print; bad = 1 } END { exit bad }' /tmp/profile.csv
+sh /tests/workload.sh /mnt/a/bin/busybox >/dev/null 2>&1
+check "profiling: off stops the counting" sh -c "cat $PROF | cmp /tmp/profile.csv -"
+echo clear >$PROF
+check "profiling: clear empties the profile" sh -c "test -z \"\$(cat $PROF)\""
+echo on >$PROF
+check_fails "profiling: an unknown command is refused" sh -c "echo bogus >$PROF"
+echo "AXFS-PROFILE-BEGIN"
+cat /tmp/profile.csv
+echo "AXFS-PROFILE-END"
+
+check "virtio-blk: every file, type, mode, owner, size, device number, link target and content" compare_listing /mnt/a $LIST
+check "readdir: . and .. first, d_type and d_ino agree with lstat" probe dtype /mnt/a
+check "pread at and past EOF returns 0" sh -c 'for f in /mnt/a/sizes/*; do probe pread "$f" || exit 1; done'
+check "mmap reads what read() reads, zero after EOF" sh -c 'for f in /mnt/a/sizes/* /mnt/a/bin/busybox; do probe mmap "$f" || exit 1; done'
+check "4 concurrent readers see the same bytes (cblock cache)" probe threads 4 /mnt/a/sizes
+check "statfs: type 0x48a0e4cd, name length 255" sh -c '[ "$(stat -f -c "%t %l" /mnt/a)" = "48a0e4cd 255" ]'
+check "/proc/mounts: axfs, read-only" grep -q "^$TREE /mnt/a axfs ro[ ,]" /proc/mounts
+check_fails "writes are refused" touch /mnt/a/newfile
+check "remount read-only" mount -o remount,ro /mnt/a
+umount /mnt/a
+
+M=$(disk treemeta)
+check "virtio-blk: compressed metadata and 4 KiB cblocks: full comparison" mount_compare /mnt/a "$M"
+umount /mnt/a 2>/dev/null
+M=$(disk treebig)
+check "virtio-blk: 1 MiB cblocks: full comparison" mount_compare /mnt/a "$M"
+check "1 MiB cblocks: 4 concurrent readers" probe threads 4 /mnt/a/sizes
+umount /mnt/a 2>/dev/null
+
+# ---- loop device ---------------------------------------------------------
+modprobe loop
+losetup -r /dev/loop0 "$TREE"
+check "loop device: full comparison" mount_compare /mnt/a /dev/loop0
+umount /mnt/a 2>/dev/null
+losetup -d /dev/loop0
+
+# ---- MTD: mtdram (point() with virtual address), every source syntax -----
+kb=$(( (TREE_SIZE + 131071) / 131072 * 128 ))
+modprobe mtdram total_size=$kb erase_size=128
+N=$(mtdnum "mtdram test device")
+dd if="$TREE" of=/dev/mtd$N bs=128k 2>/dev/null
+check "mtdram: mount mtd$N: full comparison" mount_compare /mnt/a mtd$N
+umount /mnt/a 2>/dev/null
+BBSUM=$(grep ' \./bin/busybox$' $LIST | cut -c1-64)
+for src in "mtd:mtdram test device" /dev/mtd$N; do
+	check "mtdram: mount '$src'" sh -c "mount -t axfs '$src' /mnt/a && [ \"\$(sha256sum </mnt/a/bin/busybox | cut -c1-64)\" = $BBSUM ]"
+	umount /mnt/a 2>/dev/null
+done
+modprobe mtdblock
+dmesg_mark
+check "mtdram: mount /dev/mtdblock$N: full comparison" mount_compare /mnt/a /dev/mtdblock$N
+mtdblock_mapped() { dmesg_since | grep -q "axfs: /dev/mtdblock$N: .*, mapped"; }
+check "mtdram: /dev/mtdblock$N is read through the MTD (mapped), not the block layer" mtdblock_mapped
+umount /mnt/a 2>/dev/null
+
+# ---- physical address: XIP to user space --------------------------------
+check "physaddr=$PHYS_XIP: full comparison" mount_compare /mnt/b -o physaddr=$PHYS_XIP none
+check "physaddr: /proc/mounts shows physaddr=" grep -q "physaddr=$PHYS_XIP" /proc/mounts
+check "physaddr: run busybox from the XIP mount" sh -c '[ "$(/mnt/b/bin/busybox echo xip-exec-ok)" = xip-exec-ok ]'
+check "physaddr: the workload runs from the XIP mount" sh -c 'sh /tests/workload.sh /mnt/b/bin/busybox | grep -q "workload: done"'
+probe xip /mnt/b/bin/busybox >/tmp/xip.out 2>&1
+check "physaddr: busybox text is mapped VM_MIXEDMAP with $XIP_BB_RSS_KB kB in RAM ($(head -n 1 /tmp/xip.out))" \
+	grep -q "^mixedmap=1 size_kb=[0-9]* rss_kb=$XIP_BB_RSS_KB\$" /tmp/xip.out
+check "physaddr: mmap of compressed files through the page cache" \
+	sh -c 'for f in /mnt/b/sizes/*; do probe mmap "$f" || exit 1; done'
+check "physaddr: readdir, pread" sh -c 'probe dtype /mnt/b && probe pread /mnt/b/bin/busybox'
+umount /mnt/b
+
+# ---- phram: an MTD over the same memory, point() without physical address
+modprobe phram phram=axfsxip,$PHYS_XIP,$XIP_SIZE
+check "phram: mount mtd:axfsxip: full comparison" mount_compare /mnt/b mtd:axfsxip
+check "phram: mapped, XIP pages through the page cache" \
+	sh -c 'probe xip /mnt/b/bin/busybox | grep -q "^mixedmap=0"'
+umount /mnt/b 2>/dev/null
+
+# ---- dual device ---------------------------------------------------------
+STORE=$(disk store)
+check "dual: physaddr=$PHYS_DUAL + second_dev=$STORE: full comparison" \
+	mount_compare /mnt/c -o physaddr=$PHYS_DUAL,second_dev=$STORE none
+check "dual: run busybox from the XIP segment" sh -c '[ "$(/mnt/c/bin/busybox echo dual-ok)" = dual-ok ]'
+umount /mnt/c 2>/dev/null
+RW=$(disk storerw)
+modprobe block2mtd block2mtd=$RW,128KiB
+B2M=$(awk -F'[: "]+' -v n="block2mtd: $RW" 'index($0, "\"" n "\"") { sub("mtd", "", $1); print $1 }' /proc/mtd)
+check "dual: physaddr + second_dev=mtd$B2M (block2mtd): full comparison" \
+	mount_compare /mnt/c -o physaddr=$PHYS_DUAL,second_dev=mtd$B2M none
+umount /mnt/c 2>/dev/null
+MMAPSEG=$(disk mmapseg)
+check "dual: two block devices ($MMAPSEG + second_dev=$STORE): full comparison" \
+	mount_compare /mnt/c -o second_dev=$STORE "$MMAPSEG"
+umount /mnt/c 2>/dev/null
+
+# ---- options and refusals ----------------------------------------------------
+refused() {	# refused NAME MESSAGE MOUNT-ARGS...: fails, and says MESSAGE
+	local name=$1 msg=$2
+	shift 2
+	dmesg_mark
+	if mount -t axfs "$@" /mnt/c >/tmp/refused.out 2>&1; then
+		umount /mnt/c
+		result fail "$name"
+		echo "  | mounted"
+	elif [ -z "$msg" ] || dmesg_since | grep -q "$msg"; then
+		result ok "$name"
+	else
+		result fail "$name"
+		dmesg_since | detail
+	fi
+}
+refused "dual image without second_dev= is refused" "no magic at the end" -o physaddr=$PHYS_DUAL none
+refused "missing second_dev device is refused" "cannot open second_dev" -o physaddr=$PHYS_DUAL,second_dev=/dev/nonexistent none
+refused "unknown mount option is refused" "Unknown parameter" -o bogus=1 "$TREE"
+refused "unaligned physaddr= is refused" "not aligned" -o physaddr=0x10000800 none
+refused "physaddr= in System RAM is refused" "System RAM" -o physaddr=0x1000000 none
+refused "physsize= smaller than the image is refused" "physsize" -o physaddr=$PHYS_XIP,physsize=64K none
+# Without -t, mount(8) probes with MS_SILENT: no message for a wrong magic.
+refused "a store segment alone is not an AXFS image" "" "$STORE"
+
+# ---- the end ---------------------------------------------------------------
+umount /mnt/a /mnt/b /mnt/c 2>/dev/null
+check "unload axfs.ko" rmmod axfs
+check "/proc/axfs is gone after unloading" test ! -e /proc/axfs
+echo "AXFS-DMESG-BEGIN"
+dmesg | grep -i -E 'axfs|mtd|phram|block2mtd' | tail -n 400
+echo "AXFS-DMESG-END"
+check "dmesg: no oops, BUG, WARNING or slab corruption" \
+	sh -c '! dmesg | grep -E "Oops|BUG|WARNING|Call Trace|general protection|RIP:|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'

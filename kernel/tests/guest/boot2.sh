@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# boot2.sh - the second guest boot of tests/run.sh, with slub_debug on
+# kmalloc caches:
+#  - the image built with `axfs mkfs -p` from the profile boot 1
+#    collected, in memory at $PHYS_PROF: the pages the workload touched
+#    must now be XIP, mapped straight from memory, not copied into RAM;
+#  - the corrupted images (hostile.sh).
+. /tests/lib.sh
+
+LIST=/data/tree.list
+mkdir -p /mnt/p
+check "load axfs.ko" modprobe axfs
+check "profiled image at physaddr=$PHYS_PROF: full comparison" mount_compare /mnt/p -o physaddr=$PHYS_PROF none
+check "profiled image: the workload runs from it" \
+	sh -c 'sh /tests/workload.sh /mnt/p/bin/busybox | grep -q "workload: done"'
+probe xip /mnt/p/bin/busybox >/tmp/xip.out 2>&1
+check "profiled image: busybox mapped VM_MIXEDMAP, only its $PROF_BB_NONXIP non-XIP pages in RAM ($(head -n 1 /tmp/xip.out))" \
+	grep -q "^mixedmap=1 size_kb=[0-9]* rss_kb=$((PROF_BB_NONXIP * 4))\$" /tmp/xip.out
+# While a busybox from the image runs, its text mapping is mixed.
+/mnt/p/bin/busybox sleep 5 &
+pid=$!
+sleep 1
+check "profiled image: a running busybox has a VM_MIXEDMAP text mapping" \
+	awk -v want=/mnt/p/bin/busybox '$NF == want && $2 ~ /x/ { inv = 1; next } /^[0-9a-f]+-/ { inv = 0 } inv && /^VmFlags:/ && / mm/ { found = 1 } END { exit !found }' /proc/$pid/smaps
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+umount /mnt/p
+
+. /tests/hostile.sh
+
+umount /mnt/p /mnt/c 2>/dev/null
+check "unload axfs.ko" rmmod axfs
+dmesg >>/tmp/dmesg.hostile
+echo "AXFS-DMESG-BEGIN"
+cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -i -E 'axfs|mtd|slub|bug|warn' | tail -n 400
+echo "AXFS-DMESG-END"
+check "dmesg: no oops, BUG, WARNING or slab corruption" \
+	sh -c '! cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -E "Oops|BUG|WARNING|Call Trace|general protection|RIP:|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'

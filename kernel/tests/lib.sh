@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# lib.sh - host side of the qemu tests, shared by tests/run.sh and
+# tools/measure-xip.sh.  Sourced, not run.
+#
+#   kt_need_tools          qemu-system-x86 and busybox-static, installed
+#                          with apt-get when missing (as root); sets
+#                          KT_SKIP to a reason when they cannot be had
+#   kt_kernel              Debian's kernel and headers (fetch-kernel.sh):
+#                          sets KVER KDIR VMLINUZ MODROOT
+#   kt_build_module        make -C kernel; sets KO
+#   kt_initramfs DIR OUT   busybox, the modules the tests use (with their
+#                          dependencies), axfs.ko and DIR's files -> cpio
+#   kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
+#                          boot it; the guest's console goes to LOG
+
+KT_TOP=${AXFS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+KT_KERNEL=$KT_TOP/kernel
+KT_SKIP=
+
+kt_say() { echo "# $*"; }
+
+# Debian package that provides a command, for apt-get.
+kt_install() {
+	[ "$(id -u)" = 0 ] || return 1
+	command -v apt-get >/dev/null 2>&1 || return 1
+	kt_say "installing $* (apt-get)"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q --no-install-recommends "$@" </dev/null >&2 ||
+		{ apt-get update -q </dev/null >&2 &&
+		  apt-get install -y -q --no-install-recommends "$@" </dev/null >&2; }
+}
+
+kt_static_busybox() {
+	for b in /bin/busybox /usr/bin/busybox; do
+		[ -x "$b" ] && file_is_static "$b" && { echo "$b"; return 0; }
+	done
+	return 1
+}
+
+# A static ELF has no PT_INTERP program header.
+file_is_static() {
+	python3 - "$1" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read(1 << 16)
+if b[:4] != b"\x7fELF" or b[4] != 2:
+    sys.exit(1)
+phoff, = struct.unpack_from("<Q", b, 32)
+phentsize, phnum = struct.unpack_from("<HH", b, 54)
+for i in range(phnum):
+    if struct.unpack_from("<I", b, phoff + i * phentsize)[0] == 3:
+        sys.exit(1)
+PY
+}
+
+kt_need_tools() {
+	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+		kt_install qemu-system-x86 ||
+			{ KT_SKIP="qemu-system-x86_64 not installed and cannot be installed"; return 1; }
+	fi
+	if ! KT_BUSYBOX=$(kt_static_busybox); then
+		kt_install busybox-static ||
+			{ KT_SKIP="no static busybox (busybox-static) and cannot install it"; return 1; }
+		KT_BUSYBOX=$(kt_static_busybox) ||
+			{ KT_SKIP="busybox is not static"; return 1; }
+	fi
+	for tool in apt-get dpkg python3 cc make; do
+		command -v $tool >/dev/null 2>&1 ||
+			{ KT_SKIP="$tool is missing"; return 1; }
+	done
+	return 0
+}
+
+kt_kernel() {
+	local out
+	out=$(sh "$KT_KERNEL/tests/fetch-kernel.sh") ||
+		{ KT_SKIP="cannot fetch Debian's kernel packages"; return 1; }
+	eval "$out"
+	[ -r "$VMLINUZ" ] && [ -d "$KDIR" ] ||
+		{ KT_SKIP="kernel cache incomplete"; return 1; }
+}
+
+kt_build_module() {
+	make -s -C "$KT_KERNEL" KDIR="$KDIR" modules >&2 || return 1
+	KO=$KT_KERNEL/axfs.ko
+	[ -f "$KO" ]
+}
+
+# Modules the guest loads (and, through modules.dep, what they need).
+KT_MODULES="virtio_pci virtio_blk loop mtd mtdram mtdblock phram block2mtd"
+
+kt_initramfs() {	# kt_initramfs STAGEDIR OUT.cpio
+	local stage=$1 out=$2 m rel
+	mkdir -p "$stage/bin" "$stage/sbin" "$stage/proc" "$stage/sys" \
+		"$stage/dev" "$stage/tmp" "$stage/mnt" "$stage/etc" \
+		"$stage/lib/modules/$KVER/extra"
+	[ -e "$stage/dev/console" ] || mknod -m 600 "$stage/dev/console" c 5 1
+	cp "$KT_BUSYBOX" "$stage/bin/busybox"
+	for applet in $("$KT_BUSYBOX" --list); do
+		[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+	done
+	# The closure of KT_MODULES in the kernel's dependency list.
+	[ -f "$MODROOT/modules.dep" ] ||
+		"$KT_BUSYBOX" depmod -b "$MODROOT/../../.." "$KVER"
+	want=""
+	for m in $KT_MODULES; do
+		rel=$(grep -E "(^|/)$m\.ko:" "$MODROOT/modules.dep" | head -n 1)
+		want="$want ${rel%%:*} ${rel#*:}"
+	done
+	for rel in $want; do
+		mkdir -p "$stage/lib/modules/$KVER/$(dirname "$rel")"
+		cp "$MODROOT/$rel" "$stage/lib/modules/$KVER/$rel"
+	done
+	cp "$KO" "$stage/lib/modules/$KVER/extra/axfs.ko"
+	cp "$MODROOT/modules.builtin" "$MODROOT/modules.order" \
+		"$stage/lib/modules/$KVER/" 2>/dev/null || true
+	"$KT_BUSYBOX" depmod -b "$stage" "$KVER"
+	(cd "$stage" && find . | "$KT_BUSYBOX" cpio -o -H newc 2>/dev/null) >"$out"
+}
+
+# RAM reserved for physaddr= mounts: 64 MiB at 256 MiB.
+KT_PHYS_BASE=0x10000000
+KT_PHYS_SIZE=64M
+
+kt_boot() {	# kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
+	local log=$1 tmo=$2 append=$3
+	shift 3
+	timeout -k 10 "$tmo" qemu-system-x86_64 -M pc \
+		-accel tcg,thread=multi -cpu max -smp 2 -m 512M \
+		-nographic -no-reboot -nic none \
+		-kernel "$VMLINUZ" -initrd "$KT_INITRD" \
+		-append "console=ttyS0 panic=-1 loglevel=3 memmap=$KT_PHYS_SIZE\$$KT_PHYS_BASE $append" \
+		"$@" </dev/null >"$log" 2>&1
+	local rc=$?
+	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+	return $rc
+}

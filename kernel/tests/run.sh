@@ -1,0 +1,286 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# run.sh - tests of kernel/axfs.ko in Debian's kernel under qemu.
+# Run by `make check` / `make check-kernel` (tests/run-tests.sh), or alone:
+#   AXFS=build/axfs sh kernel/tests/run.sh
+#
+# Prints one "ok N - name" / "not ok N - name" line per check.  Needs
+# root (apt-get, mknod, chown); installs qemu-system-x86 and busybox-static
+# when missing and fetches Debian's current kernel and headers into
+# AXFS_KCACHE (default /var/cache/axfs-tools/kernel).  Only when those
+# cannot be had does it print "ok 1 # skip REASON" and stop.
+#
+# Host side: build axfs.ko, a static probe program, two source trees, the
+# images (`axfs mkfs`), corrupted images (corrupt.py), the expected listing
+# (guest/listing.sh with the same busybox), an initramfs.  Boot 1
+# (guest/boot1.sh) mounts them over virtio-blk, loop, MTD (mtdram, phram,
+# block2mtd), physaddr= and two devices, profiles a workload, and tries
+# the corrupted images.  The host builds an image with `axfs mkfs -p` from
+# that profile and checks its pages are XIP; boot 2 (guest/boot2.sh) runs
+# the workload from it in memory.  AXFS_KEEP=1 keeps the work directory.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
+. "$here/lib.sh"
+
+T0=$(date +%s)
+n=0
+passed=0
+failed=0
+
+tap() {	# tap ok|fail NAME
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+host_check() {	# host_check NAME CMD...
+	local name=$1
+	shift
+	if "$@" >"$W/check.out" 2>&1; then
+		tap ok "$name"
+	else
+		tap fail "$name"
+		sed 's/^/#   /' "$W/check.out" | head -n 20
+	fi
+}
+
+finish() {
+	echo "# kernel tests: $passed passed, $failed failed in $(($(date +%s) - T0)) s"
+	[ "$failed" -eq 0 ]
+	exit $?
+}
+
+skip_all() {
+	echo "ok 1 # skip $*"
+	exit 0
+}
+
+# ---- tools, kernel, module ------------------------------------------------
+kt_need_tools || skip_all "$KT_SKIP"
+kt_kernel || skip_all "$KT_SKIP"
+
+AXFS=${AXFS:-$AXFS_TOP/build/axfs}
+# AXFS_TEST_MKFS: another image builder with mkfs's options, to test this
+# harness itself; normally unset.
+MKFS=${AXFS_TEST_MKFS:-"$AXFS mkfs"}
+SEEDREAD="python3 $AXFS_TOP/tests/tools/seedread.py"
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/axfs-kernel.XXXXXX")
+if [ "${AXFS_KEEP:-0}" = 1 ]; then
+	echo "# work directory: $W"
+else
+	trap 'rm -rf "$W"' EXIT
+	trap 'exit 1' INT TERM
+fi
+
+if kt_build_module >"$W/build.log" 2>&1; then
+	tap ok "build axfs.ko against $KVER"
+else
+	tap fail "build axfs.ko against $KVER"
+	sed 's/^/#   /' "$W/build.log" | tail -n 30
+	finish
+fi
+if ! [ -x "$AXFS" ] && [ -z "${AXFS_TEST_MKFS:-}" ]; then
+	tap fail "the axfs binary exists ($AXFS)"
+	finish
+fi
+
+stage=$W/stage
+mkdir -p "$stage/tests" "$stage/data" "$stage/corrupt" "$stage/bin"
+host_check "build the static probe program" \
+	cc -static -O2 -Wall -pthread -o "$stage/bin/probe" "$here/probe.c"
+
+# ---- trees and images -------------------------------------------------------
+MTIME=1700000000
+sh "$here/mktree.sh" "$W/full" full "$MODROOT" >"$W/mktree.log" 2>&1 &&
+	sh "$here/mktree.sh" "$W/mini" mini >>"$W/mktree.log" 2>&1 ||
+	{ tap fail "build the source trees"; sed 's/^/#   /' "$W/mktree.log"; finish; }
+
+mk() {	# mk NAME MKFS-OPTIONS... SOURCE
+	local name=$1
+	shift
+	$MKFS -q --mtime $MTIME "$@" -o "$W/$name.img" >"$W/mkfs-$name.log" 2>&1
+}
+images_ok=1
+for spec in "tree|" "treemeta|--compress-metadata=yes -b 4KiB" \
+	    "treebig|-b 1MiB" "xip|--xip /bin/*" \
+	    "dual|--xip /bin/* --mmap-limit 8MiB"; do
+	name=${spec%%|*}
+	opts=${spec#*|}
+	# shellcheck disable=SC2086
+	if (set -f; mk "$name" $opts "$W/full"); then
+		tap ok "mkfs: $name image ($opts)"
+	else
+		tap fail "mkfs: $name image ($opts)"
+		sed 's/^/#   /' "$W/mkfs-$name.log" | head -n 10
+		images_ok=0
+	fi
+done
+for spec in "miniraw|--compress-metadata=no" \
+	    "minizmeta|--compress-metadata=yes -b 4KiB"; do
+	name=${spec%%|*}
+	opts=${spec#*|}
+	# shellcheck disable=SC2086
+	mk "$name" $opts --xip /bin/xipfile "$W/mini" || images_ok=0
+done
+[ $images_ok = 1 ] || { tap fail "all images built"; finish; }
+
+# Dual-device image: cut at mmap_size (axfs split when it works, else dd).
+be64() { od -An -tx1 -j "$2" -N 8 "$1" | tr -d ' \n'; }
+MMAP_SIZE=$((0x$(be64 "$W/dual.img" 88)))
+DUAL_SIZE=$(stat -c %s "$W/dual.img")
+host_check "dual image: mmap_size $MMAP_SIZE < size $DUAL_SIZE" test "$MMAP_SIZE" -lt "$DUAL_SIZE"
+if ! "$AXFS" split -q "$W/dual.img" --mmap "$W/dual.mmap" --store "$W/dual.store" 2>/dev/null; then
+	echo "# axfs split not available: cutting with dd"
+	head -c "$MMAP_SIZE" "$W/dual.img" >"$W/dual.mmap"
+	tail -c +"$((MMAP_SIZE + 1))" "$W/dual.img" >"$W/dual.store"
+fi
+host_check "dual image: the segments add up to the image" \
+	sh -c "cat '$W/dual.mmap' '$W/dual.store' | cmp - '$W/dual.img'"
+# block2mtd needs whole erase blocks; the padding is never read.
+cp "$W/dual.store" "$W/dual.storerw"
+truncate -s $(( ($(stat -c %s "$W/dual.store") + 131071) / 131072 * 131072 )) "$W/dual.storerw"
+
+host_check "corrupted images (corrupt.py)" \
+	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt"
+
+# Pages of /bin/busybox that are not XIP in IMAGE, per the seed reader.
+nonxip_pages() {
+	local xp total
+	xp=$($SEEDREAD xip "$1" | grep -c '^/bin/busybox,')
+	total=$(( ($(stat -c %s "$W/full/bin/busybox") + 4095) / 4096 ))
+	echo $((total - xp))
+}
+XIP_BB_NONXIP=$(nonxip_pages "$W/xip.img")
+
+# ---- guest data -------------------------------------------------------------
+PHYS_XIP=0x10000000
+PHYS_DUAL=0x12000000
+PHYS_CORRUPT_BASE=$((0x13000000))
+fits() { test "$(stat -c %s "$1")" -le "$2"; }
+host_check "images fit the reserved memory" sh -c "
+	test \$(stat -c %s '$W/xip.img') -le $((0x2000000)) &&
+	test \$(stat -c %s '$W/dual.mmap') -le $((0x1000000))"
+
+cp "$here/guest/init" "$stage/init"
+chmod 755 "$stage/init"
+cp "$here/guest/lib.sh" "$here/guest/listing.sh" "$here/guest/workload.sh" \
+	"$here/guest/boot1.sh" "$here/guest/boot2.sh" "$here/guest/hostile.sh" \
+	"$stage/tests/"
+"$KT_BUSYBOX" sh "$here/guest/listing.sh" "$W/full" >"$stage/data/tree.list"
+
+loaders=""
+phys_corrupt=""
+addr=$PHYS_CORRUPT_BASE
+for name in sb-size-huge sb-size-u32-wrap sb-mmap-beyond desc-outside-strings \
+	    region-size-huge-xip region-offset-wrap-compressed cblock-garbage \
+	    xip-index-outside banode-outside random-03 random-07 random-z-01; do
+	[ -f "$stage/corrupt/$name.img" ] || continue
+	a=$(printf '0x%x' $addr)
+	loaders="$loaders -device loader,file=$stage/corrupt/$name.img,addr=$a,force-raw=on"
+	phys_corrupt="$phys_corrupt $name@$a"
+	addr=$((addr + 0x100000))
+done
+
+cat >"$stage/data/config" <<EOF
+MTIME=$MTIME
+TREE_SIZE=$(stat -c %s "$W/tree.img")
+PHYS_XIP=$PHYS_XIP
+XIP_SIZE=$(( ($(stat -c %s "$W/xip.img") + 4095) / 4096 * 4096 ))
+XIP_BB_RSS_KB=$((XIP_BB_NONXIP * 4))
+PHYS_DUAL=$PHYS_DUAL
+PHYS_CORRUPT="$phys_corrupt"
+EOF
+
+drive() {	# drive FILE SERIAL [ro|snapshot]
+	echo "-drive file=$1,if=none,id=$2,format=raw,$([ "${3:-ro}" = ro ] && echo readonly=on || echo snapshot=on) -device virtio-blk-pci,drive=$2,serial=$2"
+}
+
+# Turn the guest's AXFS-RESULT lines into TAP lines; details as comments.
+parse_guest() {	# parse_guest LOG BOOTNAME
+	local log=$1 boot=$2 st name t last=0
+	while IFS= read -r line; do
+		case $line in
+		"AXFS-RESULT "*)
+			line=${line#AXFS-RESULT }
+			st=${line%% *}
+			line=${line#* }
+			t=${line%% *}
+			name=${line#* }
+			tap "$st" "$boot: $name"
+			# Say which checks are slow (guest uptime, seconds).
+			t=${t%.*}
+			[ $((t - last)) -ge 15 ] && echo "#   (took $((t - last)) s)"
+			last=$t
+			;;
+		"  | "*)
+			echo "#   ${line#  | }"
+			;;
+		esac
+	done <"$log"
+	if grep -q '^AXFS-GUEST-END' "$log"; then
+		tap ok "$boot: the guest ran to the end"
+	else
+		tap fail "$boot: the guest ran to the end (crash or timeout; last lines below)"
+		tail -n 40 "$log" | sed 's/^/#   /'
+	fi
+}
+
+# ---- boot 1 -----------------------------------------------------------------
+KT_INITRD=$W/initrd1.cpio
+kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
+# shellcheck disable=SC2046
+kt_boot "$W/boot1.log" 300 "axfsplan=boot1" \
+	$(drive "$W/tree.img" tree) $(drive "$W/treemeta.img" treemeta) \
+	$(drive "$W/treebig.img" treebig) $(drive "$W/dual.store" store) \
+	$(drive "$W/dual.mmap" mmapseg) $(drive "$W/dual.storerw" storerw snapshot) \
+	-device loader,file="$W/xip.img",addr=$PHYS_XIP,force-raw=on \
+	-device loader,file="$W/dual.mmap",addr=$PHYS_DUAL,force-raw=on
+echo "# boot 1 done after $(($(date +%s) - T0)) s"
+parse_guest "$W/boot1.log" boot1
+
+# ---- the profile, the profiled image ------------------------------------------
+sed -n '/^AXFS-PROFILE-BEGIN$/,/^AXFS-PROFILE-END$/p' "$W/boot1.log" |
+	sed '1d;$d' >"$W/profile.csv"
+host_check "profile: collected from /proc/axfs/volume0 ($(wc -l <"$W/profile.csv") lines)" \
+	grep -q '^\./bin/busybox,' "$W/profile.csv"
+if mk treeprof -p "$W/profile.csv" "$W/full"; then
+	tap ok "mkfs -p: image from the guest's profile"
+else
+	tap fail "mkfs -p: image from the guest's profile"
+	sed 's/^/#   /' "$W/mkfs-treeprof.log" | head -n 10
+	finish
+fi
+# Every page the profile names is XIP in the new image (seed reader).
+$SEEDREAD xip "$W/treeprof.img" | sort >"$W/treeprof.xip"
+sed -n 's/^\.\(\/.*\),\([0-9]*\),[0-9]*$/\1,\2/p' "$W/profile.csv" | sort >"$W/profile.pages"
+host_check "mkfs -p: every profiled page is XIP in the new image ($(wc -l <"$W/profile.pages") pages)" \
+	sh -c "test -s '$W/profile.pages' && comm -23 '$W/profile.pages' '$W/treeprof.xip' | head -n 5 | { ! grep .; }"
+if "$AXFS" dump --pages "$W/treeprof.img" >"$W/treeprof.dump" 2>/dev/null; then
+	host_check "axfs dump --pages agrees: busybox has XIP pages" grep -q 'busybox' "$W/treeprof.dump"
+fi
+PROF_BB_NONXIP=$(nonxip_pages "$W/treeprof.img")
+host_check "profiled image fits below the corrupted images" fits "$W/treeprof.img" $((0x3000000))
+
+# ---- boot 2 -----------------------------------------------------------------
+cat >>"$stage/data/config" <<EOF
+PHYS_PROF=$PHYS_XIP
+PROF_BB_NONXIP=$PROF_BB_NONXIP
+EOF
+KT_INITRD=$W/initrd2.cpio
+kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
+# shellcheck disable=SC2086
+kt_boot "$W/boot2.log" 300 "axfsplan=boot2 slub_debug=FZPU,kmalloc-*" \
+	-device loader,file="$W/treeprof.img",addr=$PHYS_XIP,force-raw=on \
+	$loaders
+echo "# boot 2 done after $(($(date +%s) - T0)) s"
+parse_guest "$W/boot2.log" boot2
+
+finish

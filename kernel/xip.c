@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * xip.c - file read and mmap: execute in place, and the profiler's hook.
+ *
+ * read() goes through the page cache (read_folio in file.c) for every
+ * node type.  mmap() faults come here first:
+ *
+ *  - In a mapping that is not writable, each fault on a page of the file
+ *    is counted for /proc/axfs/volumeN when profiling is on, as the 2008
+ *    driver counted them (writable private mappings are left out: their
+ *    pages end up copied in RAM anyway, so they are no XIP candidates).
+ *    Only faults that reach the filesystem count: a page already mapped
+ *    in this process does not fault again, and there is no fault-around,
+ *    so every first touch of a page by a process is one count.
+ *
+ *  - If the image's XIP region is directly addressable by physical
+ *    address (physaddr=, or an MTD whose point() gives one), an XIP page
+ *    is mapped straight from there (VM_MIXEDMAP + vmf_insert_mixed, as
+ *    fs/cramfs does) and uses no page cache.  Everything else, on every
+ *    backend, is served from the page cache by filemap_fault().
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/pfn_t.h>
+
+#include "axfs.h"
+
+static vm_fault_t axfs_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct inode *inode = file_inode(vma->vm_file);
+	struct axfs_sb_info *sbi = AXFS_SB(inode->i_sb);
+	pgoff_t pages = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
+	u64 ino = axfs_ino_index(inode);
+	bool readonly = !(vma->vm_flags & VM_WRITE);
+	phys_addr_t phys;
+	u64 node;
+
+	if (vmf->pgoff < pages &&
+	    !axfs_node_of_page(sbi, ino, vmf->pgoff, &node)) {
+		if (readonly)
+			axfs_profiling_add(sbi, node, ino);
+		if (readonly && sbi->xip_direct &&
+		    !axfs_xip_node_phys(sbi, node, &phys))
+			return vmf_insert_mixed(vma, vmf->address,
+						phys_to_pfn_t(phys, PFN_DEV));
+	}
+	return filemap_fault(vmf);
+}
+
+static const struct vm_operations_struct axfs_vm_ops = {
+	.fault		= axfs_fault,
+};
+
+static int axfs_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct axfs_sb_info *sbi = AXFS_SB(file_inode(file)->i_sb);
+	int err;
+
+	/* Refuses shared writable mappings; sets up the page cache side. */
+	err = generic_file_readonly_mmap(file, vma);
+	if (err)
+		return err;
+	vma->vm_ops = &axfs_vm_ops;
+	if (sbi->xip_direct)
+		vma->vm_flags |= VM_MIXEDMAP;
+	return 0;
+}
+
+const struct file_operations axfs_file_operations = {
+	.llseek		= generic_file_llseek,
+	.read_iter	= generic_file_read_iter,
+	.splice_read	= generic_file_splice_read,
+	.mmap		= axfs_file_mmap,
+};

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * planner.c - which pages of which regular files are stored XIP, and why.
+ *
+ * Sources of XIP, strongest first:
+ *   1. exclusions: entry->want_xip == 0 (policy rule or xip.exclude applied
+ *      by the policy) and the xip_exclude globs.  An excluded file has no
+ *      XIP page at all; its profiled pages get AXFS_WHY_EXCLUDED.
+ *   2. whole files: entry->want_xip == 1 (policy xip.files or a rule; the
+ *      reason is entry->reason_override) and --xip globs
+ *      (AXFS_WHY_XIP_GLOB).  Every page of the file is XIP.
+ *   3. profile pages (AXFS_WHY_PROFILE): pages with count >= min_count,
+ *      hottest first (count descending, then path bytewise, then offset)
+ *      while the budget lasts; the others get AXFS_WHY_MIN_COUNT or
+ *      AXFS_WHY_BUDGET.  The profile count is kept in every page it names.
+ *
+ * The budget is the most bytes of XIP pages in the image, so whole-file
+ * XIP counts against it: whole files are an explicit request and are
+ * always honoured, they are charged first, and profile pages get what is
+ * left.  When whole files alone exceed the budget, no profile page is
+ * chosen and a warning says so.  (The other reading - a budget for
+ * profile pages only - would let `xip.budget: 8MiB` produce an image with
+ * far more XIP than 8 MiB, which is what the budget exists to prevent.)
+ *
+ * Hard links: the data, and so the plan, belongs to the group's master
+ * (link_master).  A glob or profile line naming any path of the group
+ * applies to the shared data; every member gets its own copy of the
+ * master's page array so that reports can show it under each name.
+ *
+ * The 2008 driver's read() quirk (format.md rule 16): axfs_file_read()
+ * chooses xip_file_read() or do_sync_read() from the node type of the
+ * FIRST page of each chunk of up to 4096 bytes, so an unaligned read()
+ * that starts in an XIP page and runs into a compressed or byte-aligned
+ * page returns XIP-region bytes (get_xip_mem() does not check the node
+ * type) for the part in the second page.  The only layout that avoids it
+ * is "XIP pages form a suffix of the file".  We nevertheless plan exactly
+ * the pages the profile lists (the profile optimiser's contract, checked
+ * page by page): widening the set would silently spend budget and flash
+ * on pages nobody asked for.  mmap (the access the profile records) and
+ * page-aligned reads are not affected; our own kernel module (kernel/)
+ * does not have the bug.  Whole-file XIP never triggers it.
+ */
+#include "axfs_planner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "axfs_format.h"
+#include "axfs_glob.h"
+
+/* How many skipped profile entries the one warning names by path. */
+#define PLAN_WARN_EXAMPLES 3
+
+enum {
+	F_GLOB = 1 << 0,	/* an --xip glob matched a path of the group */
+	F_WANT = 1 << 1,	/* want_xip == 1 */
+	F_NEVER = 1 << 2,	/* want_xip == 0 */
+	F_EXCL = 1 << 3,	/* an xip_exclude glob matched */
+};
+
+enum bad_kind {
+	BAD_MISSING,
+	BAD_NOT_REGULAR,
+	BAD_PAST_EOF,
+	BAD_MISALIGNED,
+	BAD_KINDS
+};
+
+struct cand {
+	struct axfs_tree_entry *m;	/* the data's owner */
+	uint64_t page;
+	uint64_t count;
+	const char *path;		/* as the profile named it */
+};
+
+struct bad {
+	size_t idx;			/* into profile->v */
+	enum bad_kind kind;
+};
+
+static struct axfs_tree_entry *master_of(struct axfs_tree_entry *e)
+{
+	return e->link_master ? e->link_master : e;
+}
+
+static int is_master(const struct axfs_tree_entry *e)
+{
+	return e->type == AXFS_FT_REG &&
+	       (!e->link_master || e->link_master == e);
+}
+
+static uint64_t npages_of(const struct axfs_tree_entry *e)
+{
+	return (e->size + AXFS_PAGE_SIZE - 1) / AXFS_PAGE_SIZE;
+}
+
+/* The entry's full image path in a malloc'd string ("/a/b"). */
+static char *path_dup(const struct axfs_tree_entry *e)
+{
+	size_t n = axfs_tree_path(e, NULL, 0);
+	char *s = malloc(n + 1);
+
+	if (s)
+		axfs_tree_path(e, s, n + 1);
+	return s;
+}
+
+static int ensure_pages(struct axfs_tree_entry *m)
+{
+	uint64_t n = npages_of(m);
+
+	if (m->pages || !n)
+		return 0;
+	if (n > SIZE_MAX / sizeof(*m->pages))
+		return -1;
+	m->pages = calloc((size_t)n, sizeof(*m->pages));
+	return m->pages ? 0 : -1;
+}
+
+/*
+ * Gives every hard-link member its own copy of its master's page plan
+ * (each entry owns and frees its `pages`).
+ */
+static int sync_link_members(struct axfs_tree *t)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		struct axfs_tree_entry *e = t->by_ino[i];
+		struct axfs_tree_entry *m;
+		uint64_t n;
+
+		if (e->type != AXFS_FT_REG || is_master(e))
+			continue;
+		m = e->link_master;
+		free(e->pages);
+		e->pages = NULL;
+		n = npages_of(m);
+		if (!m->pages || !n)
+			continue;
+		e->pages = malloc((size_t)n * sizeof(*e->pages));
+		if (!e->pages)
+			return -1;
+		memcpy(e->pages, m->pages, (size_t)n * sizeof(*e->pages));
+	}
+	return 0;
+}
+
+static int any_glob(const char *const *g, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (axfs_glob_match(g[i], path))
+			return 1;
+	return 0;
+}
+
+static int cmp_cand_loc(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	int c;
+
+	if (x->m->ino != y->m->ino)
+		return x->m->ino < y->m->ino ? -1 : 1;
+	if (x->page != y->page)
+		return x->page < y->page ? -1 : 1;
+	c = strcmp(x->path, y->path);
+	return c;
+}
+
+/* Hottest first: count descending, then path bytewise, then offset. */
+static int cmp_cand_hot(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	int c;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	if (x->page != y->page)
+		return x->page < y->page ? -1 : 1;
+	return 0;
+}
+
+static const char *bad_text(enum bad_kind k)
+{
+	switch (k) {
+	case BAD_MISSING: return "not in the image";
+	case BAD_NOT_REGULAR: return "not a regular file";
+	case BAD_PAST_EOF: return "offset past the end of the file";
+	case BAD_MISALIGNED: return "offset not a multiple of 4096";
+	default: return "?";
+	}
+}
+
+/* One warning for all skipped profile entries, each one at INFO. */
+static void warn_bad(const struct axfs_plan_opts *o, const struct bad *bad,
+		     size_t nbad, const uint64_t kinds[BAD_KINDS])
+{
+	const struct axfs_profile *p = o->profile;
+	char ex[1024];
+	size_t len = 0;
+	size_t shown = nbad < PLAN_WARN_EXAMPLES ? nbad : PLAN_WARN_EXAMPLES;
+
+	if (!nbad)
+		return;
+	ex[0] = '\0';
+	for (size_t i = 0; i < shown && len < sizeof(ex); i++) {
+		const struct axfs_profile_entry *pe = &p->v[bad[i].idx];
+		int n = snprintf(ex + len, sizeof(ex) - len, "%s'%s' at %llu (%s)",
+				 i ? ", " : "", pe->path,
+				 (unsigned long long)pe->offset,
+				 bad_text(bad[i].kind));
+
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	axfs_log(o->log, AXFS_LOG_WARN,
+		 "%zu profile entr%s skipped (%llu not in the image, %llu not "
+		 "regular files, %llu past the end of the file, %llu not "
+		 "page-aligned): %s%s", nbad, nbad == 1 ? "y" : "ies",
+		 (unsigned long long)kinds[BAD_MISSING],
+		 (unsigned long long)kinds[BAD_NOT_REGULAR],
+		 (unsigned long long)kinds[BAD_PAST_EOF],
+		 (unsigned long long)kinds[BAD_MISALIGNED], ex,
+		 nbad > shown ? ", ... (-v lists all)" : "");
+	for (size_t i = 0; i < nbad; i++) {
+		const struct axfs_profile_entry *pe = &p->v[bad[i].idx];
+
+		axfs_log(o->log, AXFS_LOG_INFO,
+			 "%s:%zu: profile page '%s' at %llu skipped: %s",
+			 pe->file ? pe->file : "profile", pe->line, pe->path,
+			 (unsigned long long)pe->offset,
+			 bad_text(bad[i].kind));
+	}
+}
+
+static void reset_plan(struct axfs_tree *t)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		struct axfs_tree_entry *e = t->by_ino[i];
+
+		if (e->type != AXFS_FT_REG)
+			continue;
+		free(e->pages);
+		e->pages = NULL;
+	}
+}
+
+/* Flags from the entries' want_xip and from the globs, per master ino. */
+static int collect_flags(struct axfs_tree *t, const struct axfs_plan_opts *o,
+			 uint8_t *flag)
+{
+	int globs = o->n_xip_globs || o->n_xip_exclude;
+
+	for (size_t i = 0; i < t->count; i++) {
+		struct axfs_tree_entry *e = t->by_ino[i];
+		struct axfs_tree_entry *m;
+
+		if (e->type != AXFS_FT_REG)
+			continue;
+		m = master_of(e);
+		if (e->want_xip == 1)
+			flag[m->ino] |= F_WANT;
+		else if (e->want_xip == 0)
+			flag[m->ino] |= F_NEVER;
+		if (globs) {
+			char *path = path_dup(e);
+
+			if (!path)
+				return -1;
+			if (any_glob(o->xip_globs, o->n_xip_globs, path))
+				flag[m->ino] |= F_GLOB;
+			if (any_glob(o->xip_exclude, o->n_xip_exclude, path))
+				flag[m->ino] |= F_EXCL;
+			free(path);
+		}
+	}
+	return 0;
+}
+
+static uint8_t whole_reason(const struct axfs_tree_entry *m, uint8_t f)
+{
+	if (f & F_GLOB)
+		return AXFS_WHY_XIP_GLOB;
+	if (m->reason_override == AXFS_WHY_POLICY_RULE ||
+	    m->reason_override == AXFS_WHY_WHOLE_FILE)
+		return m->reason_override;
+	return AXFS_WHY_WHOLE_FILE;
+}
+
+/* Whole-file XIP; returns the number of pages, or UINT64_MAX on ENOMEM. */
+static uint64_t plan_whole_files(struct axfs_tree *t,
+				 const struct axfs_plan_opts *o,
+				 const uint8_t *flag)
+{
+	uint64_t pages = 0;
+
+	for (size_t i = 0; i < t->count; i++) {
+		struct axfs_tree_entry *m = t->by_ino[i];
+		uint8_t f = flag[i];
+		uint64_t n = npages_of(m);
+
+		if (!is_master(m) || !(f & (F_GLOB | F_WANT)) || !n)
+			continue;
+		if (ensure_pages(m) < 0)
+			return UINT64_MAX;
+		if (f & (F_NEVER | F_EXCL)) {
+			char *path = path_dup(m);
+
+			axfs_log(o->log, AXFS_LOG_INFO,
+				 "'%s': whole-file XIP asked for but excluded",
+				 path ? path : "?");
+			free(path);
+			for (uint64_t p = 0; p < n; p++)
+				m->pages[p].reason = AXFS_WHY_EXCLUDED;
+			continue;
+		}
+		for (uint64_t p = 0; p < n; p++) {
+			m->pages[p].xip = 1;
+			m->pages[p].reason = whole_reason(m, f);
+		}
+		pages += n;
+	}
+	return pages;
+}
+
+/* Profile entries -> candidate pages (merged), bad entries counted. */
+static int read_profile(struct axfs_tree *t, const struct axfs_plan_opts *o,
+			struct axfs_plan_stats *st, struct cand **out_c,
+			size_t *out_n, struct bad **out_bad, size_t *out_nbad,
+			uint64_t kinds[BAD_KINDS])
+{
+	const struct axfs_profile *p = o->profile;
+	struct cand *c = NULL;
+	struct bad *bad = NULL;
+	size_t n = 0, nbad = 0;
+
+	*out_c = NULL;
+	*out_n = 0;
+	*out_bad = NULL;
+	*out_nbad = 0;
+	if (!p || !p->n)
+		return 0;
+	c = malloc(p->n * sizeof(*c));
+	bad = malloc(p->n * sizeof(*bad));
+	if (!c || !bad) {
+		free(c);
+		free(bad);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const struct axfs_profile_entry *pe = &p->v[i];
+		struct axfs_tree_entry *e = axfs_tree_lookup(t, pe->path);
+		enum bad_kind k;
+
+		if (!e)
+			k = BAD_MISSING;
+		else if (e->type != AXFS_FT_REG)
+			k = BAD_NOT_REGULAR;
+		else if (pe->offset % AXFS_PAGE_SIZE)
+			k = BAD_MISALIGNED;
+		else if (pe->offset >= e->size)
+			k = BAD_PAST_EOF;
+		else {
+			c[n].m = master_of(e);
+			c[n].page = pe->offset / AXFS_PAGE_SIZE;
+			c[n].count = pe->count;
+			c[n].path = pe->path;
+			n++;
+			continue;
+		}
+		bad[nbad].idx = i;
+		bad[nbad].kind = k;
+		nbad++;
+		kinds[k]++;
+	}
+	st->profile_missing = kinds[BAD_MISSING];
+	st->profile_not_regular = kinds[BAD_NOT_REGULAR];
+	st->profile_past_eof = kinds[BAD_PAST_EOF];
+	st->profile_misaligned = kinds[BAD_MISALIGNED];
+
+	/* Merge lines naming the same page (duplicates in a profile that is
+	 * not canonical, or two names of one hard-linked file): counts add
+	 * up (saturating), the bytewise-smallest name is kept for ties. */
+	if (n) {
+		size_t w = 0;
+
+		qsort(c, n, sizeof(*c), cmp_cand_loc);
+		for (size_t i = 1; i < n; i++) {
+			if (c[i].m == c[w].m && c[i].page == c[w].page) {
+				c[w].count = c[w].count > UINT64_MAX - c[i].count ?
+					     UINT64_MAX : c[w].count + c[i].count;
+				continue;
+			}
+			c[++w] = c[i];
+		}
+		n = w + 1;
+	}
+	*out_c = c;
+	*out_n = n;
+	*out_bad = bad;
+	*out_nbad = nbad;
+	return 0;
+}
+
+int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
+	      struct axfs_plan_stats *st, struct axfs_error *err)
+{
+	struct axfs_plan_stats dummy;
+	struct cand *c = NULL, *sel = NULL;
+	struct bad *bad = NULL;
+	size_t nc = 0, nsel = 0, nbad = 0;
+	uint64_t kinds[BAD_KINDS] = { 0 };
+	uint64_t whole, room = UINT64_MAX;
+	uint8_t *flag = NULL;
+	int rc = AXFS_ERR_NOMEM;
+
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	if (!t || !o || !t->by_ino)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "the tree must be finalised before "
+				      "planning");
+	reset_plan(t);
+	flag = calloc(t->count ? t->count : 1, 1);
+	if (!flag || collect_flags(t, o, flag) < 0)
+		goto nomem;
+	whole = plan_whole_files(t, o, flag);
+	if (whole == UINT64_MAX)
+		goto nomem;
+	if (read_profile(t, o, st, &c, &nc, &bad, &nbad, kinds) < 0)
+		goto nomem;
+	warn_bad(o, bad, nbad, kinds);
+
+	sel = malloc((nc ? nc : 1) * sizeof(*sel));
+	if (!sel)
+		goto nomem;
+	for (size_t i = 0; i < nc; i++) {
+		struct axfs_tree_entry *m = c[i].m;
+		uint8_t f = flag[m->ino];
+		struct axfs_page_plan *pg;
+
+		if (ensure_pages(m) < 0)
+			goto nomem;
+		st->profile_pages++;
+		pg = &m->pages[c[i].page];
+		pg->count = c[i].count;
+		if (pg->xip)
+			continue;		/* whole-file XIP already */
+		if (f & (F_NEVER | F_EXCL)) {
+			pg->reason = AXFS_WHY_EXCLUDED;
+			st->excluded++;
+		} else if (c[i].count < o->min_count) {
+			pg->reason = AXFS_WHY_MIN_COUNT;
+			st->below_min_count++;
+		} else {
+			sel[nsel++] = c[i];
+		}
+	}
+
+	if (o->has_budget) {
+		uint64_t cap = o->budget / AXFS_PAGE_SIZE;
+
+		if (whole > cap)
+			axfs_log(o->log, AXFS_LOG_WARN,
+				 "whole-file XIP takes %llu bytes, more than "
+				 "the XIP budget of %llu bytes; no profile page "
+				 "is made XIP",
+				 (unsigned long long)whole * AXFS_PAGE_SIZE,
+				 (unsigned long long)o->budget);
+		room = whole >= cap ? 0 : cap - whole;
+	}
+	qsort(sel, nsel, sizeof(*sel), cmp_cand_hot);
+	for (size_t i = 0; i < nsel; i++) {
+		struct axfs_page_plan *pg = &sel[i].m->pages[sel[i].page];
+
+		if (i < room) {
+			pg->xip = 1;
+			pg->reason = AXFS_WHY_PROFILE;
+			st->xip_pages++;
+		} else {
+			pg->reason = AXFS_WHY_BUDGET;
+			st->budget_dropped++;
+		}
+	}
+	st->xip_pages += whole;
+	if (sync_link_members(t) < 0)
+		goto nomem;
+	if (o->profile || whole)
+		axfs_log(o->log, AXFS_LOG_INFO,
+			 "xip plan: %llu pages (%llu of whole files, %llu "
+			 "from the profile); %llu left out by the budget, "
+			 "%llu excluded, %llu below the minimum count",
+			 (unsigned long long)st->xip_pages,
+			 (unsigned long long)whole,
+			 (unsigned long long)(st->xip_pages - whole),
+			 (unsigned long long)st->budget_dropped,
+			 (unsigned long long)st->excluded,
+			 (unsigned long long)st->below_min_count);
+	rc = 0;
+	goto out;
+nomem:
+	rc = axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory planning %zu "
+			    "entries", t->count);
+	reset_plan(t);
+out:
+	free(flag);
+	free(c);
+	free(sel);
+	free(bad);
+	return rc;
+}
+
+/* ---- --mmap-limit: keep the hottest XIP pages ------------------------- */
+
+struct xpage {
+	struct axfs_tree_entry *m;
+	uint64_t page;
+	uint64_t count;
+	int whole;		/* whole-file XIP: kept before profile pages */
+	const char *path;	/* the file's image path */
+};
+
+static int cmp_keep(const void *a, const void *b)
+{
+	const struct xpage *x = a, *y = b;
+	int c;
+
+	if (x->whole != y->whole)
+		return x->whole > y->whole ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->path != y->path) {
+		c = strcmp(x->path, y->path);
+		if (c)
+			return c;
+	}
+	if (x->page != y->page)
+		return x->page < y->page ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Keeps the max_pages XIP pages that the planner would choose first
+ * (whole files, then profile pages hottest first) and stores the rest
+ * compressed (AXFS_WHY_MMAP_LIMIT).  Whole-file pages go last because the
+ * mmap limit is a hard limit of the device: if it is smaller than the
+ * whole files asked for, they cannot all be XIP.  On ENOMEM nothing is
+ * dropped (returns 0), which the caller sees as "cannot trim".
+ */
+uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages)
+{
+	struct xpage *v = NULL;
+	char **paths = NULL;
+	size_t nv = 0, np = 0, cap = 0;
+	uint64_t dropped = 0;
+
+	if (!t || !t->by_ino)
+		return 0;
+	for (size_t i = 0; i < t->count; i++) {
+		struct axfs_tree_entry *m = t->by_ino[i];
+		uint64_t n = npages_of(m);
+		int has = 0;
+
+		if (!is_master(m) || !m->pages)
+			continue;
+		for (uint64_t p = 0; p < n; p++) {
+			if (!m->pages[p].xip)
+				continue;
+			if (nv == cap) {
+				size_t nc = cap ? 2 * cap : 256;
+				struct xpage *nvv = realloc(v, nc * sizeof(*v));
+
+				if (!nvv)
+					goto out;
+				v = nvv;
+				cap = nc;
+			}
+			if (!has) {
+				char **npp = realloc(paths,
+						     (np + 1) * sizeof(*paths));
+
+				if (!npp)
+					goto out;
+				paths = npp;
+				paths[np] = path_dup(m);
+				if (!paths[np])
+					goto out;
+				np++;
+				has = 1;
+			}
+			v[nv].m = m;
+			v[nv].page = p;
+			v[nv].count = m->pages[p].count;
+			v[nv].whole = m->pages[p].reason != AXFS_WHY_PROFILE;
+			v[nv].path = paths[np - 1];
+			nv++;
+		}
+	}
+	if (nv <= max_pages)
+		goto out;
+	qsort(v, nv, sizeof(*v), cmp_keep);
+	for (size_t i = (size_t)max_pages; i < nv; i++) {
+		struct axfs_page_plan *pg = &v[i].m->pages[v[i].page];
+
+		pg->xip = 0;
+		pg->reason = AXFS_WHY_MMAP_LIMIT;
+		dropped++;
+	}
+	sync_link_members(t);
+out:
+	for (size_t i = 0; i < np; i++)
+		free(paths[i]);
+	free(paths);
+	free(v);
+	return dropped;
+}

@@ -1,0 +1,1069 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * policy.c - the YAML build policy (schema: man/axfs-policy.5).
+ *
+ * The file is loaded with libyaml's document API, which keeps the start
+ * mark of every node, and then walked against a fixed schema.  Every
+ * error names file:line:column (1-based, as editors count) and the key
+ * path ("compression.level", "files[2].mode"; list indexes from 0).  The
+ * first error stops the walk: a policy is either applied exactly or not
+ * at all.
+ *
+ * Applying the parsed policy to a tree is policy_apply.c.
+ */
+#include "axfs_policy.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "axfs_format.h"
+#include "axfs_glob.h"
+
+/* A policy is a page of text; anything this large is a mistake. */
+#define POLICY_MAX_BYTES (16u << 20)
+
+void axfs_policy_init(struct axfs_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->level = -1;
+	p->all_root = -1;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void axfs_policy_free(struct axfs_policy *p)
+{
+	if (!p)
+		return;
+	free(p->file);
+	free_list(p->xip_files, p->n_xip_files);
+	free_list(p->xip_exclude, p->n_xip_exclude);
+	free(p->xip_files_pos);
+	free(p->xip_exclude_pos);
+	for (size_t i = 0; i < p->n_rules; i++)
+		free(p->rules[i].match);
+	free(p->rules);
+	for (size_t i = 0; i < p->n_devices; i++)
+		free(p->devices[i].path);
+	free(p->devices);
+	axfs_policy_init(p);
+}
+
+/* ---- the walk's context and its error messages ------------------------- */
+
+struct walk {
+	struct axfs_policy *p;
+	yaml_document_t *doc;
+	const char *name;
+	struct axfs_error *err;
+};
+
+static int fail_at(struct walk *w, const yaml_mark_t *m, int code,
+		   const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int fail_at(struct walk *w, const yaml_mark_t *m, int code,
+		   const char *key, const char *fmt, ...)
+{
+	char msg[AXFS_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (key && *key)
+		return axfs_error_set(w->err, code, "%s:%zu:%zu: %s: %s",
+				      w->name, m->line + 1, m->column + 1,
+				      key, msg);
+	return axfs_error_set(w->err, code, "%s:%zu:%zu: %s", w->name,
+			      m->line + 1, m->column + 1, msg);
+}
+
+#define FAIL(w, node, key, ...) \
+	fail_at(w, &(node)->start_mark, AXFS_ERR_INVALID, key, __VA_ARGS__)
+
+static int nomem(struct walk *w)
+{
+	return axfs_error_set(w->err, AXFS_ERR_NOMEM, "out of memory");
+}
+
+static yaml_node_t *node_at(struct walk *w, int id)
+{
+	return yaml_document_get_node(w->doc, id);
+}
+
+static const char *kind_name(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_MAPPING_NODE: return "a mapping";
+	case YAML_SEQUENCE_NODE: return "a list";
+	default: return "a scalar";
+	}
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static int is_null(const yaml_node_t *n)
+{
+	const char *s;
+
+	if (n->type != YAML_SCALAR_NODE ||
+	    n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	s = scalar(n);
+	return !*s || !strcmp(s, "~") || !strcmp(s, "null") ||
+	       !strcmp(s, "Null") || !strcmp(s, "NULL");
+}
+
+/* A scalar with a value; sets *s.  Errors name what was found. */
+static int want_scalar(struct walk *w, yaml_node_t *n, const char *key,
+		       const char *what, const char **s)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return FAIL(w, n, key, "expected %s, got %s", what, kind_name(n));
+	if (is_null(n))
+		return FAIL(w, n, key, "expected %s, got nothing", what);
+	if (strlen(scalar(n)) != n->data.scalar.length)
+		return FAIL(w, n, key, "NUL byte in a value");
+	*s = scalar(n);
+	return 0;
+}
+
+/* ---- scalar types ---------------------------------------------------------- */
+
+static int parse_dec(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -2;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int get_uint(struct walk *w, yaml_node_t *n, const char *key,
+		    uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *s;
+	uint64_t v = 0;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, "an integer", &s)) < 0)
+		return rc;
+	rc = parse_dec(*s == '+' ? s + 1 : s, &v);
+	if (rc == -1)
+		return FAIL(w, n, key, "'%s' is not an integer (expected %llu to %llu)",
+			    s, (unsigned long long)min, (unsigned long long)max);
+	if (rc < 0 || v < min || v > max)
+		return FAIL(w, n, key, "%s is out of range (%llu to %llu)", s,
+			    (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+static int get_u32(struct walk *w, yaml_node_t *n, const char *key,
+		   uint32_t *out)
+{
+	uint64_t v;
+	int rc = get_uint(w, n, key, 0, UINT32_MAX, &v);
+
+	if (rc == 0)
+		*out = (uint32_t)v;
+	return rc;
+}
+
+static int get_bool(struct walk *w, yaml_node_t *n, const char *key,
+		    int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+	const char *s;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, "true or false", &s)) < 0)
+		return rc;
+	for (size_t i = 0; i < 3; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return FAIL(w, n, key, "expected true or false, got '%s'", s);
+}
+
+static int get_size(struct walk *w, yaml_node_t *n, const char *key,
+		    uint64_t *out)
+{
+	char why[160];
+	const char *s;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, "a size such as 64KiB", &s)) < 0)
+		return rc;
+	if (axfs_parse_size(s, out, why, sizeof(why)) < 0)
+		return FAIL(w, n, key, "%s", why);
+	return 0;
+}
+
+/* Modes are always octal: "0755", "04755", "755", "0o755". */
+static int get_mode(struct walk *w, yaml_node_t *n, const char *key,
+		    uint32_t *out)
+{
+	const char *s, *d;
+	uint32_t v = 0;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, "an octal mode such as \"0755\"", &s)) < 0)
+		return rc;
+	d = (s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) ? s + 2 : s;
+	if (!*d)
+		return FAIL(w, n, key, "'%s' is not an octal mode (such as \"0755\")", s);
+	for (; *d; d++) {
+		if (*d < '0' || *d > '7')
+			return FAIL(w, n, key, "'%s' is not an octal mode (such as \"0755\")", s);
+		v = v * 8 + (uint32_t)(*d - '0');
+		if (v > 07777)
+			return FAIL(w, n, key, "mode '%s' is out of range (0 to 07777)", s);
+	}
+	*out = v;
+	return 0;
+}
+
+static int get_glob(struct walk *w, yaml_node_t *n, const char *key,
+		    char **out)
+{
+	char why[160];
+	const char *s;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, "a path glob", &s)) < 0)
+		return rc;
+	if (axfs_glob_check(s, why, sizeof(why)) < 0)
+		return FAIL(w, n, key, "bad glob '%s': %s", s, why);
+	if (!(*out = strdup(s)))
+		return nomem(w);
+	return 0;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (no time zones). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* Seconds since the epoch ("N" or "@N"), or a UTC date "YYYY-MM-DD",
+ * "YYYY-MM-DDTHH:MM:SS[Z]" or "YYYY-MM-DD HH:MM:SS", as mkfs --mtime. */
+static int get_timestamp(struct walk *w, yaml_node_t *n, const char *key,
+			 int64_t *out)
+{
+	unsigned y, mo, d, h = 0, mi = 0, sec = 0;
+	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	const char *s;
+	uint64_t v;
+	int rc, used = 0;
+
+	if ((rc = want_scalar(w, n, key, "seconds since 1970 or a UTC date", &s)) < 0)
+		return rc;
+	rc = parse_dec(s[0] == '@' ? s + 1 : s, &v);	/* "@N" as date(1) takes it */
+	if (rc == 0 && v <= INT64_MAX) {
+		*out = (int64_t)v;
+		return 0;
+	}
+	if (rc == -2 || rc == 0)
+		return FAIL(w, n, key, "%s is out of range", s);
+	if ((sscanf(s, "%4u-%2u-%2u%n", &y, &mo, &d, &used) == 3 && !s[used]) ||
+	    (sscanf(s, "%4u-%2u-%2u%*[T ]%2u:%2u:%2u%n", &y, &mo, &d, &h, &mi,
+		    &sec, &used) == 6 && (!strcmp(s + used, "Z") || !s[used]))) {
+		if (y >= 1970 && mo >= 1 && mo <= 12 && d >= 1 &&
+		    d <= mdays[mo - 1] && h < 24 && mi < 60 && sec < 60 &&
+		    !(mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)))) {
+			*out = days_from_civil(y, mo, d) * 86400 + h * 3600 +
+			       mi * 60 + sec;
+			return 0;
+		}
+	}
+	return FAIL(w, n, key, "'%s' is not a timestamp (seconds since 1970, or "
+		    "a UTC date such as 2024-01-31 or 2024-01-31T12:00:00Z)", s);
+}
+
+/* ---- mappings: known keys, duplicates, suggestions ----------------------- */
+
+/* Optimal string alignment distance (a swap of two letters costs 1). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t d[34][34];
+
+	if (la > 32 || lb > 32)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = d[i - 1][j - 1] + cost;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[la][lb];
+}
+
+static int unknown_key(struct walk *w, yaml_node_t *k, const char *path,
+		       const char *const *keys)
+{
+	const char *s = scalar(k), *best = NULL;
+	size_t bestd = SIZE_MAX, len = 0;
+	char full[256], list[256];
+	char canon[40];
+
+	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", s);
+	if (!strcmp(s, "<<"))
+		return FAIL(w, k, full, "YAML merge keys ('<<') are not supported");
+	/* "block_size" and "Block-Size" are near misses too */
+	snprintf(canon, sizeof(canon), "%s", s);
+	for (char *c = canon; *c; c++)
+		*c = *c == '_' ? '-' : (char)((*c >= 'A' && *c <= 'Z') ? *c + 32 : *c);
+	for (size_t i = 0; keys[i]; i++) {
+		size_t d = edit_distance(canon, keys[i]);
+
+		if (d < bestd) {
+			bestd = d;
+			best = keys[i];
+		}
+	}
+	if (best && (bestd <= 2 || bestd * 3 <= strlen(best)) &&
+	    bestd < strlen(best))
+		return FAIL(w, k, full, "unknown key; did you mean '%s'?", best);
+	list[0] = '\0';
+	for (size_t i = 0; keys[i] && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i ? ", " : "", keys[i]);
+	return FAIL(w, k, full, "unknown key (valid keys: %s)", list);
+}
+
+/*
+ * Checks that node n is a mapping whose keys are plain strings from
+ * `keys` (NULL-terminated), each at most once.  The caller then walks the
+ * pairs with FOR_PAIRS, knowing every key is valid and unique.
+ */
+static int check_mapping(struct walk *w, yaml_node_t *n, const char *path,
+			 const char *what, const char *const *keys)
+{
+	yaml_node_pair_t *pr;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return FAIL(w, n, path, "expected %s, got %s", what, kind_name(n));
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = node_at(w, pr->key);
+		size_t i;
+
+		if (!k || k->type != YAML_SCALAR_NODE)
+			return FAIL(w, k ? k : n, path, "keys must be plain words, not %s",
+				    k ? kind_name(k) : "nothing");
+		for (i = 0; keys[i] && strcmp(keys[i], scalar(k)); i++)
+			;
+		if (!keys[i])
+			return unknown_key(w, k, path, keys);
+		for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < pr; q++) {
+			yaml_node_t *k2 = node_at(w, q->key);
+
+			if (!strcmp(scalar(k2), scalar(k))) {
+				char full[256];
+
+				snprintf(full, sizeof(full), "%s%s%s", path,
+					 *path ? "." : "", scalar(k));
+				return FAIL(w, k, full, "duplicate key (first at line %zu, column %zu)",
+					    k2->start_mark.line + 1,
+					    k2->start_mark.column + 1);
+			}
+		}
+	}
+	return 0;
+}
+
+#define FOR_PAIRS(w, n, kname, val) \
+	for (yaml_node_pair_t *pr_ = (n)->data.mapping.pairs.start; \
+	     pr_ < (n)->data.mapping.pairs.top && \
+	     ((kname) = scalar(node_at(w, pr_->key)), (val) = node_at(w, pr_->value), 1); \
+	     pr_++)
+
+/* ---- sections ---------------------------------------------------------------- */
+
+static int parse_compression(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "level", "block-size", NULL };
+	const char *k;
+	yaml_node_t *v;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if ((rc = check_mapping(w, n, "compression", "a mapping (level, block-size)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		uint64_t x;
+
+		if (!strcmp(k, "level")) {
+			if ((rc = get_uint(w, v, "compression.level", 1, 9, &x)) < 0)
+				return rc;
+			w->p->level = (int)x;
+		} else {
+			if ((rc = get_size(w, v, "compression.block-size", &x)) < 0)
+				return rc;
+			if (x < 4096 || x > (1u << 20) || (x & (x - 1)))
+				return FAIL(w, v, "compression.block-size",
+					    "%s is not a power of two from 4KiB to 1MiB",
+					    scalar(v));
+			w->p->block_size = (uint32_t)x;
+		}
+	}
+	return 0;
+}
+
+/* A glob or a list of globs. */
+static int parse_glob_list(struct walk *w, yaml_node_t *n, const char *key,
+			   char ***out, size_t *nout,
+			   struct axfs_policy_pos **pos)
+{
+	yaml_node_item_t *it;
+	size_t count, i = 0;
+	char sub[64];
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if (n->type == YAML_MAPPING_NODE)
+		return FAIL(w, n, key, "expected a glob or a list of globs, got a mapping");
+	count = n->type == YAML_SCALAR_NODE ? 1 :
+		(size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (!count)
+		return 0;
+	*out = calloc(count, sizeof(**out));
+	*pos = calloc(count, sizeof(**pos));
+	if (!*out || !*pos)
+		return nomem(w);
+	if (n->type == YAML_SCALAR_NODE) {
+		if ((rc = get_glob(w, n, key, &(*out)[0])) < 0)
+			return rc;
+		(*pos)[0].line = n->start_mark.line + 1;
+		(*pos)[0].column = n->start_mark.column + 1;
+		*nout = 1;
+		return 0;
+	}
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++, i++) {
+		yaml_node_t *e = node_at(w, *it);
+
+		snprintf(sub, sizeof(sub), "%s[%zu]", key, i);
+		if ((rc = get_glob(w, e, sub, &(*out)[i])) < 0)
+			return rc;
+		(*pos)[i].line = e->start_mark.line + 1;
+		(*pos)[i].column = e->start_mark.column + 1;
+		*nout = i + 1;
+	}
+	return 0;
+}
+
+static int parse_xip(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "budget", "min-count", "files", "exclude", NULL };
+	const char *k;
+	yaml_node_t *v;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if ((rc = check_mapping(w, n, "xip", "a mapping (budget, min-count, files, exclude)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		if (!strcmp(k, "budget")) {
+			if ((rc = get_size(w, v, "xip.budget", &w->p->xip_budget)) < 0)
+				return rc;
+			w->p->has_xip_budget = 1;
+		} else if (!strcmp(k, "min-count")) {
+			if ((rc = get_uint(w, v, "xip.min-count", 0, UINT64_MAX,
+					   &w->p->xip_min_count)) < 0)
+				return rc;
+		} else if (!strcmp(k, "files")) {
+			if ((rc = parse_glob_list(w, v, "xip.files", &w->p->xip_files,
+						  &w->p->n_xip_files,
+						  &w->p->xip_files_pos)) < 0)
+				return rc;
+		} else {
+			if ((rc = parse_glob_list(w, v, "xip.exclude", &w->p->xip_exclude,
+						  &w->p->n_xip_exclude,
+						  &w->p->xip_exclude_pos)) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int parse_owners(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "all-root", "uid", "gid", NULL };
+	const char *k;
+	yaml_node_t *v, *all_root = NULL, *ids = NULL;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if ((rc = check_mapping(w, n, "owners", "a mapping (all-root, uid, gid)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		if (!strcmp(k, "all-root")) {
+			if ((rc = get_bool(w, v, "owners.all-root", &w->p->all_root)) < 0)
+				return rc;
+			all_root = v;
+		} else if (!strcmp(k, "uid")) {
+			if ((rc = get_u32(w, v, "owners.uid", &w->p->uid)) < 0)
+				return rc;
+			w->p->has_uid = 1;
+			ids = ids ? ids : v;
+		} else {
+			if ((rc = get_u32(w, v, "owners.gid", &w->p->gid)) < 0)
+				return rc;
+			w->p->has_gid = 1;
+			ids = ids ? ids : v;
+		}
+	}
+	if (all_root && w->p->all_root == 1 && ids)
+		return FAIL(w, all_root, "owners.all-root",
+			    "all-root: true sets every owner to 0; it cannot be combined with owners.uid or owners.gid");
+	return 0;
+}
+
+static int parse_ftype(struct walk *w, yaml_node_t *n, const char *key,
+		       int allow_all, enum axfs_ftype *out)
+{
+	static const struct { const char *name; enum axfs_ftype t; } types[] = {
+		{ "file", AXFS_FT_REG }, { "dir", AXFS_FT_DIR },
+		{ "symlink", AXFS_FT_LNK }, { "char", AXFS_FT_CHR },
+		{ "block", AXFS_FT_BLK }, { "fifo", AXFS_FT_FIFO },
+		{ "socket", AXFS_FT_SOCK },
+	};
+	const char *s;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, "a file type", &s)) < 0)
+		return rc;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (strcmp(s, types[i].name))
+			continue;
+		if (!allow_all && (types[i].t == AXFS_FT_REG || types[i].t == AXFS_FT_LNK))
+			break;
+		*out = types[i].t;
+		return 0;
+	}
+	return FAIL(w, n, key, "'%s' is not one of %s", s,
+		    allow_all ? "file, dir, symlink, char, block, fifo, socket"
+			      : "char, block, fifo, socket, dir");
+}
+
+static int parse_rule(struct walk *w, yaml_node_t *n, size_t idx)
+{
+	static const char *const keys[] = { "match", "type", "mode", "uid", "gid",
+					     "compress", "xip", NULL };
+	struct axfs_policy_rule *r = &w->p->rules[idx];
+	char path[64], key[96];
+	const char *k, *s;
+	yaml_node_t *v;
+	int rc;
+
+	snprintf(path, sizeof(path), "files[%zu]", idx);
+	memset(r, 0, sizeof(*r));
+	r->compress = -1;
+	r->xip = -1;
+	r->type = AXFS_FT_NONE;
+	r->line = n->start_mark.line + 1;
+	r->column = n->start_mark.column + 1;
+	w->p->n_rules = idx + 1;
+	if ((rc = check_mapping(w, n, path, "a rule (a mapping with match: and what to set)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		snprintf(key, sizeof(key), "%s.%s", path, k);
+		if (!strcmp(k, "match")) {
+			rc = get_glob(w, v, key, &r->match);
+		} else if (!strcmp(k, "type")) {
+			rc = parse_ftype(w, v, key, 1, &r->type);
+		} else if (!strcmp(k, "mode")) {
+			rc = get_mode(w, v, key, &r->mode);
+			r->has_mode = 1;
+		} else if (!strcmp(k, "uid")) {
+			rc = get_u32(w, v, key, &r->uid);
+			r->has_uid = 1;
+		} else if (!strcmp(k, "gid")) {
+			rc = get_u32(w, v, key, &r->gid);
+			r->has_gid = 1;
+		} else if (!strcmp(k, "compress")) {
+			if ((rc = want_scalar(w, v, key, "none or zlib", &s)) < 0)
+				return rc;
+			if (!strcmp(s, "none"))
+				r->compress = 0;
+			else if (!strcmp(s, "zlib"))
+				r->compress = 1;
+			else
+				return FAIL(w, v, key, "expected none or zlib, got '%s'", s);
+		} else {
+			rc = get_bool(w, v, key, &r->xip);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	if (!r->match)
+		return FAIL(w, n, path, "a rule needs a 'match' glob");
+	if (!r->has_mode && !r->has_uid && !r->has_gid && r->compress < 0 && r->xip < 0)
+		return FAIL(w, n, path, "the rule sets nothing (give mode, uid, gid, compress or xip)");
+	return 0;
+}
+
+static int parse_files(struct walk *w, yaml_node_t *n)
+{
+	size_t count, i = 0;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if (n->type != YAML_SEQUENCE_NODE)
+		return FAIL(w, n, "files", "expected a list of rules, got %s", kind_name(n));
+	count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (!count)
+		return 0;
+	if (!(w->p->rules = calloc(count, sizeof(*w->p->rules))))
+		return nomem(w);
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++, i++)
+		if ((rc = parse_rule(w, node_at(w, *it), i)) < 0)
+			return rc;
+	return 0;
+}
+
+/* Normalises an absolute device path to "/a/b"; NULL with *why if bad. */
+static char *device_path(const char *s, const char **why)
+{
+	char *out = malloc(strlen(s) + 2), *o = out;
+
+	if (!out) {
+		*why = NULL;
+		return NULL;
+	}
+	if (*s != '/') {
+		free(out);
+		*why = "must be an absolute path (starting with '/')";
+		return NULL;
+	}
+	while (*s) {
+		const char *c;
+		size_t len;
+
+		while (*s == '/')
+			s++;
+		c = s;
+		while (*s && *s != '/')
+			s++;
+		len = (size_t)(s - c);
+		if (!len || (len == 1 && *c == '.'))
+			continue;
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			free(out);
+			*why = "'..' is not allowed in a path";
+			return NULL;
+		}
+		if (len > AXFS_MAXPATHLEN) {
+			free(out);
+			*why = "a name in it is longer than 255 bytes";
+			return NULL;
+		}
+		*o++ = '/';
+		memcpy(o, c, len);
+		o += len;
+	}
+	*o = '\0';
+	if (o == out) {
+		free(out);
+		*why = "the root directory cannot be a device";
+		return NULL;
+	}
+	return out;
+}
+
+static int parse_device(struct walk *w, yaml_node_t *n, size_t idx)
+{
+	static const char *const keys[] = { "path", "type", "major", "minor", "mode",
+					     "uid", "gid", NULL };
+	struct axfs_policy_device *d = &w->p->devices[idx];
+	yaml_node_t *v, *major = NULL, *minor = NULL, *type = NULL, *pathn = NULL;
+	int has_mode = 0, rc;
+	char path[64], key[96];
+	const char *k;
+
+	snprintf(path, sizeof(path), "devices[%zu]", idx);
+	memset(d, 0, sizeof(*d));
+	d->line = n->start_mark.line + 1;
+	d->column = n->start_mark.column + 1;
+	w->p->n_devices = idx + 1;
+	if ((rc = check_mapping(w, n, path, "a device (a mapping with path: and type:)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		uint64_t x;
+
+		snprintf(key, sizeof(key), "%s.%s", path, k);
+		if (!strcmp(k, "path")) {
+			const char *s, *why;
+
+			if ((rc = want_scalar(w, v, key, "an absolute path", &s)) < 0)
+				return rc;
+			if (!(d->path = device_path(s, &why)))
+				return why ? FAIL(w, v, key, "'%s': %s", s, why) : nomem(w);
+			pathn = v;
+		} else if (!strcmp(k, "type")) {
+			if ((rc = parse_ftype(w, v, key, 0, &d->type)) < 0)
+				return rc;
+			type = v;
+		} else if (!strcmp(k, "major") || !strcmp(k, "minor")) {
+			if ((rc = get_uint(w, v, key, 0, 255, &x)) < 0)
+				return rc;
+			if (k[1] == 'a') {
+				d->major = (uint32_t)x;
+				major = v;
+			} else {
+				d->minor = (uint32_t)x;
+				minor = v;
+			}
+		} else if (!strcmp(k, "mode")) {
+			if ((rc = get_mode(w, v, key, &d->mode)) < 0)
+				return rc;
+			has_mode = 1;
+		} else if (!strcmp(k, "uid")) {
+			if ((rc = get_u32(w, v, key, &d->uid)) < 0)
+				return rc;
+		} else {
+			if ((rc = get_u32(w, v, key, &d->gid)) < 0)
+				return rc;
+		}
+	}
+	if (!pathn)
+		return FAIL(w, n, path, "a device needs a 'path'");
+	if (!type)
+		return FAIL(w, n, path, "a device needs a 'type' (char, block, fifo, socket or dir)");
+	if (d->type == AXFS_FT_CHR || d->type == AXFS_FT_BLK) {
+		if (!major || !minor)
+			return FAIL(w, n, path, "a %s device needs 'major' and 'minor'",
+				    d->type == AXFS_FT_CHR ? "char" : "block");
+	} else if (major || minor) {
+		snprintf(key, sizeof(key), "%s.%s", path, major ? "major" : "minor");
+		return FAIL(w, major ? major : minor, key,
+			    "'major' and 'minor' apply only to char and block devices");
+	}
+	if (!has_mode)
+		d->mode = d->type == AXFS_FT_DIR ? 0755 : 0600;
+	for (size_t i = 0; i < idx; i++) {
+		const struct axfs_policy_device *o = &w->p->devices[i];
+
+		snprintf(key, sizeof(key), "%s.path", path);
+		if (!strcmp(o->path, d->path))
+			return FAIL(w, pathn, key, "duplicate device '%s' (first at line %zu, column %zu)",
+				    d->path, o->line, o->column);
+	}
+	return 0;
+}
+
+static int parse_devices(struct walk *w, yaml_node_t *n)
+{
+	size_t count, i = 0;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if (n->type != YAML_SEQUENCE_NODE)
+		return FAIL(w, n, "devices", "expected a list of devices, got %s", kind_name(n));
+	count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (!count)
+		return 0;
+	if (!(w->p->devices = calloc(count, sizeof(*w->p->devices))))
+		return nomem(w);
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++, i++)
+		if ((rc = parse_device(w, node_at(w, *it), i)) < 0)
+			return rc;
+	return 0;
+}
+
+static int parse_split(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "mmap-limit", NULL };
+	const char *k;
+	yaml_node_t *v;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if ((rc = check_mapping(w, n, "split", "a mapping (mmap-limit)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		(void)k;
+		if ((rc = get_size(w, v, "split.mmap-limit", &w->p->mmap_limit)) < 0)
+			return rc;
+		if (w->p->mmap_limit == 0 || w->p->mmap_limit % AXFS_PAGE_SIZE)
+			return FAIL(w, v, "split.mmap-limit",
+				    "%s is not a positive multiple of 4KiB", scalar(v));
+	}
+	return 0;
+}
+
+static int parse_root(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "compression", "xip", "owners", "files",
+					     "devices", "timestamp", "split", NULL };
+	const char *k;
+	yaml_node_t *v;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		if (!strcmp(k, "compression"))
+			rc = parse_compression(w, v);
+		else if (!strcmp(k, "xip"))
+			rc = parse_xip(w, v);
+		else if (!strcmp(k, "owners"))
+			rc = parse_owners(w, v);
+		else if (!strcmp(k, "files"))
+			rc = parse_files(w, v);
+		else if (!strcmp(k, "devices"))
+			rc = parse_devices(w, v);
+		else if (!strcmp(k, "split"))
+			rc = parse_split(w, v);
+		else {
+			rc = get_timestamp(w, v, "timestamp", &w->p->timestamp);
+			w->p->has_timestamp = rc == 0;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- loading ------------------------------------------------------------------ */
+
+/* Line and column of a byte offset (for libyaml reader errors). */
+static void offset_to_mark(const char *buf, size_t len, size_t off,
+			   yaml_mark_t *m)
+{
+	m->line = 0;
+	m->column = 0;
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (buf[i] == '\n') {
+			m->line++;
+			m->column = 0;
+		} else {
+			m->column++;
+		}
+	}
+}
+
+static int yaml_failed(struct walk *w, yaml_parser_t *ps, const char *buf,
+		       size_t len)
+{
+	yaml_mark_t m = ps->problem_mark;
+	const char *problem = ps->problem ? ps->problem : "malformed YAML";
+
+	if (ps->error == YAML_MEMORY_ERROR)
+		return nomem(w);
+	if (ps->error == YAML_READER_ERROR) {
+		offset_to_mark(buf, len, ps->problem_offset, &m);
+		return fail_at(w, &m, AXFS_ERR_PARSE, NULL, "%s (byte %zu)",
+			       problem, ps->problem_offset);
+	}
+	if (ps->context)
+		return fail_at(w, &m, AXFS_ERR_PARSE, NULL, "%s (%s at line %zu, column %zu)",
+			       problem, ps->context, ps->context_mark.line + 1,
+			       ps->context_mark.column + 1);
+	return fail_at(w, &m, AXFS_ERR_PARSE, NULL, "%s", problem);
+}
+
+/*
+ * libyaml's scanner slows down with every level of flow nesting ("[[[["),
+ * so a hostile file of 100,000 brackets takes half a minute.  A policy is
+ * four levels deep at most; one cheap pass over the events refuses
+ * anything deeper than MAX_DEPTH before the document is built.  Syntax
+ * errors are left to the loader, which reports them the same way.
+ */
+#define MAX_DEPTH 32
+
+static int check_depth(struct walk *w, const char *buf, size_t len)
+{
+	yaml_parser_t ps;
+	yaml_event_t ev;
+	int depth = 0, rc = 0;
+
+	if (!yaml_parser_initialize(&ps))
+		return nomem(w);
+	yaml_parser_set_input_string(&ps, (const unsigned char *)buf, len);
+	for (;;) {
+		int end;
+
+		if (!yaml_parser_parse(&ps, &ev))
+			break;
+		if (ev.type == YAML_SEQUENCE_START_EVENT ||
+		    ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > MAX_DEPTH) {
+				rc = fail_at(w, &ev.start_mark, AXFS_ERR_PARSE, NULL,
+					     "nested deeper than %d levels; a policy is never that deep",
+					     MAX_DEPTH);
+				yaml_event_delete(&ev);
+				break;
+			}
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
+			   ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		end = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+		if (end)
+			break;
+	}
+	yaml_parser_delete(&ps);
+	return rc;
+}
+
+int axfs_policy_parse(struct axfs_policy *p, const char *name,
+		      const char *buf, size_t len, struct axfs_error *err)
+{
+	struct walk w = { p, NULL, name, err };
+	yaml_parser_t ps;
+	yaml_document_t doc, extra;
+	int rc = 0;
+
+	axfs_policy_free(p);
+	if (len > POLICY_MAX_BYTES)
+		return axfs_error_set(err, AXFS_ERR_LIMIT,
+				      "'%s' is larger than %u MiB; that is not a policy",
+				      name, POLICY_MAX_BYTES >> 20);
+	if (!(p->file = strdup(name)))
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	if ((rc = check_depth(&w, buf, len)) < 0) {
+		axfs_policy_free(p);
+		return rc;
+	}
+	if (!yaml_parser_initialize(&ps))
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	yaml_parser_set_input_string(&ps, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&ps, &doc)) {
+		rc = yaml_failed(&w, &ps, buf, len);
+		yaml_parser_delete(&ps);
+		axfs_policy_free(p);
+		return rc;
+	}
+	w.doc = &doc;
+	if (yaml_document_get_root_node(&doc)) {
+		/* a second document is a mistake, not something to ignore */
+		if (!yaml_parser_load(&ps, &extra)) {
+			rc = yaml_failed(&w, &ps, buf, len);
+		} else {
+			if (yaml_document_get_root_node(&extra))
+				rc = fail_at(&w, &extra.start_mark, AXFS_ERR_PARSE, NULL,
+					     "a policy is one YAML document; a second one starts here");
+			yaml_document_delete(&extra);
+		}
+		if (rc == 0)
+			rc = parse_root(&w, yaml_document_get_root_node(&doc));
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&ps);
+	if (rc < 0)
+		axfs_policy_free(p);	/* all or nothing */
+	return rc;
+}
+
+int axfs_policy_load(struct axfs_policy *p, const char *file,
+		     struct axfs_error *err)
+{
+	FILE *f = fopen(file, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (!f)
+		return axfs_error_sys(err, errno, "cannot open '%s'", file);
+	for (;;) {
+		size_t got;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= POLICY_MAX_BYTES) {
+				fclose(f);
+				free(buf);
+				return axfs_error_set(err, AXFS_ERR_LIMIT,
+						      "'%s' is larger than %u MiB; that is not a policy",
+						      file, POLICY_MAX_BYTES >> 20);
+			}
+			cap = cap ? cap * 2 : 4096;
+			if (!(nb = realloc(buf, cap))) {
+				fclose(f);
+				free(buf);
+				return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		fclose(f);
+		free(buf);
+		return axfs_error_sys(err, e, "cannot read '%s'", file);
+	}
+	fclose(f);
+	rc = axfs_policy_parse(p, file, buf ? buf : "", len, err);
+	free(buf);
+	return rc;
+}

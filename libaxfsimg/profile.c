@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * profile.c - profile CSVs: read what the driver prints in
+ * /proc/axfs/volumeN, combine, write the canonical form.
+ *
+ * The driver prints one line per page that was faulted in through mmap:
+ *
+ *     ./dir/sub/name,offset,count
+ *
+ * with `offset` in bytes (page index * 4096) and `count` the number of
+ * faults.  It prints names raw, so a name may hold commas and spaces: the
+ * last two fields are split off from the right and everything before them
+ * is the path.  The format is described for users in axfs-profile(5);
+ * every decision taken here is documented there too.
+ */
+#include "axfs_profile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axfs_format.h"
+
+void axfs_profile_init(struct axfs_profile *p, const struct axfs_logger *log)
+{
+	p->v = NULL;
+	p->n = 0;
+	p->cap = 0;
+	p->log = log;
+}
+
+void axfs_profile_free(struct axfs_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].path);	/* `file` lives in the same block */
+	free(p->v);
+	p->v = NULL;
+	p->n = p->cap = 0;
+}
+
+/* Drops entries appended after `keep` (a failed read leaves no trace). */
+static void truncate_to(struct axfs_profile *p, size_t keep)
+{
+	while (p->n > keep)
+		free(p->v[--p->n].path);
+}
+
+/*
+ * Normalises path[0..len) into "/a/b" form in a new block that also holds
+ * a copy of `file` (so entries never point at a caller's buffer).  Empty
+ * and "." components are dropped; ".." is an error.  On error, returns
+ * NULL with *bad_col (1-based byte in the input) and *why set.
+ */
+static char *normalise(const char *path, size_t len, const char *file,
+		       const char **file_copy, size_t *bad_col,
+		       const char **why)
+{
+	size_t flen = file ? strlen(file) + 1 : 0;
+	char *out = malloc(len + 2 + flen), *o = out;
+	size_t i = 0;
+
+	if (!out) {
+		*why = NULL;
+		*bad_col = 0;
+		return NULL;
+	}
+	while (i < len) {
+		size_t start, clen;
+
+		while (i < len && path[i] == '/')
+			i++;
+		start = i;
+		while (i < len && path[i] != '/')
+			i++;
+		clen = i - start;
+		if (clen == 0 || (clen == 1 && path[start] == '.'))
+			continue;
+		if (clen == 2 && path[start] == '.' && path[start + 1] == '.') {
+			free(out);
+			*bad_col = start + 1;
+			*why = "'..' is not allowed in a path";
+			return NULL;
+		}
+		*o++ = '/';
+		memcpy(o, path + start, clen);
+		o += clen;
+	}
+	if (o == out) {
+		free(out);
+		*bad_col = 1;
+		*why = len ? "the path names the root directory, not a file"
+			   : "empty path";
+		return NULL;
+	}
+	*o++ = '\0';
+	if (file) {
+		memcpy(o, file, flen);
+		*file_copy = o;
+	} else {
+		*file_copy = NULL;
+	}
+	return out;
+}
+
+static int push(struct axfs_profile *p, char *path, const char *file,
+		size_t line, uint64_t offset, uint64_t count,
+		struct axfs_error *err)
+{
+	struct axfs_profile_entry *e;
+
+	if (p->n == p->cap) {
+		size_t ncap = p->cap ? p->cap * 2 : 256;
+		struct axfs_profile_entry *nv;
+
+		if (ncap > SIZE_MAX / sizeof(*nv) ||
+		    !(nv = realloc(p->v, ncap * sizeof(*nv)))) {
+			free(path);
+			return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+		}
+		p->v = nv;
+		p->cap = ncap;
+	}
+	e = &p->v[p->n++];
+	e->path = path;
+	e->offset = offset;
+	e->count = count;
+	e->file = file;
+	e->line = line;
+	return 0;
+}
+
+int axfs_profile_add(struct axfs_profile *p, const char *path,
+		     uint64_t offset, uint64_t count, const char *file,
+		     size_t line, struct axfs_error *err)
+{
+	const char *why, *fcopy;
+	size_t col;
+	char *norm;
+
+	if (strchr(path, '\n'))
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "profile path '%s' holds a newline", path);
+	if (offset % AXFS_PAGE_SIZE)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "profile offset %llu of '%s' is not a multiple of %u",
+				      (unsigned long long)offset, path,
+				      AXFS_PAGE_SIZE);
+	norm = normalise(path, strlen(path), file, &fcopy, &col, &why);
+	if (!norm)
+		return why ? axfs_error_set(err, AXFS_ERR_INVALID,
+					    "profile path '%s': %s", path, why)
+			   : axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	return push(p, norm, fcopy, line, offset, count, err);
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Parses the number in s[0..len) (blanks around it allowed).  Returns 0,
+ * or -1 with *why and *col (offset into s of the culprit) set.
+ */
+static int parse_u64(const char *s, size_t len, uint64_t *out,
+		     const char **why, size_t *col)
+{
+	size_t i = 0, end = len;
+	uint64_t v = 0;
+
+	while (i < end && is_blank(s[i]))
+		i++;
+	while (end > i && is_blank(s[end - 1]))
+		end--;
+	*col = i;
+	if (i == end) {
+		*why = "is empty";
+		return -1;
+	}
+	for (size_t j = i; j < end; j++) {
+		unsigned int d;
+
+		if (s[j] < '0' || s[j] > '9') {
+			*col = j;
+			*why = "is not a non-negative decimal number";
+			return -1;
+		}
+		d = (unsigned int)(s[j] - '0');
+		if (v > (UINT64_MAX - d) / 10) {
+			*why = "does not fit in 64 bits";
+			return -1;
+		}
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* One line without its '\n' (a trailing '\r' is still there). */
+static int parse_line(struct axfs_profile *p, const char *name,
+		      size_t lineno, const char *s, size_t len,
+		      struct axfs_error *err)
+{
+	const char *c1 = NULL, *c2 = NULL, *why, *fcopy;
+	uint64_t offset, count;
+	size_t i, col;
+	char *path;
+	const char *nul;
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	/* a UTF-8 byte order mark, as Windows editors write one */
+	if (lineno == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
+		s += 3;
+		len -= 3;
+	}
+	for (i = 0; i < len && is_blank(s[i]); i++)
+		;
+	if (i == len || s[0] == '#')
+		return 0;
+	nul = memchr(s, '\0', len);
+	if (nul)
+		return axfs_error_set(err, AXFS_ERR_PARSE,
+				      "%s:%zu:%zu: NUL byte in a profile line",
+				      name, lineno, (size_t)(nul - s) + 1);
+	for (i = len; i-- > 0;) {
+		if (s[i] != ',')
+			continue;
+		if (!c2) {
+			c2 = s + i;
+		} else {
+			c1 = s + i;
+			break;
+		}
+	}
+	if (!c1)
+		return axfs_error_set(err, AXFS_ERR_PARSE,
+				      "%s:%zu: expected 'path,offset,count', found %s",
+				      name, lineno,
+				      c2 ? "only one comma" : "no comma");
+
+	if (parse_u64(c1 + 1, (size_t)(c2 - c1 - 1), &offset, &why, &col) < 0)
+		return axfs_error_set(err, AXFS_ERR_PARSE,
+				      "%s:%zu:%zu: offset '%.*s' %s", name, lineno,
+				      (size_t)(c1 + 1 - s) + col + 1,
+				      (int)(c2 - c1 - 1), c1 + 1, why);
+	if (parse_u64(c2 + 1, (size_t)(s + len - c2 - 1), &count, &why,
+		      &col) < 0)
+		return axfs_error_set(err, AXFS_ERR_PARSE,
+				      "%s:%zu:%zu: count '%.*s' %s", name, lineno,
+				      (size_t)(c2 + 1 - s) + col + 1,
+				      (int)(s + len - c2 - 1), c2 + 1, why);
+	if (offset % AXFS_PAGE_SIZE)
+		return axfs_error_set(err, AXFS_ERR_PARSE,
+				      "%s:%zu:%zu: offset %llu is not a multiple of the page size (%u)",
+				      name, lineno, (size_t)(c1 + 1 - s) + 1,
+				      (unsigned long long)offset, AXFS_PAGE_SIZE);
+	path = normalise(s, (size_t)(c1 - s), name, &fcopy, &col, &why);
+	if (!path) {
+		if (!why)
+			return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+		return axfs_error_set(err, AXFS_ERR_PARSE, "%s:%zu:%zu: %s",
+				      name, lineno, col, why);
+	}
+	return push(p, path, fcopy, lineno, offset, count, err);
+}
+
+int axfs_profile_parse(struct axfs_profile *p, const char *name,
+		       const char *buf, size_t len, struct axfs_error *err)
+{
+	size_t keep = p->n, lineno = 0, pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t llen = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		int rc = parse_line(p, name, ++lineno, buf + pos, llen, err);
+
+		if (rc < 0) {
+			truncate_to(p, keep);
+			return rc;
+		}
+		pos += llen + 1;
+	}
+	return 0;
+}
+
+int axfs_profile_read(struct axfs_profile *p, const char *file,
+		      struct axfs_error *err)
+{
+	int is_stdin = strcmp(file, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : file;
+	FILE *f = is_stdin ? stdin : fopen(file, "r");
+	size_t keep = p->n, lineno = 0, cap = 0;
+	char *line = NULL;
+	ssize_t got;
+	int rc = 0;
+
+	if (!f)
+		return axfs_error_sys(err, errno, "cannot open '%s'", file);
+	errno = 0;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t)got;
+
+		if (len && line[len - 1] == '\n')
+			len--;
+		rc = parse_line(p, name, ++lineno, line, len, err);
+		if (rc < 0)
+			break;
+		errno = 0;
+	}
+	if (rc == 0 && ferror(f))
+		rc = axfs_error_sys(err, errno ? errno : EIO, "cannot read '%s'",
+				    name);
+	free(line);
+	if (!is_stdin)
+		fclose(f);
+	else
+		clearerr(f);
+	if (rc < 0)
+		truncate_to(p, keep);
+	return rc;
+}
+
+/* ---- canonical form ----------------------------------------------------- */
+
+static int entry_cmp(const struct axfs_profile_entry *a,
+		     const struct axfs_profile_entry *b)
+{
+	int c = strcmp(a->path, b->path);
+
+	if (c)
+		return c;
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* Stable bottom-up merge sort: duplicates keep their input order, so the
+ * entry kept for messages (the first seen) does not depend on luck. */
+static int sort_entries(struct axfs_profile_entry *v, size_t n)
+{
+	struct axfs_profile_entry *tmp, *src = v, *dst;
+
+	if (n < 2)
+		return 0;
+	if (n > SIZE_MAX / sizeof(*tmp) || !(tmp = malloc(n * sizeof(*tmp))))
+		return -1;
+	dst = tmp;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				dst[k++] = entry_cmp(&src[j], &src[i]) < 0 ?
+					   src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct axfs_profile_entry *t = src;
+
+		src = dst;
+		dst = t;
+		if (width > SIZE_MAX / 2)
+			break;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	return 0;
+}
+
+int axfs_profile_canonicalize_combine(struct axfs_profile *p,
+				      enum axfs_profile_combine how,
+				      struct axfs_error *err)
+{
+	size_t out = 0;
+
+	if (sort_entries(p->v, p->n) < 0)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < p->n; i++) {
+		struct axfs_profile_entry *keep = out ? &p->v[out - 1] : NULL;
+		struct axfs_profile_entry *e = &p->v[i];
+
+		if (keep && entry_cmp(keep, e) == 0) {
+			if (how == AXFS_PROFILE_MAX) {
+				if (e->count > keep->count)
+					keep->count = e->count;
+			} else if (e->count > UINT64_MAX - keep->count) {
+				int rc = axfs_error_set(err, AXFS_ERR_LIMIT,
+					"%s:%zu: the counts of page %llu of '%s' add up to more than 64 bits (with %s:%zu)",
+					e->file ? e->file : "<profile>", e->line,
+					(unsigned long long)e->offset, e->path,
+					keep->file ? keep->file : "<profile>",
+					keep->line);
+
+				/* keep the array consistent: nothing leaks */
+				for (size_t j = i; j < p->n; j++)
+					p->v[out++] = p->v[j];
+				p->n = out;
+				return rc;
+			} else {
+				keep->count += e->count;
+			}
+			free(e->path);
+			continue;
+		}
+		p->v[out++] = *e;
+	}
+	p->n = out;
+	return 0;
+}
+
+int axfs_profile_canonicalize(struct axfs_profile *p, struct axfs_error *err)
+{
+	return axfs_profile_canonicalize_combine(p, AXFS_PROFILE_SUM, err);
+}
+
+int axfs_profile_write(const struct axfs_profile *p, FILE *out,
+		       struct axfs_error *err)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct axfs_profile_entry *e = &p->v[i];
+
+		if (fprintf(out, ".%s,%llu,%llu\n", e->path,
+			    (unsigned long long)e->offset,
+			    (unsigned long long)e->count) < 0)
+			break;
+	}
+	if (ferror(out))
+		return axfs_error_sys(err, errno ? errno : EIO,
+				      "cannot write the profile");
+	return 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * reader_internal.h - the private state of an open image, shared by
+ * reader.c (open, validation, tables, inodes), reader_data.c (pages,
+ * cblocks) and reader_walk.c (lookup, walk).  Not installed.
+ */
+#ifndef AXFS_READER_INTERNAL_H
+#define AXFS_READER_INTERNAL_H
+
+#include <stdint.h>
+#include <zlib.h>
+#include "axfs_reader.h"
+
+/*
+ * The largest region we load into memory (strings, a byte table, or a
+ * data region that is itself stored zlib-compressed).  A raw region is
+ * also bounded by the image size; an inflated one by zlib's maximum
+ * expansion of its stream.  1 GiB covers 2^31 inodes at 4-byte depth.
+ */
+#define AXFS_READER_MAX_INCORE	(1ull << 30)
+/* zlib cannot expand a stream by more than 1032:1 (+ a few bytes). */
+#define AXFS_ZLIB_MAX_RATIO	1032ull
+/* Lenient mode accepts any cblock_size up to this (fsck reports it). */
+#define AXFS_READER_MAX_CBLOCK_LENIENT	(64u * 1024u * 1024u)
+/* Deepest directory nesting the walk follows. */
+#define AXFS_READER_MAX_DEPTH	4096
+
+struct axfs_image {
+	char *name;			/* for messages */
+	char *store_name;		/* NULL: single segment */
+	int fd;				/* -1 in buffer mode */
+	int store_fd;			/* -1 when there is no store */
+	const uint8_t *buf;		/* buffer mode */
+	uint64_t seg0_len;		/* bytes readable from the first segment */
+	uint64_t split_at;		/* offsets >= this are in the store */
+	uint64_t file_size;		/* logical length of the whole image */
+	uint64_t limit;			/* regions must end at or before this */
+	int lenient;
+
+	struct axfs_super_info sb;
+	struct axfs_region_info reg[AXFS_REGION_COUNT];
+	uint8_t *owned[AXFS_REGION_COUNT];
+	/* Lenient mode: a region that could not be loaded keeps the reason
+	 * here and every use of it fails with that message. */
+	uint8_t bad[AXFS_REGION_COUNT];
+	struct axfs_error why[AXFS_REGION_COUNT];
+	/* Entries of each byte table; a depth-0 table (which reads as 0
+	 * everywhere) counts as `limit` entries, so that every loop is still
+	 * bounded by the size of the image. */
+	uint64_t entries[AXFS_REGION_COUNT];
+	uint64_t n_inodes;		/* valid inode numbers: [0, n_inodes) */
+	uint64_t n_nodes;		/* valid node numbers: [0, n_nodes) */
+	int cblock_ok;			/* cblock_size usable for buffers */
+
+	/* One-cblock cache, as the driver keeps one. */
+	uint8_t *cblk;			/* cblock_size bytes, inflated */
+	uint8_t *cin;			/* cblock_size bytes, compressed */
+	size_t cblk_len;		/* inflated length of the cached one */
+	uint64_t cblk_index;
+	int cblk_valid;
+};
+
+/* "'name': byte N: msg" (the offset part only when off != UINT64_MAX). */
+int axfs__img_err(const struct axfs_image *img, struct axfs_error *err,
+		  int code, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Error about entry i of table r: names the image byte of the entry, or
+ * the inflated offset when the table is stored compressed. */
+int axfs__entry_err(const struct axfs_image *img, struct axfs_error *err,
+		    enum axfs_region r, uint64_t i, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Bounds-checked table read. */
+int axfs__table_get(const struct axfs_image *img, enum axfs_region r,
+		    uint64_t i, uint64_t *val, struct axfs_error *err);
+/* Fails with the stored reason when region r could not be loaded. */
+int axfs__region_usable(const struct axfs_image *img, enum axfs_region r,
+			struct axfs_error *err);
+/* Inflates a zlib stream that must end (Z_STREAM_END) within out_len
+ * bytes; *got = inflated length.  A stream that needs more room fails. */
+int axfs__inflate(const struct axfs_image *img, const uint8_t *in,
+		  size_t in_len, uint8_t *out, size_t out_len, size_t *got,
+		  uint64_t off, const char *what, struct axfs_error *err);
+/* Human-readable file type name of a mode ("directory", ...). */
+const char *axfs__type_name(uint32_t mode);
+
+#endif

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * source.c - what every source shares: file type <-> mode mapping, and
+ * picking the directory or the archive producer from what SOURCE is.
+ */
+#include "axfs_source.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+uint32_t axfs_ftype_to_mode(enum axfs_ftype t)
+{
+	switch (t) {
+	case AXFS_FT_REG: return S_IFREG;
+	case AXFS_FT_DIR: return S_IFDIR;
+	case AXFS_FT_LNK: return S_IFLNK;
+	case AXFS_FT_CHR: return S_IFCHR;
+	case AXFS_FT_BLK: return S_IFBLK;
+	case AXFS_FT_FIFO: return S_IFIFO;
+	case AXFS_FT_SOCK: return S_IFSOCK;
+	case AXFS_FT_NONE: break;
+	}
+	return 0;
+}
+
+enum axfs_ftype axfs_ftype_from_mode(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return AXFS_FT_REG;
+	case S_IFDIR: return AXFS_FT_DIR;
+	case S_IFLNK: return AXFS_FT_LNK;
+	case S_IFCHR: return AXFS_FT_CHR;
+	case S_IFBLK: return AXFS_FT_BLK;
+	case S_IFIFO: return AXFS_FT_FIFO;
+	case S_IFSOCK: return AXFS_FT_SOCK;
+	}
+	return AXFS_FT_NONE;
+}
+
+const char *axfs_ftype_name(enum axfs_ftype t)
+{
+	switch (t) {
+	case AXFS_FT_REG: return "file";
+	case AXFS_FT_DIR: return "directory";
+	case AXFS_FT_LNK: return "symlink";
+	case AXFS_FT_CHR: return "character device";
+	case AXFS_FT_BLK: return "block device";
+	case AXFS_FT_FIFO: return "fifo";
+	case AXFS_FT_SOCK: return "socket";
+	case AXFS_FT_NONE: break;
+	}
+	return "unknown file type";
+}
+
+int axfs_source_open(struct axfs_source **out, const char *path,
+		     const struct axfs_source_opts *opts,
+		     struct axfs_error *err)
+{
+	struct stat st;
+
+	*out = NULL;
+	if (!path || !*path)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "no source given");
+	/* "-" is an archive on standard input, never a file named "-". */
+	if (strcmp(path, "-") == 0)
+		return axfs_source_archive_open(out, path, opts, err);
+	/* stat, not lstat: a symlink to the source tree is followed once,
+	 * at the top, as mkfs.cramfs and mksquashfs do. */
+	if (stat(path, &st) < 0)
+		return axfs_error_sys(err, errno, "cannot open '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return axfs_source_dir_open(out, path, opts, err);
+	return axfs_source_archive_open(out, path, opts, err);
+}
+
+void axfs_source_destroy(struct axfs_source *src)
+{
+	if (src && src->ops && src->ops->destroy)
+		src->ops->destroy(src);
+}

@@ -1,0 +1,226 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `make install DESTDIR=... PREFIX=/usr` installs everything a distribution
+# needs, a program builds against the installed library with pkg-config
+# and runs, the library exports only its declared axfs_* API, mkfs.axfs and
+# fsck.axfs reach our commands (also through `mkfs -t axfs`), the bash
+# completion works, and `make uninstall` removes it all again.
+. "$(dirname "$0")/lib.sh"
+
+top=$AXFS_TOP
+build=${AXFS_BUILD:-$top/build}
+B=${build#"$top"/}
+D=$TRASH/dest
+CC=${CC:-cc}
+# Run make as a user would, not as a child of the `make check` around us.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+export PKG_CONFIG_PATH="$D/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
+# Only our .pc file, not one installed on this machine.
+PKG_CONFIG_LIBDIR="$D/usr/lib/pkgconfig:$(pkg-config --variable pc_path pkg-config)"
+export PKG_CONFIG_LIBDIR
+
+mktree() {	# a small tree with every kind of file a user has
+	mkdir -p tree/bin tree/etc/init.d tree/usr/share/doc &&
+	printf 'hello\n' >tree/etc/hostname &&
+	seq 1 3000 >tree/usr/share/doc/numbers &&
+	cp "$AXFS" tree/bin/prog &&
+	printf '#!/bin/sh\necho hi\n' >tree/etc/init.d/rcS &&
+	chmod 755 tree/etc/init.d/rcS &&
+	ln -s prog tree/bin/alias &&
+	: >tree/etc/empty
+}
+
+test_expect_success 'make install DESTDIR=... PREFIX=/usr installs every part' '
+	make -s -C "$top" B="$B" install DESTDIR="$D" PREFIX=/usr >install.log 2>&1 ||
+		{ cat install.log; false; } &&
+	test -x "$D/usr/bin/axfs" &&
+	test -f "$D/usr/lib/libaxfsimg.a" &&
+	test -f "$D/usr/lib/libaxfsimg.so.0.1.0" &&
+	test "$(readlink "$D/usr/lib/libaxfsimg.so.0")" = libaxfsimg.so.0.1.0 &&
+	test "$(readlink "$D/usr/lib/libaxfsimg.so")" = libaxfsimg.so.0.1.0 &&
+	test -f "$D/usr/lib/pkgconfig/axfsimg.pc" &&
+	test -f "$D/usr/include/axfs/axfs_reader.h" &&
+	test -f "$D/usr/include/axfs/axfs_format.h" &&
+	test -f "$D/usr/share/bash-completion/completions/axfs" &&
+	for m in "$top"/man/*.[158]; do
+		s=${m##*.} &&
+		test -f "$D/usr/share/man/man$s/$(basename "$m")" || { echo "not installed: $m"; return 1; }
+	done
+'
+
+test_expect_success 'the installed pages include axfs(1) and axfs(5)' '
+	test -f "$D/usr/share/man/man1/axfs.1" &&
+	test -f "$D/usr/share/man/man5/axfs.5"
+'
+
+test_expect_success 'mkfs.axfs and fsck.axfs are relative links to the installed axfs' '
+	for n in mkfs.axfs fsck.axfs; do
+		test -L "$D/usr/sbin/$n" &&
+		case $(readlink "$D/usr/sbin/$n") in /*) echo "absolute link: $n"; return 1 ;; esac &&
+		test "$(readlink -f "$D/usr/sbin/$n")" = "$(readlink -f "$D/usr/bin/axfs")" || return 1
+	done &&
+	"$D/usr/sbin/mkfs.axfs" --help >mkfs.help &&
+	grep -q "axfs mkfs" mkfs.help &&
+	"$D/usr/sbin/fsck.axfs" --help >fsck.help &&
+	grep -q "axfs fsck" fsck.help &&
+	"$D/usr/bin/axfs" --version >version &&
+	grep -q "0\.1\.0" version
+'
+
+test_expect_success 'the shared library has a soname and a version' '
+	readelf -d "$D/usr/lib/libaxfsimg.so.0.1.0" >dyn &&
+	grep -q "SONAME.*\[libaxfsimg\.so\.0\]" dyn
+'
+
+test_expect_success 'libaxfsimg.so exports only axfs_* symbols' '
+	nm -D --defined-only "$D/usr/lib/libaxfsimg.so.0.1.0" >nm.out &&
+	awk "\$2 != \"A\" { sub(/@.*/, \"\", \$3); print \$3 }" nm.out | sort -u >exported &&
+	test "$(wc -l <exported)" -gt 20 &&
+	grep -q "^axfs_image_open\$" exported &&
+	! grep -v "^axfs_" exported &&
+	! grep "^axfs__" exported
+'
+
+test_expect_success 'every exported symbol is declared in an installed header' '
+	bad=0 &&
+	while read -r s; do
+		grep -qw "$s" "$D"/usr/include/axfs/*.h || { echo "undeclared export: $s"; bad=1; }
+	done <exported &&
+	test $bad = 0
+'
+
+test_expect_success 'pkg-config finds axfsimg inside DESTDIR' '
+	pkg-config --exists axfsimg &&
+	test "$(pkg-config --modversion axfsimg)" = 0.1.0 &&
+	pkg-config --cflags --libs axfsimg >pc.out &&
+	grep -q -- "-I$D/usr/include/axfs" pc.out &&
+	grep -q -- "-L$D/usr/lib" pc.out &&
+	grep -q -- "-laxfsimg" pc.out &&
+	pkg-config --static --libs axfsimg >pc.static &&
+	grep -q -- "-lz" pc.static && grep -q -- "-larchive" pc.static &&
+	grep -q -- "-lyaml" pc.static && grep -q -- "-lmd" pc.static
+'
+
+test_expect_success 'every installed header compiles on its own' '
+	for h in "$D"/usr/include/axfs/*.h; do
+		printf "#include <%s>\nint axfs_test_dummy;\n" "$(basename "$h")" >h.c &&
+		$CC -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags axfsimg) -c h.c -o h.o ||
+			{ echo "does not compile alone: $h"; return 1; }
+	done
+'
+
+cat >prog.c <<'EOF'
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A user of the installed library: lists an image, and checks an error. */
+#include <stdio.h>
+#include <string.h>
+#include <axfs_reader.h>
+
+static int show(void *ctx, const char *path, const struct axfs_inode_info *ino)
+{
+	unsigned long *n = ctx;
+
+	(*n)++;
+	printf("%s %06o %llu\n", path, (unsigned)ino->mode,
+	       (unsigned long long)ino->size);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct axfs_open_opts o;
+	struct axfs_error err;
+	struct axfs_image *img;
+	unsigned long n = 0;
+	static const unsigned char junk[4096];
+
+	if (argc != 2)
+		return 2;
+	memset(&o, 0, sizeof(o));
+	axfs_error_clear(&err);
+	/* A hostile buffer is refused with a message, not a crash. */
+	if (axfs_image_open_buffer(&img, junk, sizeof(junk), "junk", &o, &err) == 0) {
+		fprintf(stderr, "junk accepted\n");
+		return 1;
+	}
+	printf("junk: %s\n", err.msg);
+	if (axfs_image_open(&img, argv[1], &o, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	if (axfs_image_walk(img, show, &n, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		axfs_image_close(img);
+		return 1;
+	}
+	printf("%lu inodes\n", n);
+	axfs_image_close(img);
+	return 0;
+}
+EOF
+
+test_expect_success 'a program builds with pkg-config --cflags --libs axfsimg' '
+	$CC -std=c11 -Wall -Wextra -Werror -o prog prog.c $(pkg-config --cflags --libs axfsimg) &&
+	LD_LIBRARY_PATH="$D/usr/lib" ldd ./prog >ldd.out &&
+	grep -q "libaxfsimg\.so\.0 => $D/usr/lib/libaxfsimg\.so\.0" ldd.out
+'
+
+test_expect_success 'the program runs against the installed library and reads an image' '
+	mktree &&
+	"$D/usr/bin/axfs" mkfs -q tree -o tree.axfs &&
+	LD_LIBRARY_PATH="$D/usr/lib" ./prog tree.axfs >prog.out &&
+	grep -q "^junk: " prog.out &&
+	(cd tree && find . | wc -l) >want &&
+	sed -n "s/^\([0-9]*\) inodes\$/\1/p" prog.out >got &&
+	test "$(cat got)" -eq "$(cat want)" &&
+	grep -q "^/usr/share/doc/numbers 100644 $(wc -c <tree/usr/share/doc/numbers)\$" prog.out
+'
+
+test_expect_success 'a program links with the installed libaxfsimg.a and its Requires.private' '
+	deps=$(pkg-config --print-requires-private axfsimg | tr "\n" " ") &&
+	test -n "$deps" &&
+	$CC -std=c11 -o prog-static prog.c $(pkg-config --cflags axfsimg) \
+		"$D/usr/lib/libaxfsimg.a" $(pkg-config --libs $deps) -pthread &&
+	! ldd ./prog-static | grep -q libaxfsimg &&
+	./prog-static tree.axfs >static.out &&
+	cmp prog.out static.out
+'
+
+if command -v mkfs >/dev/null 2>&1 && command -v fsck >/dev/null 2>&1; then
+test_expect_success 'mkfs -t axfs and fsck -t axfs reach our commands' '
+	PATH="$D/usr/sbin:$D/usr/bin:$PATH" mkfs -t axfs tree viamkfs.axfs &&
+	cmp tree.axfs viamkfs.axfs &&
+	PATH="$D/usr/sbin:$D/usr/bin:$PATH" fsck -t axfs viamkfs.axfs >fsck.out 2>&1 ||
+		{ cat fsck.out; false; }
+'
+else
+	test_skip 'util-linux mkfs/fsck are not installed'
+fi
+
+if command -v bash >/dev/null 2>&1; then
+test_expect_success 'the installed bash completion completes commands and options' '
+	PATH="$D/usr/bin:$D/usr/sbin:$PATH" bash -c "
+		. \"$D/usr/share/bash-completion/completions/axfs\"
+		c() { COMP_WORDS=(\"\$@\"); COMP_CWORD=\$((\$# - 1)); _axfs; echo \"\${COMPREPLY[*]}\"; }
+		c axfs \"\"
+		c axfs mkfs --bl
+		c mkfs.axfs --pol
+		c axfs fsck --
+	" >compl.out &&
+	sed -n 1p compl.out | grep -q "mkfs dump extract fsck merge-profile split" &&
+	sed -n 2p compl.out | grep -qx -- "--block-size" &&
+	sed -n 3p compl.out | grep -qx -- "--policy" &&
+	sed -n 4p compl.out | grep -q -- "--help"
+'
+fi
+
+test_expect_success 'make uninstall removes everything it installed' '
+	make -s -C "$top" B="$B" uninstall DESTDIR="$D" PREFIX=/usr >uninstall.log 2>&1 ||
+		{ cat uninstall.log; false; } &&
+	find "$D" ! -type d >left &&
+	cat left &&
+	! test -s left
+'
+
+test_done

@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The man pages match the commands: every option a command accepts (its
+# getopt_long table in cmd/) is in its --help, and every option its --help
+# prints is in its man page; every page renders with `man --warnings`
+# without a warning, has a NAME line whatis(1) can read, and every page it
+# refers to exists.  README.md links every page.
+. "$(dirname "$0")/lib.sh"
+
+top=$AXFS_TOP
+man=$top/man
+
+# man-db and groff render the pages; a fresh Debian may lack them.
+if ! command -v man >/dev/null 2>&1 || ! command -v groff >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "# installing man-db and groff-base to render the man pages"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			man-db groff-base </dev/null >apt.log 2>&1 ||
+		{ apt-get update -q </dev/null >>apt.log 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			man-db groff-base </dev/null >>apt.log 2>&1; } || cat apt.log
+	fi
+fi
+
+# command : its page
+pages="mkfs:axfs-mkfs.1 dump:axfs-dump.1 extract:axfs-extract.1 fsck:axfs-fsck.8
+	merge-profile:axfs-merge-profile.1 split:axfs-split.1"
+
+# The text of a page's source with roff escapes for hyphens and fonts
+# removed, so that "\-\-block\-size" reads "--block-size".
+page_text() {
+	sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\f(..//g' -e 's/\\&//g' -e 's/\\(en/-/g' "$1"
+}
+
+# Long options of a command's getopt_long table in cmd/*.c.
+source_options() {
+	f=$top/cmd/$(echo "$1" | tr - _).c
+	grep -o '{ *"[a-z][-a-z0-9]*", *\(no\|required\|optional\)_argument' "$f" |
+		sed 's/{ *"\([^"]*\)".*/--\1/' | sort -u
+}
+
+# Long and short options a --help text prints.
+help_long() { grep -oE -- '--[a-z][-a-z0-9]*' | sort -u; }
+help_short() { grep -oE -- '^ +-[A-Za-z0-9](,| )' | sed 's/^ *//; s/[, ]$//' | sort -u; }
+
+for cp in $pages; do
+	cmd=${cp%%:*}
+	page=${cp#*:}
+	test_expect_success "axfs $cmd: accepted options are in --help, --help options in $page" '
+		test -f "$man/$page" &&
+		"$AXFS" "$cmd" --help >help.txt &&
+		page_text "$man/$page" >page.txt &&
+		source_options "$cmd" >src.opts &&
+		test -s src.opts &&
+		help_long <help.txt >help.opts &&
+		help_short <help.txt >help.short &&
+		bad=0 &&
+		for o in $(cat src.opts); do
+			grep -qx -- "$o" help.opts || { echo "$cmd accepts $o but --help does not show it"; bad=1; }
+		done &&
+		for o in $(cat help.opts); do
+			grep -q -- "$o" page.txt || { echo "$page does not document $o"; bad=1; }
+		done &&
+		for o in $(cat help.short); do
+			grep -qE -- "(^|[^-A-Za-z0-9])$o([^A-Za-z0-9-]|\$)" page.txt ||
+				{ echo "$page does not document $o"; bad=1; }
+		done &&
+		test $bad = 0
+	'
+done
+
+test_expect_success 'axfs(1) names every command, its aliases and environment' '
+	page_text "$man/axfs.1" >page.txt &&
+	"$AXFS" --help >help.txt &&
+	bad=0 &&
+	for c in $(sed -n "s/^   \([a-z][-a-z]*\)  .*/\1/p" help.txt); do
+		grep -q "axfs-$c" page.txt || { echo "axfs.1 does not refer to axfs-$c"; bad=1; }
+	done &&
+	for w in mkfs.axfs fsck.axfs SOURCE_DATE_EPOCH TMPDIR NO_COLOR CI "EXIT STATUS"; do
+		grep -q "$w" page.txt || { echo "axfs.1 does not mention $w"; bad=1; }
+	done &&
+	test $bad = 0
+'
+
+if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
+	for p in "$man"/*.[158]; do
+		test_expect_success "man --warnings renders $(basename "$p") without a warning" '
+			MANWIDTH=80 man --warnings -l -Tutf8 "$p" >out.txt 2>err.txt &&
+			cat err.txt &&
+			! test -s err.txt &&
+			test "$(wc -l <out.txt)" -gt 10
+		'
+	done
+	if command -v lexgrog >/dev/null 2>&1; then
+		test_expect_success 'every page has a NAME line whatis(1) can parse' '
+			bad=0 &&
+			for p in "$man"/*.[158]; do
+				lexgrog "$p" >/dev/null 2>&1 || { echo "lexgrog cannot parse $p"; bad=1; }
+			done &&
+			test $bad = 0
+		'
+	fi
+else
+	test_skip 'man-db and groff are not installed (run as root to install them)'
+fi
+
+test_expect_success 'every page the pages refer to exists' '
+	cat "$man"/*.[158] | sed -e "s/\\\\-/-/g" |
+		grep -oE "^\.BR +axfs[-a-z.]* +\([1-8]\)" |
+		sed -E "s/^\.BR +([^ ]*) +\(([1-8])\)/\1.\2/" | sort -u >refs &&
+	test -s refs &&
+	bad=0 &&
+	while read -r r; do
+		test -f "$man/$r" || { echo "a page refers to missing $r"; bad=1; }
+	done <refs &&
+	test $bad = 0
+'
+
+test_expect_success 'the required pages exist' '
+	for p in axfs.1 axfs-mkfs.1 axfs-dump.1 axfs-extract.1 axfs-fsck.8 \
+		 axfs-merge-profile.1 axfs-split.1 axfs.5 axfs-policy.5 axfs-profile.5; do
+		test -f "$man/$p" || { echo "missing man/$p"; return 1; }
+	done
+'
+
+# axfs(5) works through the image of a one-file tree byte by byte; the
+# bytes mkfs writes must be the ones the page describes.
+test_expect_success 'the EXAMPLE of axfs(5) is what axfs mkfs writes' '
+	mkdir -p ex &&
+	printf "hi!\\n" >ex/hello &&
+	"$AXFS" mkfs -q ex -o ex.axfs &&
+	test "$(wc -c <ex.axfs)" = 4096 &&
+	at() { od -v -A n -t x1 -j "$1" -N "$2" ex.axfs | tr -d " \\n"; } &&
+	test "$(at 0 4)" = 48a0e4cd &&
+	test "$(at 984 7)" = 0068656c6c6f00 &&
+	test "$(at 991 1)" = 02 &&
+	test "$(at 1002 4)" = 41ed81a4 &&
+	test "$(at 1006 4)" = 6869210a &&
+	test "$(at 1010 3082 | tr -d 0)" = "" &&
+	test "$(at 4092 4)" = 48a0e4cd &&
+	test "$(at 60 4)" = 00010000 &&
+	grep -q "^region at 1006, the 4 bytes" "$man/axfs.5"
+'
+
+test_expect_success 'README.md links every man page' '
+	bad=0 &&
+	for p in "$man"/*.[158]; do
+		grep -q "man/$(basename "$p")" "$top/README.md" || { echo "README.md does not link man/$(basename "$p")"; bad=1; }
+	done &&
+	test $bad = 0
+'
+
+test_done

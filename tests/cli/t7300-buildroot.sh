@@ -1,0 +1,233 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# examples/buildroot: the br2-external tree is complete, its Kconfig loads
+# (kconfiglib) and gives the defaults and selects Buildroot would, its
+# external.mk evaluated by GNU make with stubs of Buildroot's package and
+# rootfs macros declares the host packages and produces the expected
+# ROOTFS_AXFS_CMD, and that command (and the fsck hook) builds a correct
+# image with the real axfs on a small tree.
+. "$(dirname "$0")/lib.sh"
+
+ext=$AXFS_TOP/examples/buildroot
+export BR2_EXTERNAL_AXFS_PATH="$ext"
+
+# kconfiglib parses Buildroot-style Kconfig; a fresh Debian may lack it.
+# Debian's package installs it for /usr/bin/python3, which may not be the
+# first python3 in PATH.
+kpy() {
+	for py in python3 /usr/bin/python3; do
+		"$py" -c 'import kconfiglib' 2>/dev/null && { echo "$py"; return 0; }
+	done
+	return 1
+}
+if ! kpy >/dev/null && [ "$(id -u)" = 0 ] &&
+   command -v apt-get >/dev/null 2>&1; then
+	echo "# installing python3-kconfiglib to parse the Kconfig files"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		python3-kconfiglib </dev/null >apt.log 2>&1 ||
+	{ apt-get update -q </dev/null >>apt.log 2>&1 &&
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		python3-kconfiglib </dev/null >>apt.log 2>&1; } || cat apt.log
+fi
+
+test_expect_success 'the br2-external tree has every file Buildroot needs' '
+	grep -qx "name: AXFS" "$ext/external.desc" &&
+	grep -q "^desc: " "$ext/external.desc" &&
+	for f in external.mk Config.in README.md \
+		 package/axfs-tools/axfs-tools.mk package/axfs-tools/Config.in.host \
+		 package/axfs-libmd/axfs-libmd.mk package/axfs-libmd/axfs-libmd.hash \
+		 fs/axfs/Config.in fs/axfs/axfs.mk; do
+		test -f "$ext/$f" || { echo "missing $f"; return 1; }
+	done
+'
+
+test_expect_success 'every option of ours the .mk files use is defined in a Config.in' '
+	cat "$ext"/fs/axfs/*.mk "$ext"/package/*/*.mk | sed "s/#.*//" |
+		grep -o "BR2_[A-Z0-9_]*" | grep -v "^BR2_EXTERNAL_" | sort -u >used &&
+	cat "$ext/Config.in" "$ext"/fs/axfs/Config.in "$ext"/package/*/Config.in* |
+		sed -n "s/^\(menu\)\{0,1\}config \(BR2_[A-Z0-9_]*\)$/\2/p" | sort -u >defined &&
+	grep -q BR2_TARGET_ROOTFS_AXFS_BS used &&
+	comm -23 used defined >undefined &&
+	cat undefined &&
+	! test -s undefined
+'
+
+# ---- Kconfig -----------------------------------------------------------------
+cat >Kconfig <<'EOF'
+mainmenu "t7300: the AXFS br2-external tree"
+source "$BR2_EXTERNAL_AXFS_PATH/Config.in"
+EOF
+
+cat >kconf.py <<'EOF'
+import sys
+import kconfiglib
+
+# Buildroot writes its symbols without a CONFIG_ prefix (CONFIG_= in the
+# environment, as Buildroot sets it).
+k = kconfiglib.Kconfig("Kconfig", warn_to_stderr=False)
+if k.warnings:
+    sys.exit("kconfig warnings:\n" + "\n".join(k.warnings))
+sym = k.syms
+def val(name):
+    return sym[name].str_value
+
+# Nothing is on by default; enabling the filesystem selects the host tools
+# and gives squashfs-like defaults.
+assert val("BR2_TARGET_ROOTFS_AXFS") == "n", val("BR2_TARGET_ROOTFS_AXFS")
+assert val("BR2_PACKAGE_HOST_AXFS_TOOLS") == "n"
+sym["BR2_TARGET_ROOTFS_AXFS"].set_value("y")
+assert val("BR2_PACKAGE_HOST_AXFS_TOOLS") == "y", "host tools not selected"
+assert val("BR2_TARGET_ROOTFS_AXFS_BS") == "64KiB", val("BR2_TARGET_ROOTFS_AXFS_BS")
+for s in ("POLICY", "PROFILE", "XIP_BUDGET", "XIP_FILES"):
+    assert val("BR2_TARGET_ROOTFS_AXFS_" + s) == "", s
+k.write_config("defaults.config")
+for kib, want in ((4, "4KiB"), (16, "16KiB"), (1024, "1MiB")):
+    sym["BR2_TARGET_ROOTFS_AXFS_BS_%dK" % kib].set_value("y")
+    assert val("BR2_TARGET_ROOTFS_AXFS_BS") == want, (kib, val("BR2_TARGET_ROOTFS_AXFS_BS"))
+
+# The configuration the command-line test uses.
+sym["BR2_TARGET_ROOTFS_AXFS_BS_128K"].set_value("y")
+sym["BR2_TARGET_ROOTFS_AXFS_POLICY"].set_value(sys.argv[1])
+sym["BR2_TARGET_ROOTFS_AXFS_PROFILE"].set_value(sys.argv[2])
+sym["BR2_TARGET_ROOTFS_AXFS_XIP_BUDGET"].set_value("1MiB")
+sym["BR2_TARGET_ROOTFS_AXFS_XIP_FILES"].set_value("/bin/* /usr/lib/*.so*")
+k.write_config("full.config")
+print("ok")
+EOF
+
+cat >policy.yaml <<'EOF'
+owners: { uid: 4321, gid: 765 }
+EOF
+printf './usr/bin/app,0,40\n./usr/bin/app,4096,7\n' >a.csv
+printf './usr/bin/app,8192,3\n' >b.csv
+P=$TRASH/policy.yaml
+PROF="$TRASH/a.csv $TRASH/b.csv"
+
+if KPY=$(kpy); then
+	test_expect_success 'Config.in loads without warnings, selects the host tools, gives the defaults' '
+		CONFIG_= "$KPY" kconf.py "$P" "$PROF" &&
+		grep -qx "BR2_TARGET_ROOTFS_AXFS=y" full.config &&
+		grep -qx "BR2_PACKAGE_HOST_AXFS_TOOLS=y" full.config &&
+		grep -qx "BR2_TARGET_ROOTFS_AXFS_BS=\"128KiB\"" full.config
+	'
+else
+	test_skip 'python3-kconfiglib is not installed (run as root to install it)'
+	# The .config Buildroot would write for the same choices.
+	cat >defaults.config <<-EOF
+	BR2_PACKAGE_HOST_AXFS_TOOLS=y
+	BR2_TARGET_ROOTFS_AXFS=y
+	BR2_TARGET_ROOTFS_AXFS_BS_64K=y
+	BR2_TARGET_ROOTFS_AXFS_BS="64KiB"
+	BR2_TARGET_ROOTFS_AXFS_POLICY=""
+	BR2_TARGET_ROOTFS_AXFS_PROFILE=""
+	BR2_TARGET_ROOTFS_AXFS_XIP_BUDGET=""
+	BR2_TARGET_ROOTFS_AXFS_XIP_FILES=""
+	EOF
+	cat >full.config <<-EOF
+	BR2_PACKAGE_HOST_AXFS_TOOLS=y
+	BR2_TARGET_ROOTFS_AXFS=y
+	BR2_TARGET_ROOTFS_AXFS_BS_128K=y
+	BR2_TARGET_ROOTFS_AXFS_BS="128KiB"
+	BR2_TARGET_ROOTFS_AXFS_POLICY="$P"
+	BR2_TARGET_ROOTFS_AXFS_PROFILE="$PROF"
+	BR2_TARGET_ROOTFS_AXFS_XIP_BUDGET="1MiB"
+	BR2_TARGET_ROOTFS_AXFS_XIP_FILES="/bin/* /usr/lib/*.so*"
+	EOF
+fi
+
+# ---- make ----------------------------------------------------------------------
+# Stubs of what Buildroot defines before it includes external.mk: the
+# package and rootfs macros record what the tree declares, and the image
+# rule writes the command Buildroot would put in its fakeroot script.
+cat >stub.mk <<'EOF'
+include $(CONFIG)
+HOST_DIR := $(T)/host
+TARGET_DIR := $(T)/target
+BINARIES_DIR := $(T)/images
+PARALLEL_JOBS := 3
+empty :=
+define sep
+
+
+endef
+qstrip = $(strip $(subst ",,$(1)))
+UPPERCASE = $(shell echo '$(1)' | tr 'a-z-' 'A-Z_')
+pkgdir = $(dir $(lastword $(MAKEFILE_LIST)))
+pkgname = $(lastword $(subst /, ,$(pkgdir)))
+host-generic-package = T7300_HOST_PACKAGES += host-$(pkgname)
+host-autotools-package = T7300_HOST_PACKAGES += host-$(pkgname)
+define inner-rootfs
+ROOTFS_$(2)_NAME = rootfs-$(1)
+ROOTFS_$(2)_FINAL_IMAGE_NAME = rootfs.$(1)
+T7300_ROOTFS += $(1):$(2)
+endef
+rootfs = $(call inner-rootfs,$(pkgname),$(call UPPERCASE,$(pkgname)))
+
+include $(BR2_EXTERNAL_AXFS_PATH)/external.mk
+
+$(BINARIES_DIR)/rootfs.axfs:
+	$(file >$(T)/cmd.sh,$(ROOTFS_AXFS_CMD))
+	$(file >$(T)/hooks.sh,$(foreach h,$(ROOTFS_AXFS_POST_GEN_HOOKS),$(call $(h))$(sep)))
+	$(file >$(T)/info,hosts=$(T7300_HOST_PACKAGES);rootfs=$(T7300_ROOTFS);deps=$(strip $(ROOTFS_AXFS_DEPENDENCIES));toolsdeps=$(strip $(HOST_AXFS_TOOLS_DEPENDENCIES));site=$(AXFS_TOOLS_SITE);method=$(AXFS_TOOLS_SITE_METHOD))
+EOF
+
+evaluate() {	# evaluate CONFIG OUTDIR: runs the stub make, fills OUTDIR
+	mkdir -p "$2" &&
+	make -s --no-print-directory -f stub.mk CONFIG="$1" T="$2" "$2/images/rootfs.axfs"
+}
+norm() { tr -s ' \t\n' '   ' <"$1" | sed 's/^ //; s/ $//'; }
+
+test_expect_success 'external.mk declares host-axfs-tools, host-axfs-libmd and the axfs rootfs' '
+	evaluate defaults.config "$TRASH/d" &&
+	cat d/info &&
+	grep -q "hosts=host-axfs-libmd host-axfs-tools;" d/info &&
+	grep -q "rootfs=axfs:AXFS;" d/info &&
+	grep -q "deps=host-axfs-tools;" d/info &&
+	grep -q "toolsdeps=host-pkgconf host-zlib host-libarchive host-libyaml host-axfs-libmd;" d/info &&
+	grep -q "site=$ext/../..;method=local" d/info &&
+	test -f "$ext/../../Makefile"
+'
+
+test_expect_success 'ROOTFS_AXFS_CMD with the defaults' '
+	test "$(norm d/cmd.sh)" = "$TRASH/d/host/bin/axfs mkfs --no-progress -j 3 -b 64KiB $TRASH/d/target $TRASH/d/images/rootfs.axfs" ||
+	{ norm d/cmd.sh; false; }
+'
+
+test_expect_success 'ROOTFS_AXFS_CMD with every option set' '
+	evaluate full.config "$TRASH/f" &&
+	want="$TRASH/f/host/bin/axfs mkfs --no-progress -j 3 -b 128KiB --policy $P --profile $TRASH/a.csv --profile $TRASH/b.csv --xip-budget 1MiB --xip '"'/bin/*'"' --xip '"'/usr/lib/*.so*'"' $TRASH/f/target $TRASH/f/images/rootfs.axfs" &&
+	test "$(norm f/cmd.sh)" = "$want" ||
+	{ echo "got:  $(norm f/cmd.sh)"; echo "want: $want"; false; }
+'
+
+test_expect_success 'the post-gen hook runs axfs fsck on the image' '
+	test "$(norm f/hooks.sh)" = "$TRASH/f/host/bin/axfs fsck -q $TRASH/f/images/rootfs.axfs"
+'
+
+test_expect_success 'the command builds a correct image with the real axfs' '
+	mkdir -p f/host/bin f/images f/target/bin f/target/usr/bin f/target/usr/lib f/target/etc &&
+	ln -s "$AXFS" f/host/bin/axfs &&
+	cp "$AXFS" f/target/bin/prog &&
+	seq 1 5000 >f/target/usr/bin/app &&
+	seq 1 3000 >f/target/usr/lib/libx.so.1 &&
+	printf "demo\n" >f/target/etc/hostname &&
+	(cd "$TRASH/f/images" && sh "$TRASH/f/cmd.sh") &&
+	test -s f/images/rootfs.axfs &&
+	sh f/hooks.sh &&
+	"$AXFS" extract f/images/rootfs.axfs out &&
+	diff -r f/target out &&
+	"$AXFS" dump --inodes f/images/rootfs.axfs >inodes.txt &&
+	"$AXFS" dump --pages f/images/rootfs.axfs >pages.txt &&
+	"$AXFS" dump --json f/images/rootfs.axfs >dump.json &&
+	# the policy (owners) was applied to every inode
+	test "$(grep -c " /" inodes.txt)" -ge 8 &&
+	! grep " /" inodes.txt | grep -v "^[^ ]*  *4321  *765 " &&
+	# -b 128KiB
+	grep -q "\"cblock_size\": 131072" dump.json &&
+	# --xip /bin/*: every page of /bin/prog is XIP
+	sed -n "\|^-.* /bin/prog\$|,\|^[-dlcbps]|p" pages.txt | grep "page " >prog.pages &&
+	test -s prog.pages &&
+	! grep -v " xip " prog.pages
+'
+
+test_done

@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# examples/meta-axfs: the layer is complete, the recipe's licence checksums
+# match LICENSES/, every make variable it passes is one the Makefile uses,
+# the image class follows image_types.bbclass, and its IMAGE_CMD:axfs shell
+# body, with its variables expanded as BitBake expands them, builds and
+# checks a correct image with the real axfs.
+. "$(dirname "$0")/lib.sh"
+
+layer=$AXFS_TOP/examples/meta-axfs
+recipe=$layer/recipes-devtools/axfs-tools/axfs-tools_git.bb
+class=$layer/classes/image_types_axfs.bbclass
+
+test_expect_success 'the layer has its configuration, recipe, class and README' '
+	test -f "$layer/conf/layer.conf" && test -f "$recipe" &&
+	test -f "$class" && test -f "$layer/README.md" &&
+	grep -q "^BBFILE_COLLECTIONS += \"axfs\"" "$layer/conf/layer.conf" &&
+	grep -q "^BBFILE_PATTERN_axfs = " "$layer/conf/layer.conf" &&
+	grep -q "^LAYERSERIES_COMPAT_axfs = " "$layer/conf/layer.conf" &&
+	grep -q "^LAYERDEPENDS_axfs = \"core\"" "$layer/conf/layer.conf" &&
+	grep -q "recipes-\*/\*/\*.bb" "$layer/conf/layer.conf"
+'
+
+test_expect_success 'the recipe extends to native and its licence checksums are right' '
+	grep -q "^BBCLASSEXTEND = \"native nativesdk\"" "$recipe" &&
+	grep -o "file://LICENSES/[^;]*;md5=[0-9a-f]*" "$recipe" >lic &&
+	test "$(wc -l <lic)" -ge 2 &&
+	while IFS= read -r l; do
+		f=${l#file://}; f=${f%%;*}; sum=${l##*md5=} &&
+		test "$(md5sum <"$AXFS_TOP/$f" | cut -d" " -f1)" = "$sum" ||
+			{ echo "wrong checksum for $f"; return 1; }
+	done <lic
+'
+
+test_expect_success 'the recipe depends on every library the build uses' '
+	deps=$(sed -n "s/^DEPENDS = \"\(.*\)\"/\1/p" "$recipe") &&
+	for d in zlib libarchive libyaml libmd; do
+		case " $deps " in *" $d "*) ;; *) echo "missing $d"; return 1 ;; esac
+	done &&
+	grep -q "^PKGS *:= zlib libarchive yaml-0.1 libmd$" "$AXFS_TOP/Makefile"
+'
+
+test_expect_success 'every make variable the recipe sets is one the Makefile uses' '
+	sed -n "/^EXTRA_OEMAKE = /,/^\"/p" "$recipe" |
+		grep -oE "(^|[ \"])[A-Z_]+=" | tr -d " \"=" | sort -u >vars &&
+	echo DESTDIR >>vars &&
+	test "$(wc -l <vars)" -ge 10 &&
+	while read -r v; do
+		grep -q "\$($v)" "$AXFS_TOP/Makefile" || { echo "the Makefile ignores $v"; return 1; }
+	done <vars
+'
+
+test_expect_success 'the class declares the type, its variables and its native dependency' '
+	grep -q "^IMAGE_TYPES += \"axfs\"" "$class" &&
+	grep -q "^EXTRA_IMAGECMD:axfs ?= \"\"" "$class" &&
+	grep -q "^AXFS_POLICY ?= \"\"" "$class" &&
+	grep -q "^AXFS_PROFILE ?= \"\"" "$class" &&
+	grep -q "^do_image_axfs\[depends\] += \"axfs-tools-native:do_populate_sysroot\"" "$class" &&
+	grep -q "^IMAGE_CMD:axfs () {" "$class"
+'
+
+# The body of IMAGE_CMD:axfs, as BitBake would run it: ${VAR} references
+# to BitBake variables replaced by their values; $shell_vars left alone.
+# (For this image type OVERRIDES holds "axfs", so ${EXTRA_IMAGECMD} is
+# EXTRA_IMAGECMD:axfs.)
+extract_body() {
+	sed -n '/^IMAGE_CMD:axfs () {$/,/^}$/p' "$class" | sed '1d;$d'
+}
+expand() {	# expand FILE: substitutes the variables of the environment
+	sed -e "s|\${IMAGE_ROOTFS}|$IMAGE_ROOTFS|g" \
+	    -e "s|\${IMGDEPLOYDIR}|$IMGDEPLOYDIR|g" \
+	    -e "s|\${IMAGE_NAME}|$IMAGE_NAME|g" \
+	    -e "s|\${AXFS_POLICY}|$AXFS_POLICY|g" \
+	    -e "s|\${AXFS_PROFILE}|$AXFS_PROFILE|g" \
+	    -e "s|\${EXTRA_IMAGECMD}|$EXTRA_IMAGECMD|g" "$1"
+}
+
+test_expect_success 'IMAGE_CMD:axfs uses only the variables BitBake provides' '
+	extract_body >body.sh &&
+	test "$(wc -l <body.sh)" -gt 5 &&
+	grep -o "\${[A-Za-z_:]*}" body.sh | sort -u >refs &&
+	cat refs &&
+	! grep -v -x -e "\${IMAGE_ROOTFS}" -e "\${IMGDEPLOYDIR}" -e "\${IMAGE_NAME}" \
+		-e "\${AXFS_POLICY}" -e "\${AXFS_PROFILE}" -e "\${EXTRA_IMAGECMD}" refs
+'
+
+mkdir -p rootfs/bin rootfs/etc rootfs/usr/lib deploy bin
+cp "$AXFS" rootfs/bin/prog
+seq 1 4000 >rootfs/usr/lib/libdemo.so.1
+printf 'yocto\n' >rootfs/etc/hostname
+ln -s prog rootfs/bin/alias
+touch -d @1600000000 rootfs
+ln -s "$AXFS" bin/axfs
+printf 'owners: { uid: 4321, gid: 765 }\n' >policy.yaml
+printf './bin/prog,0,50\n' >boot.csv
+printf './usr/lib/libdemo.so.1,4096,9\n' >app.csv
+
+test_expect_success 'IMAGE_CMD:axfs builds and checks the image, with every variable set' '
+	IMAGE_ROOTFS=$TRASH/rootfs IMGDEPLOYDIR=$TRASH/deploy \
+	IMAGE_NAME=core-image-test-qemux86-64.rootfs-20240101 \
+	AXFS_POLICY=$TRASH/policy.yaml AXFS_PROFILE="$TRASH/boot.csv $TRASH/app.csv" \
+	EXTRA_IMAGECMD="--block-size 16KiB --xip-budget 1MiB" \
+		expand body.sh >run.sh &&
+	! grep "\${" run.sh &&
+	(unset SOURCE_DATE_EPOCH; PATH="$TRASH/bin:$PATH" sh -e -x run.sh) &&
+	img=deploy/core-image-test-qemux86-64.rootfs-20240101.axfs &&
+	test -s "$img" &&
+	"$AXFS" fsck "$img" &&
+	"$AXFS" extract "$img" out &&
+	diff -r rootfs out &&
+	"$AXFS" dump --json "$img" >dump.json &&
+	"$AXFS" dump --inodes "$img" >inodes.txt &&
+	# the rootfs directory time became the image time (SOURCE_DATE_EPOCH)
+	grep -q "\"timestamp\": 1600000000" dump.json &&
+	# --block-size 16KiB from EXTRA_IMAGECMD:axfs
+	grep -q "\"cblock_size\": 16384" dump.json &&
+	# AXFS_POLICY was applied to every inode
+	test "$(grep -c " /" inodes.txt)" -ge 6 &&
+	! grep " /" inodes.txt | grep -v "^[^ ]*  *4321  *765 "
+'
+
+test_expect_success 'IMAGE_CMD:axfs with only the defaults (empty variables)' '
+	rm -rf deploy && mkdir deploy &&
+	IMAGE_ROOTFS=$TRASH/rootfs IMGDEPLOYDIR=$TRASH/deploy IMAGE_NAME=plain \
+	AXFS_POLICY= AXFS_PROFILE= EXTRA_IMAGECMD= expand body.sh >run2.sh &&
+	PATH="$TRASH/bin:$PATH" sh -e run2.sh &&
+	"$AXFS" fsck deploy/plain.axfs
+'
+
+test_expect_success 'IMAGE_CMD:axfs fails the task when mkfs fails' '
+	rm -rf deploy && mkdir deploy &&
+	IMAGE_ROOTFS=$TRASH/rootfs IMGDEPLOYDIR=$TRASH/deploy IMAGE_NAME=bad \
+	AXFS_POLICY=$TRASH/no-such-policy.yaml AXFS_PROFILE= EXTRA_IMAGECMD= expand body.sh >run3.sh &&
+	! PATH="$TRASH/bin:$PATH" sh -e run3.sh &&
+	! test -e deploy/bad.axfs
+'
+
+test_done

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Path globs: *, ?, [...], **, escapes, and patterns that must be refused. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axfs_glob.h"
+
+#define YES(pat, path) ck_assert_msg(axfs_glob_match(pat, path) == 1, \
+				     "'%s' should match '%s'", pat, path)
+#define NO(pat, path) ck_assert_msg(axfs_glob_match(pat, path) == 0, \
+				    "'%s' should not match '%s'", pat, path)
+
+START_TEST(test_literal)
+{
+	YES("/bin/busybox", "/bin/busybox");
+	NO("/bin/busybox", "/bin/busybox2");
+	NO("/bin/busybox", "/bin/busybo");
+	NO("/bin/busybox", "/sbin/busybox");
+	NO("/bin", "/bin/busybox");
+	/* anchoring: "/a", "a" and "./a" are the same */
+	YES("bin/sh", "/bin/sh");
+	YES("./bin/sh", "/bin/sh");
+	YES("/bin/sh", "bin/sh");
+	YES("//bin//sh", "/bin/sh");
+	YES("/", "/");
+	NO("/", "/bin");
+}
+END_TEST
+
+START_TEST(test_star_question)
+{
+	YES("/lib/*.so", "/lib/libc.so");
+	YES("/lib/*.so", "/lib/.so");
+	YES("/lib/*", "/lib/.hidden");		/* no dot-file rule */
+	NO("/lib/*.so", "/lib/x/libc.so");	/* '*' stops at '/' */
+	NO("/*", "/lib/libc.so");
+	YES("/*/*", "/lib/libc.so");
+	YES("/lib/lib?.so", "/lib/libc.so");
+	NO("/lib/lib?.so", "/lib/lib.so");
+	NO("/lib/lib?.so", "/lib/libcc.so");
+	YES("/a*b*c", "/abc");
+	YES("/a*b*c", "/axxbyyc");
+	YES("/a*b*c", "/abbbcbc");
+	NO("/a*b*c", "/abcx");
+	YES("/***", "/x");			/* runs of stars are one star */
+	YES("/a**b", "/axyb");			/* "**" inside a name is '*' */
+	NO("/a**b", "/ax/yb");
+	NO("/a?b", "/a/b");
+}
+END_TEST
+
+START_TEST(test_bracket)
+{
+	YES("/dev/tty[0-9]", "/dev/tty7");
+	NO("/dev/tty[0-9]", "/dev/ttyS");
+	YES("/dev/tty[!0-9]", "/dev/ttyS");
+	YES("/dev/tty[^0-9]", "/dev/ttyS");
+	NO("/dev/tty[!0-9]", "/dev/tty3");
+	YES("/x[]]", "/x]");			/* ']' first is literal */
+	YES("/x[!]]", "/xa");
+	NO("/x[!]]", "/x]");
+	YES("/x[a-]", "/x-");			/* '-' last is literal */
+	YES("/x[[:digit:]]", "/x5");
+	NO("/x[[:digit:]]", "/xa");
+	YES("/x[[:alpha:]_]", "/x_");
+	YES("/x[[:upper:][:digit:]]", "/xQ");
+	YES("/x[\\]]", "/x]");
+	/* high bytes compare as unsigned */
+	YES("/x[\x80-\xff]", "/x\xe9");
+	NO("/x[a-z]", "/x\xe9");
+	/* malformed bracket: '[' is literal when matching */
+	YES("/x[ab", "/x[ab");
+}
+END_TEST
+
+START_TEST(test_double_star)
+{
+	YES("/usr/**", "/usr/bin");
+	YES("/usr/**", "/usr/share/doc/x/y");
+	NO("/usr/**", "/usr");			/* trailing: one or more */
+	NO("/usr/**", "/usrx/a");
+	YES("/**", "/anything/at/all");
+	NO("/**", "/");
+	YES("**", "/a");
+	YES("/**/lib*.so", "/libc.so");		/* zero components */
+	YES("/**/lib*.so", "/usr/lib/x86/libc.so");
+	NO("/**/lib*.so", "/usr/lib/libc.so.6");
+	YES("/usr/**/bin/*", "/usr/bin/ls");
+	YES("/usr/**/bin/*", "/usr/local/bin/ls");
+	YES("/usr/**/bin/*", "/usr/a/b/c/bin/ls");
+	NO("/usr/**/bin/*", "/usr/a/bin");
+	YES("/a/**/b/**/c", "/a/b/c");
+	YES("/a/**/b/**/c", "/a/x/b/y/z/c");
+	YES("/a/**/b/**/c", "/a/b/b/b/c");
+	NO("/a/**/b/**/c", "/a/c");
+	YES("/**/**/x", "/x");
+	YES("/a/**/**", "/a/b");
+}
+END_TEST
+
+START_TEST(test_escape)
+{
+	YES("/a\\*b", "/a*b");
+	NO("/a\\*b", "/axb");
+	YES("/a\\?", "/a?");
+	NO("/a\\?", "/ab");
+	YES("/a\\[b]", "/a[b]");
+	YES("/a\\\\b", "/a\\b");
+	YES("/a\\b", "/ab");			/* escaping a plain byte */
+}
+END_TEST
+
+/* Pathological inputs must stay fast (the suite timeout would catch an
+ * exponential matcher: 2^60 steps never finish). */
+START_TEST(test_no_blowup)
+{
+	char pat[256], path[512];
+	size_t i;
+
+	strcpy(pat, "/");
+	for (i = 0; i < 30; i++)
+		strcat(pat, "a*");
+	strcat(pat, "b");
+	path[0] = '/';
+	memset(path + 1, 'a', 400);
+	path[401] = '\0';
+	NO(pat, path);
+
+	strcpy(pat, "");
+	for (i = 0; i < 30; i++)
+		strcat(pat, "/**/a");
+	strcat(pat, "/b");
+	path[0] = '\0';
+	for (i = 0; i < 120; i++)
+		strcat(path, "/a");
+	NO(pat, path);
+	strcat(path, "/b");
+	YES(pat, path);
+}
+END_TEST
+
+#define OK(pat) do { char w[128]; \
+	ck_assert_msg(axfs_glob_check(pat, w, sizeof(w)) == 0, "'%s': %s", pat, w); } while (0)
+#define BAD(pat, frag) do { char w[128] = ""; \
+	ck_assert_msg(axfs_glob_check(pat, w, sizeof(w)) < 0, "'%s' accepted", pat); \
+	ck_assert_msg(strstr(w, frag) != NULL, "'%s': got '%s'", pat, w); } while (0)
+
+START_TEST(test_check)
+{
+	OK("/usr/**");
+	OK("/dev/tty[0-9]*");
+	OK("/x[]]");
+	OK("/x[[:alpha:]]");
+	OK("/a\\*");
+	OK("/");
+	OK("etc/*.conf");
+	BAD("", "empty pattern");
+	BAD("/x[ab", "unterminated bracket expression");
+	BAD("/x[", "unterminated bracket expression");
+	BAD("/x[]", "unterminated bracket expression");
+	BAD("/x[z-a]", "reversed range 'z-a'");
+	BAD("/x[[:foo:]]", "unknown character class '[:foo:]'");
+	BAD("/x[[:alpha]", "unterminated character class");
+	BAD("/x\\", "trailing backslash");
+	BAD("/a[b/c]", "'/' inside a bracket expression");
+	BAD("/a/../b", "'..' components are not allowed");
+	BAD("/a/./b", "'.' components are not allowed");
+	BAD("/etc/", "trailing '/'");
+	BAD("/a\\/b", "escaped '/'");
+	/* the reason names where the defect is */
+	BAD("/ab[c", "at byte 4");
+}
+END_TEST
+
+Suite *suite_glob(void)
+{
+	Suite *s = suite_create("glob");
+	TCase *tc = tcase_create("glob");
+
+	tcase_add_test(tc, test_literal);
+	tcase_add_test(tc, test_star_question);
+	tcase_add_test(tc, test_bracket);
+	tcase_add_test(tc, test_double_star);
+	tcase_add_test(tc, test_escape);
+	tcase_add_test(tc, test_no_blowup);
+	tcase_add_test(tc, test_check);
+	suite_add_tcase(s, tc);
+	return s;
+}

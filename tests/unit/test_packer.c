@@ -1,0 +1,795 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The packer: every page stored where the node tables say, read back the
+ * way the 2008 driver reads it (XIP: 4096 bytes of the XIP region;
+ * byte-aligned: min(4096, size - offset); compressed: inflate the cblock
+ * into a cblock_size buffer, copy from cnode_offset), plus the driver's
+ * limits (compressed length <= cblock_size, a page inside its cblock),
+ * XIP padding, shared cblocks for tails, incompressible data, symlink
+ * NULs, hard links, identical files, determinism across -j, errors and
+ * cancellation.  The data comes from a small in-memory source.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "axfs_packer.h"
+#include "axfs_planner.h"
+#include "axfs_tree.h"
+#include "axfs_format.h"
+
+/* ---- an in-memory source ------------------------------------------------ */
+
+#define MEM_FILES 64
+
+struct memsrc {
+	struct axfs_source base;
+	unsigned char *data[MEM_FILES];
+	size_t len[MEM_FILES];
+	size_t nfiles;
+	size_t short_by[MEM_FILES];	/* pretend the file shrank */
+	unsigned int opens;
+};
+
+struct memh {
+	size_t idx, pos;
+};
+
+static int mem_open(struct axfs_source *s, const struct axfs_data_ref *ref,
+		    void **h, struct axfs_error *err)
+{
+	struct memsrc *m = (struct memsrc *)s;
+	struct memh *mh;
+
+	if (ref->spool_offset >= m->nfiles)
+		return axfs_error_set(err, AXFS_ERR_NOT_FOUND, "no such data");
+	mh = calloc(1, sizeof(*mh));
+	ck_assert_ptr_nonnull(mh);
+	mh->idx = (size_t)ref->spool_offset;
+	m->opens++;
+	*h = mh;
+	return 0;
+}
+
+/* Short reads on purpose (at most 3000 bytes) to test the read loops. */
+static int mem_read(struct axfs_source *s, void *h, void *buf, size_t len,
+		    size_t *got, struct axfs_error *err)
+{
+	struct memsrc *m = (struct memsrc *)s;
+	struct memh *mh = h;
+	size_t end = m->len[mh->idx] - m->short_by[mh->idx];
+	size_t n = end - mh->pos;
+
+	(void)err;
+	if (n > len)
+		n = len;
+	if (n > 3000)
+		n = 3000;
+	memcpy(buf, m->data[mh->idx] + mh->pos, n);
+	mh->pos += n;
+	*got = n;
+	return 0;
+}
+
+static void mem_close(struct axfs_source *s, void *h)
+{
+	(void)s;
+	free(h);
+}
+
+static const struct axfs_source_ops mem_ops = {
+	.data_open = mem_open,
+	.data_read = mem_read,
+	.data_close = mem_close,
+};
+
+struct fx {
+	struct memsrc src;
+	struct axfs_tree t;
+	struct axfs_packed p;
+};
+
+static void fx_init(struct fx *f)
+{
+	struct axfs_error err;
+
+	memset(f, 0, sizeof(*f));
+	f->src.base.ops = &mem_ops;
+	f->src.base.name = "memory";
+	ck_assert_int_eq(axfs_tree_init(&f->t, NULL, &err), 0);
+	f->p.xip.fd = f->p.byte_aligned.fd = f->p.compressed.fd = -1;
+}
+
+static void fx_free(struct fx *f)
+{
+	axfs_packed_free(&f->p);
+	axfs_tree_free(&f->t);
+	for (size_t i = 0; i < f->src.nfiles; i++)
+		free(f->src.data[i]);
+}
+
+static void add_entry(struct fx *f, const char *path, enum axfs_ftype type,
+		      const char *target, const char *link_to,
+		      const void *data, size_t len)
+{
+	struct axfs_src_entry e;
+	struct axfs_error err;
+
+	memset(&e, 0, sizeof(e));
+	e.path = path;
+	e.type = type;
+	e.mode = type == AXFS_FT_DIR ? 0755 : 0644;
+	e.link_target = target;
+	e.hardlink_to = link_to;
+	if (type == AXFS_FT_REG && !link_to) {
+		size_t i = f->src.nfiles++;
+
+		ck_assert_uint_lt(i, MEM_FILES);
+		f->src.data[i] = malloc(len ? len : 1);
+		memcpy(f->src.data[i], data, len);
+		f->src.len[i] = len;
+		e.data.spool_offset = i;
+		e.data.size = len;
+	}
+	ck_assert_msg(axfs_tree_add(&f->t, &e, NULL, &err) == 0, "%s",
+		      err.msg);
+}
+
+static void add_file(struct fx *f, const char *path, const void *data,
+		     size_t len)
+{
+	add_entry(f, path, AXFS_FT_REG, NULL, NULL, data, len);
+}
+
+static unsigned char *text(size_t len, unsigned int seed)
+{
+	unsigned char *b = malloc(len ? len : 1);
+	static const char *words[] = { "alpha ", "beta ", "gamma ", "delta\n",
+				       "axfs ", "page ", "node " };
+
+	for (size_t i = 0; i < len;) {
+		const char *w = words[(i / 7 + seed) % 7];
+
+		for (size_t k = 0; w[k] && i < len; k++)
+			b[i++] = (unsigned char)w[k];
+	}
+	return b;
+}
+
+static unsigned char *noise(size_t len, uint32_t seed)
+{
+	unsigned char *b = malloc(len ? len : 1);
+	uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		b[i] = (unsigned char)(x >> 24);
+	}
+	return b;
+}
+
+static void finalize_plan(struct fx *f, const char *const *xip, size_t nxip)
+{
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+
+	ck_assert_msg(axfs_tree_finalize(&f->t, &err) == 0, "%s", err.msg);
+	memset(&o, 0, sizeof(o));
+	o.xip_globs = xip;
+	o.n_xip_globs = nxip;
+	ck_assert_msg(axfs_plan(&f->t, &o, &st, &err) == 0, "%s", err.msg);
+}
+
+static int pack(struct fx *f, uint32_t cbs, int jobs, struct axfs_error *err)
+{
+	struct axfs_pack_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.cblock_size = cbs;
+	o.level = 9;
+	o.jobs = jobs;
+	axfs_packed_free(&f->p);
+	return axfs_pack_tree(&f->t, &f->src.base, &o, &f->p, err);
+}
+
+static void pack_ok(struct fx *f, uint32_t cbs, int jobs)
+{
+	struct axfs_error err;
+
+	ck_assert_msg(pack(f, cbs, jobs, &err) == 0, "%s", err.msg);
+}
+
+/* ---- reading back as the driver does ---------------------------------- */
+
+static unsigned char *spool_bytes(const struct axfs_spool *s)
+{
+	unsigned char *b = malloc(s->size ? s->size : 1);
+
+	if (s->size) {
+		ck_assert_int_ge(s->fd, 0);
+		ck_assert_int_eq(pread(s->fd, b, s->size, 0), (ssize_t)s->size);
+	}
+	return b;
+}
+
+/* The three data regions, read back once per check. */
+struct view {
+	const struct axfs_packed *p;
+	unsigned char *x, *b, *c;
+};
+
+static void view_open(struct view *v, const struct axfs_packed *p)
+{
+	v->p = p;
+	v->x = spool_bytes(&p->xip);
+	v->b = spool_bytes(&p->byte_aligned);
+	v->c = spool_bytes(&p->compressed);
+}
+
+static void view_close(struct view *v)
+{
+	free(v->x);
+	free(v->b);
+	free(v->c);
+}
+
+/* Node n's page as the driver's readpage fills it (4096 bytes). */
+static void view_node(const struct view *v, uint64_t n,
+		      unsigned char page[4096])
+{
+	const struct axfs_packed *p = v->p;
+	uint64_t idx = p->node_index[n];
+
+	memset(page, 0, 4096);
+	switch (p->node_type[n]) {
+	case AXFS_NODE_XIP:
+		ck_assert_uint_lt(idx, p->xip_pages);
+		ck_assert_uint_ge(p->xip.size, (idx + 1) * 4096);
+		memcpy(page, v->x + idx * 4096, 4096);
+		break;
+	case AXFS_NODE_BYTE_ALIGNED: {
+		uint64_t ofs, len;
+
+		ck_assert_uint_lt(idx, p->nbanodes);
+		ofs = p->banode_offset[idx];
+		ck_assert_uint_le(ofs, p->byte_aligned.size);
+		len = p->byte_aligned.size - ofs;
+		memcpy(page, v->b + ofs, len > 4096 ? 4096 : len);
+		break;
+	}
+	case AXFS_NODE_COMPRESSED: {
+		unsigned char *buf = calloc(1, p->cblock_size);
+		const unsigned char *c = v->c;
+		uint64_t cb, off, len, cnoff;
+		uLongf out = p->cblock_size;
+
+		ck_assert_uint_lt(idx, p->ncnodes);
+		cb = p->cnode_index[idx];
+		cnoff = p->cnode_offset[idx];
+		ck_assert_uint_lt(cb, p->ncblocks);
+		off = p->cblock_offset[cb];
+		len = p->cblock_offset[cb + 1] - off;
+		/* format.md rule 17: the driver copies the stream into a
+		 * cblock_size buffer with no check */
+		ck_assert_uint_le(len, p->cblock_size);
+		ck_assert_int_eq(c[off] & 0x0f, 8);	/* zlib, deflate */
+		ck_assert_uint_le(c[off] >> 4, 7);	/* window <= 15 */
+		ck_assert_int_eq(uncompress(buf, &out, c + off, len), Z_OK);
+		ck_assert_uint_le(cnoff, out);
+		len = p->cblock_size - cnoff;
+		memcpy(page, buf + cnoff, len > 4096 ? 4096 : len);
+		free(buf);
+		break;
+	}
+	default:
+		ck_abort_msg("node %llu has type %u", (unsigned long long)n,
+			     p->node_type[n]);
+	}
+}
+
+static void read_node(const struct axfs_packed *p, uint64_t n,
+		      unsigned char page[4096])
+{
+	struct view v;
+
+	view_open(&v, p);
+	view_node(&v, n, page);
+	view_close(&v);
+}
+
+/* Every page of a file comes back; returns how many were of each type. */
+static void check_file(struct fx *f, const char *path, const void *data,
+		       size_t len, unsigned int counts[3])
+{
+	struct axfs_tree_entry *e = axfs_tree_lookup(&f->t, path);
+	uint64_t n = (len + 4095) / 4096;
+	unsigned char page[4096];
+	struct view v;
+
+	ck_assert_msg(e != NULL, "%s", path);
+	ck_assert_int_eq(e->packed, 1);
+	ck_assert_uint_eq(e->node_count, n);
+	ck_assert_uint_le(e->first_node + n, f->p.nnodes);
+	view_open(&v, &f->p);
+	for (uint64_t i = 0; i < n; i++) {
+		size_t k = len - i * 4096 > 4096 ? 4096 : len - i * 4096;
+		uint8_t type = f->p.node_type[e->first_node + i];
+
+		view_node(&v, e->first_node + i, page);
+		ck_assert_msg(!memcmp(page, (const unsigned char *)data +
+				      i * 4096, k),
+			      "%s page %llu differs", path,
+			      (unsigned long long)i);
+		if (type == AXFS_NODE_XIP)	/* padded with zeros */
+			for (size_t z = k; z < 4096; z++)
+				ck_assert_int_eq(page[z], 0);
+		if (counts)
+			counts[type]++;
+	}
+	view_close(&v);
+}
+
+static void check_invariants(const struct axfs_packed *p)
+{
+	ck_assert_uint_eq(p->cblock_offset[0], 0);
+	ck_assert_uint_eq(p->cblock_offset[p->ncblocks], p->compressed.size);
+	for (uint64_t c = 0; c < p->ncblocks; c++)
+		ck_assert_uint_le(p->cblock_offset[c + 1] - p->cblock_offset[c],
+				  p->cblock_size);
+	ck_assert_uint_eq(p->xip.size, p->xip_pages * 4096);
+	for (uint64_t n = 0; n < p->nnodes; n++)
+		ck_assert_uint_le(p->node_type[n], 2);
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+START_TEST(test_roundtrip_sizes)
+{
+	static const size_t sizes[] = { 1, 100, 4095, 4096, 4097, 8192,
+					65535, 65536, 65537, 200000 };
+	static const uint32_t cbss[] = { 4096, 16384, 65536, 1048576 };
+	struct fx f;
+	unsigned char *d[10];
+	char name[32];
+
+	for (size_t c = 0; c < sizeof(cbss) / sizeof(cbss[0]); c++) {
+		fx_init(&f);
+		for (size_t i = 0; i < 10; i++) {
+			d[i] = i % 3 == 2 ? noise(sizes[i], (uint32_t)i) :
+					    text(sizes[i], (unsigned)i);
+			snprintf(name, sizeof(name), "f%zu", i);
+			add_file(&f, name, d[i], sizes[i]);
+		}
+		finalize_plan(&f, NULL, 0);
+		pack_ok(&f, cbss[c], 2);
+		check_invariants(&f.p);
+		ck_assert_uint_eq(f.p.cblock_size, cbss[c]);
+		for (size_t i = 0; i < 10; i++) {
+			snprintf(name, sizeof(name), "/f%zu", i);
+			check_file(&f, name, d[i], sizes[i], NULL);
+			free(d[i]);
+		}
+		ck_assert_uint_eq(f.p.xip_pages, 0);
+		fx_free(&f);
+	}
+}
+END_TEST
+
+START_TEST(test_xip_padding)
+{
+	struct fx f;
+	unsigned char *a = text(5000, 1), *b = text(3000, 2);
+	const char *xip[] = { "/x*" };
+	unsigned int counts[3] = { 0 };
+	unsigned char *xs;
+
+	fx_init(&f);
+	add_file(&f, "xa", a, 5000);
+	add_file(&f, "xb", b, 3000);
+	add_file(&f, "plain", b, 3000);
+	finalize_plan(&f, xip, 1);
+	pack_ok(&f, 65536, 1);
+	check_invariants(&f.p);
+	check_file(&f, "/xa", a, 5000, counts);
+	check_file(&f, "/xb", b, 3000, counts);
+	ck_assert_uint_eq(counts[AXFS_NODE_XIP], 3);
+	ck_assert_uint_eq(f.p.xip_pages, 3);
+	ck_assert_uint_eq(f.p.xip.size, 3 * 4096);
+	/* the partial pages are zero-padded in the XIP region itself */
+	xs = spool_bytes(&f.p.xip);
+	for (size_t i = 4096 + 904; i < 8192; i++)
+		ck_assert_int_eq(xs[i], 0);
+	for (size_t i = 8192 + 3000; i < 12288; i++)
+		ck_assert_int_eq(xs[i], 0);
+	free(xs);
+	/* same bytes as /xb but not XIP: not shared with it */
+	check_file(&f, "/plain", b, 3000, counts);
+	ck_assert_uint_ne(axfs_tree_lookup(&f.t, "/plain")->first_node,
+			  axfs_tree_lookup(&f.t, "/xb")->first_node);
+	ck_assert_uint_eq(f.p.dedup_files, 0);
+	free(a);
+	free(b);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_tails_share_cblocks)
+{
+	struct fx f;
+	unsigned char *d[8];
+	char name[16];
+	uint64_t cb = UINT64_MAX;
+
+	fx_init(&f);
+	for (int i = 0; i < 8; i++) {
+		d[i] = text(300 + (size_t)i * 211, (unsigned)i);
+		snprintf(name, sizeof(name), "s%d", i);
+		add_file(&f, name, d[i], 300 + (size_t)i * 211);
+	}
+	finalize_plan(&f, NULL, 0);
+	pack_ok(&f, 65536, 2);
+	check_invariants(&f.p);
+	/* eight small files, one cblock, consecutive offsets */
+	ck_assert_uint_eq(f.p.ncblocks, 1);
+	for (int i = 0; i < 8; i++) {
+		struct axfs_tree_entry *e;
+		uint64_t cn;
+
+		snprintf(name, sizeof(name), "/s%d", i);
+		check_file(&f, name, d[i], 300 + (size_t)i * 211, NULL);
+		e = axfs_tree_lookup(&f.t, name);
+		ck_assert_int_eq(f.p.node_type[e->first_node],
+				 AXFS_NODE_COMPRESSED);
+		cn = f.p.node_index[e->first_node];
+		if (cb == UINT64_MAX)
+			cb = f.p.cnode_index[cn];
+		ck_assert_uint_eq(f.p.cnode_index[cn], cb);
+		free(d[i]);
+	}
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_incompressible_byte_aligned)
+{
+	struct fx f;
+	unsigned char *r = noise(3 * 65536, 7), *tx = text(10000, 3);
+	unsigned int counts[3] = { 0 };
+	struct axfs_tree_entry *e;
+
+	fx_init(&f);
+	add_file(&f, "r", r, 3 * 65536);
+	add_file(&f, "t", tx, 10000);
+	finalize_plan(&f, NULL, 0);
+	pack_ok(&f, 65536, 2);
+	check_invariants(&f.p);
+	check_file(&f, "/r", r, 3 * 65536, counts);
+	/* random data never shrinks: stored byte-aligned, with the reason */
+	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 48);
+	e = axfs_tree_lookup(&f.t, "/r");
+	ck_assert_ptr_nonnull(e->pages);
+	ck_assert_int_eq(e->pages[0].reason, AXFS_WHY_INCOMPRESSIBLE);
+	ck_assert_int_eq(e->pages[47].reason, AXFS_WHY_INCOMPRESSIBLE);
+	memset(counts, 0, sizeof(counts));
+	check_file(&f, "/t", tx, 10000, counts);
+	ck_assert_uint_eq(counts[AXFS_NODE_COMPRESSED], 3);
+	ck_assert_uint_eq(f.p.byte_aligned.size, 3 * 65536);
+	free(r);
+	free(tx);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_uncompressed_by_policy)
+{
+	struct fx f;
+	unsigned char *tx = text(9000, 4);
+	unsigned int counts[3] = { 0 };
+	struct axfs_tree_entry *e;
+
+	fx_init(&f);
+	add_file(&f, "u", tx, 9000);
+	finalize_plan(&f, NULL, 0);
+	e = axfs_tree_lookup(&f.t, "/u");
+	e->want_compress = 0;
+	pack_ok(&f, 16384, 1);
+	check_invariants(&f.p);
+	check_file(&f, "/u", tx, 9000, counts);
+	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 3);
+	ck_assert_int_eq(e->pages[2].reason, AXFS_WHY_UNCOMPRESSED);
+	ck_assert_uint_eq(f.p.ncblocks, 0);
+	free(tx);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_symlink_nul)
+{
+	struct fx f;
+	struct axfs_tree_entry *a, *b, *c;
+	unsigned char page[4096];
+	char longt[4096];
+
+	memset(longt, 'q', 4095);
+	longt[4095] = '\0';
+	fx_init(&f);
+	add_file(&f, "file", "hello", 5);
+	add_entry(&f, "la", AXFS_FT_LNK, "file", NULL, NULL, 0);
+	add_entry(&f, "lb", AXFS_FT_LNK, "file", NULL, NULL, 0);
+	add_entry(&f, "lc", AXFS_FT_LNK, longt, NULL, NULL, 0);
+	finalize_plan(&f, NULL, 0);
+	/* one cblock: /la's bytes are followed by /lc's inside it */
+	pack_ok(&f, 65536, 2);
+	check_invariants(&f.p);
+	ck_assert_uint_eq(f.p.ncblocks, 1);
+	a = axfs_tree_lookup(&f.t, "/la");
+	b = axfs_tree_lookup(&f.t, "/lb");
+	c = axfs_tree_lookup(&f.t, "/lc");
+	ck_assert_uint_eq(a->node_count, 1);
+	read_node(&f.p, a->first_node, page);
+	/* target then NUL inside the node data (not just the zero fill) */
+	ck_assert_int_eq(memcmp(page, "file", 5), 0);
+	/* same target: one node */
+	ck_assert_uint_eq(b->first_node, a->first_node);
+	/* 4095 bytes + NUL fill a whole page */
+	read_node(&f.p, c->first_node, page);
+	ck_assert_int_eq(memcmp(page, longt, 4095), 0);
+	ck_assert_int_eq(page[4095], 0);
+	ck_assert_int_ne(f.p.node_type[c->first_node], AXFS_NODE_XIP);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_hard_links_share)
+{
+	struct fx f;
+	unsigned char *tx = text(20000, 5);
+	struct axfs_tree_entry *a, *h;
+	const char *xip[] = { "/z" };
+	uint64_t nodes;
+
+	fx_init(&f);
+	add_file(&f, "a", tx, 20000);
+	add_entry(&f, "d", AXFS_FT_DIR, NULL, NULL, NULL, 0);
+	add_entry(&f, "d/h", AXFS_FT_REG, NULL, "a", NULL, 0);
+	add_entry(&f, "z", AXFS_FT_REG, NULL, "a", NULL, 0);
+	finalize_plan(&f, xip, 1);
+	pack_ok(&f, 65536, 2);
+	check_invariants(&f.p);
+	a = axfs_tree_lookup(&f.t, "/a");
+	h = axfs_tree_lookup(&f.t, "/d/h");
+	ck_assert_uint_eq(h->first_node, a->first_node);
+	ck_assert_uint_eq(h->node_count, a->node_count);
+	nodes = f.p.nnodes;
+	ck_assert_uint_eq(nodes, 5);	/* one copy */
+	/* --xip on one name makes the shared data XIP */
+	check_file(&f, "/d/h", tx, 20000, NULL);
+	ck_assert_uint_eq(f.p.xip_pages, 5);
+	ck_assert_uint_eq(f.src.opens, 1);	/* read once */
+	ck_assert_uint_eq(f.p.dedup_files, 0);
+	free(tx);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_identical_files_dedup)
+{
+	struct fx f;
+	size_t big = 1024 * 1024 + 5000;	/* beyond the in-memory limit */
+	unsigned char *t1 = text(30000, 6), *t2 = text(30000, 6);
+	unsigned char *t3 = text(30000, 1);	/* same size, other bytes */
+	unsigned char *b1 = noise(big, 9), *b2 = noise(big, 9);
+	struct axfs_tree_entry *e1, *e2, *e3;
+
+	t3[29999] ^= 1;
+	fx_init(&f);
+	add_file(&f, "t1", t1, 30000);
+	add_file(&f, "t2", t2, 30000);
+	add_file(&f, "t3", t3, 30000);
+	add_file(&f, "b1", b1, big);
+	add_file(&f, "b2", b2, big);
+	add_file(&f, "e1", "", 0);
+	add_file(&f, "e2", "", 0);
+	finalize_plan(&f, NULL, 0);
+	pack_ok(&f, 65536, 2);
+	check_invariants(&f.p);
+	check_file(&f, "/t1", t1, 30000, NULL);
+	check_file(&f, "/t2", t2, 30000, NULL);
+	check_file(&f, "/t3", t3, 30000, NULL);
+	check_file(&f, "/b2", b2, big, NULL);
+	e1 = axfs_tree_lookup(&f.t, "/t1");
+	e2 = axfs_tree_lookup(&f.t, "/t2");
+	e3 = axfs_tree_lookup(&f.t, "/t3");
+	ck_assert_uint_eq(e2->first_node, e1->first_node);
+	ck_assert_uint_ne(e3->first_node, e1->first_node);
+	ck_assert_int_eq(e2->pages[0].reason, AXFS_WHY_DEDUP);
+	ck_assert_uint_eq(axfs_tree_lookup(&f.t, "/b2")->first_node,
+			  axfs_tree_lookup(&f.t, "/b1")->first_node);
+	ck_assert_uint_eq(f.p.dedup_files, 2);
+	ck_assert_uint_eq(axfs_tree_lookup(&f.t, "/e1")->node_count, 0);
+	/* t1, t3 and b1 stored; t2 and b2 share */
+	ck_assert_uint_eq(f.p.nnodes, 8 + 8 + (big + 4095) / 4096);
+	free(t1);
+	free(t2);
+	free(t3);
+	free(b1);
+	free(b2);
+	fx_free(&f);
+}
+END_TEST
+
+/* The same tree packed with 1, 2 and 8 threads: identical bytes. */
+START_TEST(test_deterministic_across_jobs)
+{
+	static const int jobs[] = { 1, 2, 8 };
+	struct fx f;
+	unsigned char *ref[3] = { NULL }, *cur[3];
+	uint64_t refsz[3];
+	unsigned char *d[12];
+	char name[16];
+	uint8_t *rtype = NULL;
+	uint64_t *ridx = NULL, rn = 0;
+
+	fx_init(&f);
+	for (int i = 0; i < 12; i++) {
+		size_t len = 3000 + (size_t)i * 37000;
+
+		d[i] = i % 4 == 3 ? noise(len, (uint32_t)i) :
+				    text(len, (unsigned)i);
+		snprintf(name, sizeof(name), "f%02d", i);
+		add_file(&f, name, d[i], len);
+	}
+	finalize_plan(&f, NULL, 0);
+	for (size_t j = 0; j < 3; j++) {
+		const struct axfs_spool *sp[3];
+
+		pack_ok(&f, 16384, jobs[j]);
+		check_invariants(&f.p);
+		sp[0] = &f.p.xip;
+		sp[1] = &f.p.byte_aligned;
+		sp[2] = &f.p.compressed;
+		for (int s = 0; s < 3; s++) {
+			cur[s] = spool_bytes(sp[s]);
+			if (!j) {
+				ref[s] = cur[s];
+				refsz[s] = sp[s]->size;
+				continue;
+			}
+			ck_assert_uint_eq(sp[s]->size, refsz[s]);
+			ck_assert_int_eq(memcmp(cur[s], ref[s], refsz[s]), 0);
+			free(cur[s]);
+		}
+		if (!j) {
+			rn = f.p.nnodes;
+			rtype = malloc(rn);
+			ridx = malloc(rn * sizeof(*ridx));
+			memcpy(rtype, f.p.node_type, rn);
+			memcpy(ridx, f.p.node_index, rn * sizeof(*ridx));
+		} else {
+			ck_assert_uint_eq(f.p.nnodes, rn);
+			ck_assert_int_eq(memcmp(rtype, f.p.node_type, rn), 0);
+			ck_assert_int_eq(memcmp(ridx, f.p.node_index,
+						rn * sizeof(*ridx)), 0);
+		}
+	}
+	ck_assert_uint_gt(refsz[2], 0);
+	ck_assert_uint_gt(refsz[1], 0);
+	for (int s = 0; s < 3; s++)
+		free(ref[s]);
+	for (int i = 0; i < 12; i++)
+		free(d[i]);
+	free(rtype);
+	free(ridx);
+	fx_free(&f);
+}
+END_TEST
+
+struct prog {
+	uint64_t calls, files, files_total, bytes, bytes_total;
+};
+
+static void on_progress(void *ctx, uint64_t fd, uint64_t ft, uint64_t bd,
+			uint64_t bt)
+{
+	struct prog *p = ctx;
+
+	ck_assert_uint_ge(fd, p->files);	/* monotonic */
+	ck_assert_uint_ge(bd, p->bytes);
+	p->calls++;
+	p->files = fd;
+	p->files_total = ft;
+	p->bytes = bd;
+	p->bytes_total = bt;
+}
+
+START_TEST(test_progress_cancel_errors)
+{
+	struct fx f;
+	unsigned char *tx = text(50000, 8);
+	struct axfs_pack_opts o;
+	struct axfs_error err;
+	struct prog pr = { 0 };
+	volatile int cancel = 0;
+
+	fx_init(&f);
+	add_file(&f, "a", tx, 50000);
+	add_file(&f, "b", tx, 777);
+	add_entry(&f, "l", AXFS_FT_LNK, "a", NULL, NULL, 0);
+	finalize_plan(&f, NULL, 0);
+
+	memset(&o, 0, sizeof(o));
+	o.cblock_size = 65536;
+	o.level = 6;
+	o.jobs = 2;
+	o.progress = on_progress;
+	o.progress_ctx = &pr;
+	o.cancel = &cancel;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
+	ck_assert_uint_ge(pr.calls, 1);
+	ck_assert_uint_eq(pr.files, 3);
+	ck_assert_uint_eq(pr.files_total, 3);
+	ck_assert_uint_eq(pr.bytes, 50777);
+	ck_assert_uint_eq(pr.bytes_total, 50777);
+	ck_assert_uint_eq(f.p.bytes_in, 50777);
+	axfs_packed_free(&f.p);
+
+	/* cancelled: INTERRUPTED, nothing left behind */
+	cancel = 1;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+			 AXFS_ERR_INTERRUPTED);
+	ck_assert_int_eq(f.p.compressed.fd, -1);
+	ck_assert_ptr_null(f.p.node_type);
+	cancel = 0;
+
+	/* bad options */
+	o.cblock_size = 3000;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+			 AXFS_ERR_INVALID);
+	o.cblock_size = 2 * 1024 * 1024;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+			 AXFS_ERR_INVALID);
+	o.cblock_size = 4096;
+	o.level = 0;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+			 AXFS_ERR_INVALID);
+	o.level = 9;
+
+	/* a file that shrank while being read: an error naming it */
+	f.src.short_by[0] = 10;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+			 AXFS_ERR_IO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'/a'"));
+	ck_assert_int_eq(f.p.xip.fd, -1);
+	f.src.short_by[0] = 0;
+
+	/* packing again works (build.c repacks after axfs_plan_trim) */
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
+	check_file(&f, "/a", tx, 50000, NULL);
+	free(tx);
+	fx_free(&f);
+}
+END_TEST
+
+Suite *suite_packer(void)
+{
+	Suite *s = suite_create("packer");
+	TCase *tc = tcase_create("pack");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_roundtrip_sizes);
+	tcase_add_test(tc, test_xip_padding);
+	tcase_add_test(tc, test_tails_share_cblocks);
+	tcase_add_test(tc, test_incompressible_byte_aligned);
+	tcase_add_test(tc, test_uncompressed_by_policy);
+	tcase_add_test(tc, test_symlink_nul);
+	tcase_add_test(tc, test_hard_links_share);
+	tcase_add_test(tc, test_identical_files_dedup);
+	tcase_add_test(tc, test_deterministic_across_jobs);
+	tcase_add_test(tc, test_progress_cancel_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The planner: which pages are XIP and why.  Budget selection with ties,
+ * whole files against the budget, exclusions, min-count, profile entries
+ * that cannot be XIP (one warning, each at INFO), hard links, exactly the
+ * listed page set, determinism and axfs_plan_trim.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "axfs_planner.h"
+#include "axfs_tree.h"
+#include "axfs_format.h"
+
+struct logcap {
+	int warn, info;
+	char last_warn[1024];
+};
+
+static void cap_fn(void *ctx, enum axfs_log_level level, const char *msg)
+{
+	struct logcap *c = ctx;
+
+	if (level == AXFS_LOG_WARN) {
+		c->warn++;
+		snprintf(c->last_warn, sizeof(c->last_warn), "%s", msg);
+	} else if (level == AXFS_LOG_INFO) {
+		c->info++;
+	}
+}
+
+static void add(struct axfs_tree *t, const char *path, enum axfs_ftype type,
+		uint64_t size, const char *link_to)
+{
+	struct axfs_src_entry e;
+	struct axfs_error err;
+
+	memset(&e, 0, sizeof(e));
+	e.path = path;
+	e.type = type;
+	e.mode = type == AXFS_FT_DIR ? 0755 : 0644;
+	e.link_target = type == AXFS_FT_LNK ? "target" : NULL;
+	e.hardlink_to = link_to;
+	e.data.size = size;
+	ck_assert_msg(axfs_tree_add(t, &e, NULL, &err) == 0, "%s", err.msg);
+}
+
+static struct axfs_tree_entry *get(struct axfs_tree *t, const char *path)
+{
+	struct axfs_tree_entry *e = axfs_tree_lookup(t, path);
+
+	ck_assert_msg(e != NULL, "no %s", path);
+	return e;
+}
+
+static void prof(struct axfs_profile *p, const char *path, uint64_t page,
+		 uint64_t count)
+{
+	struct axfs_error err;
+
+	ck_assert_msg(axfs_profile_add(p, path, page * AXFS_PAGE_SIZE, count,
+				       "test.csv", p->n + 1, &err) == 0,
+		      "%s", err.msg);
+}
+
+/* Pages of a file as a string: 'X' XIP, '.' not. */
+static const char *xmap(struct axfs_tree *t, const char *path)
+{
+	static char buf[64];
+	struct axfs_tree_entry *e = get(t, path);
+	uint64_t n = (e->size + 4095) / 4096;
+
+	for (uint64_t i = 0; i < n && i < sizeof(buf) - 1; i++)
+		buf[i] = e->pages && e->pages[i].xip ? 'X' : '.';
+	buf[n < sizeof(buf) - 1 ? n : sizeof(buf) - 1] = '\0';
+	return buf;
+}
+
+static uint8_t why(struct axfs_tree *t, const char *path, uint64_t page)
+{
+	struct axfs_tree_entry *e = get(t, path);
+
+	return e->pages ? e->pages[page].reason : AXFS_WHY_DEFAULT;
+}
+
+/*
+ * /a 5 pages, /b 5 pages, /c 2 pages, /d/e 3 pages, /z 1 page,
+ * /link -> target, /dir/, /empty (0 bytes), /h: hard link to /a.
+ */
+static void tree5(struct axfs_tree *t, struct logcap *lc,
+		  struct axfs_logger *lg)
+{
+	struct axfs_error err;
+
+	memset(lc, 0, sizeof(*lc));
+	lg->fn = cap_fn;
+	lg->ctx = lc;
+	ck_assert_int_eq(axfs_tree_init(t, NULL, &err), 0);
+	add(t, "a", AXFS_FT_REG, 5 * 4096, NULL);
+	add(t, "b", AXFS_FT_REG, 4 * 4096 + 7, NULL);
+	add(t, "c", AXFS_FT_REG, 2 * 4096, NULL);
+	add(t, "d", AXFS_FT_DIR, 0, NULL);
+	add(t, "d/e", AXFS_FT_REG, 3 * 4096, NULL);
+	add(t, "z", AXFS_FT_REG, 100, NULL);
+	add(t, "link", AXFS_FT_LNK, 6, NULL);
+	add(t, "dir", AXFS_FT_DIR, 0, NULL);
+	add(t, "empty", AXFS_FT_REG, 0, NULL);
+	add(t, "h", AXFS_FT_REG, 0, "a");
+	ck_assert_msg(axfs_tree_finalize(t, &err) == 0, "%s", err.msg);
+}
+
+START_TEST(test_profile_exact_pages)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+
+	tree5(&t, &lc, &lg);
+	axfs_profile_init(&p, NULL);
+	/* XIP pages in the middle of files, followed by non-XIP pages: the
+	 * set must be exactly what the profile lists (not widened). */
+	prof(&p, "/a", 1, 5);
+	prof(&p, "/a", 3, 2);
+	prof(&p, "/b", 4, 1);		/* the partial last page */
+	prof(&p, "./d/e", 0, 9);
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.log = &lg;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_str_eq(xmap(&t, "/a"), ".X.X.");
+	ck_assert_str_eq(xmap(&t, "/b"), "....X");
+	ck_assert_str_eq(xmap(&t, "/c"), "..");
+	ck_assert_str_eq(xmap(&t, "/d/e"), "X..");
+	ck_assert_uint_eq(st.xip_pages, 4);
+	ck_assert_uint_eq(st.profile_pages, 4);
+	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_PROFILE);
+	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_DEFAULT);
+	ck_assert_uint_eq(get(&t, "/a")->pages[1].count, 5);
+	ck_assert_uint_eq(get(&t, "/a")->pages[3].count, 2);
+	/* the hard link carries a copy of its master's plan */
+	ck_assert_str_eq(xmap(&t, "/h"), ".X.X.");
+	ck_assert_ptr_ne(get(&t, "/h")->pages, get(&t, "/a")->pages);
+	ck_assert_int_eq(lc.warn, 0);
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_budget_ties)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+
+	tree5(&t, &lc, &lg);
+	axfs_profile_init(&p, NULL);
+	/* counts: 7 7 7 7 3 3 1; order after count: path bytewise, offset */
+	prof(&p, "/c", 1, 7);
+	prof(&p, "/b", 2, 7);
+	prof(&p, "/b", 0, 7);
+	prof(&p, "/d/e", 0, 7);
+	prof(&p, "/a", 4, 3);
+	prof(&p, "/a", 2, 3);
+	prof(&p, "/z", 0, 1);
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.log = &lg;
+	o.has_budget = 1;
+	o.budget = 5 * 4096 + 4095;	/* 5 pages; a partial page buys none */
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	/* chosen: /b@0 /b@2 /c@1 /d/e@0 (7s by path, offset), /a@2 (3) */
+	ck_assert_str_eq(xmap(&t, "/b"), "X.X..");
+	ck_assert_str_eq(xmap(&t, "/c"), ".X");
+	ck_assert_str_eq(xmap(&t, "/d/e"), "X..");
+	ck_assert_str_eq(xmap(&t, "/a"), "..X..");
+	ck_assert_str_eq(xmap(&t, "/z"), ".");
+	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_BUDGET);
+	ck_assert_uint_eq(get(&t, "/a")->pages[4].count, 3);
+	ck_assert_int_eq(why(&t, "/z", 0), AXFS_WHY_BUDGET);
+	ck_assert_uint_eq(st.xip_pages, 5);
+	ck_assert_uint_eq(st.budget_dropped, 2);
+
+	/* Zero budget: nothing. */
+	o.budget = 4095;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_uint_eq(st.xip_pages, 0);
+	ck_assert_uint_eq(st.budget_dropped, 7);
+	ck_assert_str_eq(xmap(&t, "/b"), ".....");
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_whole_files_and_budget)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+	const char *globs[] = { "/d/*" };
+
+	tree5(&t, &lc, &lg);
+	get(&t, "/c")->want_xip = 1;
+	get(&t, "/c")->reason_override = AXFS_WHY_WHOLE_FILE;
+	axfs_profile_init(&p, NULL);
+	prof(&p, "/a", 0, 10);
+	prof(&p, "/a", 1, 9);
+	prof(&p, "/a", 2, 8);
+	prof(&p, "/c", 0, 100);		/* already XIP as a whole file */
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.xip_globs = globs;
+	o.n_xip_globs = 1;
+	o.log = &lg;
+	o.has_budget = 1;
+	o.budget = 7 * 4096;	/* 2 (/c) + 3 (/d/e) whole + 2 profile */
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_str_eq(xmap(&t, "/c"), "XX");
+	ck_assert_int_eq(why(&t, "/c", 1), AXFS_WHY_WHOLE_FILE);
+	ck_assert_uint_eq(get(&t, "/c")->pages[0].count, 100);
+	ck_assert_str_eq(xmap(&t, "/d/e"), "XXX");
+	ck_assert_int_eq(why(&t, "/d/e", 0), AXFS_WHY_XIP_GLOB);
+	ck_assert_str_eq(xmap(&t, "/a"), "XX...");
+	ck_assert_int_eq(why(&t, "/a", 2), AXFS_WHY_BUDGET);
+	ck_assert_uint_eq(st.xip_pages, 7);
+
+	/* Whole files alone over the budget: kept, no profile page, one
+	 * warning. */
+	o.budget = 4 * 4096;
+	lc.warn = 0;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_str_eq(xmap(&t, "/c"), "XX");
+	ck_assert_str_eq(xmap(&t, "/d/e"), "XXX");
+	ck_assert_str_eq(xmap(&t, "/a"), ".....");
+	ck_assert_uint_eq(st.xip_pages, 5);
+	ck_assert_int_eq(lc.warn, 1);
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_exclusions_and_min_count)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+	const char *globs[] = { "/b", "/c" };
+	const char *excl[] = { "/d/**", "/c" };
+
+	tree5(&t, &lc, &lg);
+	get(&t, "/a")->want_xip = 0;		/* a rule: never XIP */
+	axfs_profile_init(&p, NULL);
+	prof(&p, "/a", 0, 50);
+	prof(&p, "/d/e", 1, 50);
+	prof(&p, "/z", 0, 2);
+	prof(&p, "/b", 0, 1);		/* /b is whole-file XIP anyway */
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.xip_globs = globs;
+	o.n_xip_globs = 2;
+	o.xip_exclude = excl;
+	o.n_xip_exclude = 2;
+	o.min_count = 3;
+	o.log = &lg;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_str_eq(xmap(&t, "/a"), ".....");
+	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_EXCLUDED);
+	ck_assert_str_eq(xmap(&t, "/d/e"), "...");
+	ck_assert_int_eq(why(&t, "/d/e", 1), AXFS_WHY_EXCLUDED);
+	ck_assert_str_eq(xmap(&t, "/z"), ".");
+	ck_assert_int_eq(why(&t, "/z", 0), AXFS_WHY_MIN_COUNT);
+	ck_assert_uint_eq(get(&t, "/z")->pages[0].count, 2);
+	/* --xip /c loses against xip.exclude /c */
+	ck_assert_str_eq(xmap(&t, "/c"), "..");
+	ck_assert_int_eq(why(&t, "/c", 0), AXFS_WHY_EXCLUDED);
+	/* whole-file XIP ignores min-count */
+	ck_assert_str_eq(xmap(&t, "/b"), "XXXXX");
+	ck_assert_uint_eq(st.excluded, 2);
+	ck_assert_uint_eq(st.below_min_count, 1);
+	ck_assert_uint_eq(st.xip_pages, 5);
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_bad_profile_entries)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+
+	tree5(&t, &lc, &lg);
+	axfs_profile_init(&p, NULL);
+	prof(&p, "/missing", 0, 5);
+	prof(&p, "/d/missing,with,commas", 1, 5);
+	prof(&p, "/d", 0, 5);		/* a directory */
+	prof(&p, "/link", 0, 5);	/* a symlink */
+	prof(&p, "/z", 1, 5);		/* past EOF (100 bytes) */
+	prof(&p, "/empty", 0, 5);	/* past EOF (0 bytes) */
+	prof(&p, "/a", 0, 5);
+	p.v[p.n - 1].offset = 100;	/* misaligned (bypassing the parser) */
+	prof(&p, "/a", 4, 5);		/* fine */
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.log = &lg;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_uint_eq(st.profile_missing, 2);
+	ck_assert_uint_eq(st.profile_not_regular, 2);
+	ck_assert_uint_eq(st.profile_past_eof, 2);
+	ck_assert_uint_eq(st.profile_misaligned, 1);
+	ck_assert_uint_eq(st.profile_pages, 1);
+	ck_assert_uint_eq(st.xip_pages, 1);
+	ck_assert_str_eq(xmap(&t, "/a"), "....X");
+	/* one warning naming them, each at INFO */
+	ck_assert_int_eq(lc.warn, 1);
+	ck_assert_ptr_nonnull(strstr(lc.last_warn, "7 profile entries"));
+	ck_assert_ptr_nonnull(strstr(lc.last_warn, "/missing"));
+	ck_assert_int_ge(lc.info, 7);
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_hard_link_names_and_duplicates)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+
+	tree5(&t, &lc, &lg);
+	axfs_profile_init(&p, NULL);
+	/* /h and /a are one file: their counts add up for the same page */
+	prof(&p, "/h", 2, 4);
+	prof(&p, "/a", 2, 4);
+	prof(&p, "/c", 0, 7);
+	prof(&p, "/c", 0, 1);		/* a duplicate line (not canonical) */
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.log = &lg;
+	o.has_budget = 1;
+	o.budget = 4096;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	/* 4+4 = 8 beats 7+1 = 8 on path: "/a" < "/c" */
+	ck_assert_str_eq(xmap(&t, "/a"), "..X..");
+	ck_assert_str_eq(xmap(&t, "/h"), "..X..");
+	ck_assert_uint_eq(get(&t, "/a")->pages[2].count, 8);
+	ck_assert_str_eq(xmap(&t, "/c"), "..");
+	ck_assert_uint_eq(get(&t, "/c")->pages[0].count, 8);
+	ck_assert_uint_eq(st.profile_pages, 2);
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_deterministic_and_trim)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+	char first[4][64];
+	const char *paths[4] = { "/a", "/b", "/c", "/d/e" };
+
+	tree5(&t, &lc, &lg);
+	get(&t, "/c")->want_xip = 1;
+	axfs_profile_init(&p, NULL);
+	prof(&p, "/a", 0, 5);
+	prof(&p, "/a", 1, 6);
+	prof(&p, "/b", 0, 6);
+	prof(&p, "/d/e", 2, 1);
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.log = &lg;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	for (int i = 0; i < 4; i++)
+		strcpy(first[i], xmap(&t, paths[i]));
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_str_eq(xmap(&t, paths[i]), first[i]);
+	ck_assert_uint_eq(st.xip_pages, 6);
+
+	/* trim to 4: drop /d/e@2 (1) and /a@0 (5): the coldest profile
+	 * pages go first, the whole file /c stays */
+	ck_assert_uint_eq(axfs_plan_trim(&t, 4), 2);
+	ck_assert_str_eq(xmap(&t, "/a"), ".X...");
+	ck_assert_str_eq(xmap(&t, "/b"), "X....");
+	ck_assert_str_eq(xmap(&t, "/c"), "XX");
+	ck_assert_str_eq(xmap(&t, "/d/e"), "...");
+	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_MMAP_LIMIT);
+	ck_assert_str_eq(xmap(&t, "/h"), ".X...");
+	/* tie at 6: "/a" < "/b", so /b@0 goes before /a@1 */
+	ck_assert_uint_eq(axfs_plan_trim(&t, 3), 1);
+	ck_assert_str_eq(xmap(&t, "/a"), ".X...");
+	ck_assert_str_eq(xmap(&t, "/b"), ".....");
+	/* below the whole file: its pages go too */
+	ck_assert_uint_eq(axfs_plan_trim(&t, 1), 2);
+	ck_assert_str_eq(xmap(&t, "/c"), "X.");
+	ck_assert_uint_eq(axfs_plan_trim(&t, 1), 0);
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_no_profile_no_arrays)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+
+	tree5(&t, &lc, &lg);
+	memset(&o, 0, sizeof(o));
+	o.log = &lg;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	/* nothing asked: every page default, no per-page arrays */
+	for (size_t i = 0; i < t.count; i++)
+		ck_assert_ptr_null(t.by_ino[i]->pages);
+	ck_assert_uint_eq(st.xip_pages, 0);
+	ck_assert_int_eq(lc.warn, 0);
+	axfs_tree_free(&t);
+}
+END_TEST
+
+Suite *suite_planner(void)
+{
+	Suite *s = suite_create("planner");
+	TCase *tc = tcase_create("plan");
+
+	tcase_add_test(tc, test_profile_exact_pages);
+	tcase_add_test(tc, test_budget_ties);
+	tcase_add_test(tc, test_whole_files_and_budget);
+	tcase_add_test(tc, test_exclusions_and_min_count);
+	tcase_add_test(tc, test_bad_profile_entries);
+	tcase_add_test(tc, test_hard_link_names_and_duplicates);
+	tcase_add_test(tc, test_deterministic_and_trim);
+	tcase_add_test(tc, test_no_profile_no_arrays);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -82,7 +82,7 @@ $(B)/%.o: %.c | $(DEPS_STAMP)
 
 $(LIBA): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBSO): $(LIB_OBJS)
 	@$(if $(Q),echo "  LD      $@")
@@ -111,7 +111,7 @@ check: all $(UNIT) $(FUZZ_REPLAY) check-san-build
 # The same unit and CLI tests again under ASan+UBSan (run by `make check`).
 check-san-build:
 ifneq ($(SANITIZE),1)
-	$(Q)$(MAKE) --no-print-directory SANITIZE=1 B=$(B)-san $(B)-san/axfs $(B)-san/unit-tests
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 B=$(B)-san $(B)-san/axfs $(B)-san/unit-tests $(FUZZ_TARGETS:%=$(B)-san/fuzz/replay_%)
 endif
 
 check-san: check-san-build
@@ -140,14 +140,31 @@ $(B)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(LIB_OBJS)
 
 fuzz-replay: $(FUZZ_REPLAY)
 
-FUZZ_CFLAGS := $(BASE_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -Ilibaxfsimg -Itests/fuzz
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_SRCS) | $(DEPS_STAMP)
+# The library is compiled once (fuzzer-no-link) and linked into each target;
+# UB aborts, so libFuzzer records it as a crash.  `make check` builds them in
+# $(B)-fuzz/ (when clang links libFuzzer) so parallel builds do not race.
+FUZZ_B      ?= build-fuzz
+FUZZ_CC     ?= clang
+FUZZ_CFLAGS := $(BASE_CFLAGS) -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all -MMD -MP -Ilibaxfsimg -Itests/fuzz
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_B)/%.o)
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_B)/tests/fuzz/fuzz_%.o)
+$(FUZZ_B)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) -c $< -o $@
+$(FUZZ_B)/fuzz_%: $(FUZZ_B)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)clang $(FUZZ_CFLAGS) $(PKG_CFLAGS) -o $@ tests/fuzz/fuzz_$*.c $(LIB_SRCS) $(PKG_LIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(PKG_LIBS)
 
-fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
-	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run-fuzzers.sh $(FUZZ_TARGETS)
+fuzz: $(AXFS) $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
+	$(Q)AXFS=$(CURDIR)/$(AXFS) FUZZ_B=$(FUZZ_B) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run-fuzzers.sh $(FUZZ_TARGETS)
+
+# `make check`: the standalone drivers replay the corpus (under ASan+UBSan
+# through check-san-build), and each target fuzzes briefly if clang can.
+check: $(FUZZ_REPLAY) check-fuzz-build
+.PHONY: check-fuzz-build
+check-fuzz-build:
+	$(Q)if sh tests/fuzz/have-libfuzzer.sh $(FUZZ_CC); then $(MAKE) --no-print-directory FUZZ_B=$(B)-fuzz $(FUZZ_TARGETS:%=$(B)-fuzz/fuzz_%); fi
 
 # ---- benchmarks (bench/): not part of `make check` ---------------------------
 $(B)/bench-micro: bench/micro.c $(LIB_OBJS)
@@ -196,4 +213,5 @@ uninstall:
 clean:
 	rm -rf build build-san build-*
 
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d) \
+	$(wildcard $(FUZZ_B)/tests/fuzz/*.d)

@@ -23,6 +23,7 @@
 #include "axfs_glob.h"
 #include "axfs_policy.h"
 #include "axfs_profile.h"
+#include "util_report.h"
 
 #ifndef AXFS_DEFAULT_BLOCK_SIZE
 #define AXFS_DEFAULT_BLOCK_SIZE 65536u
@@ -39,7 +40,9 @@ enum {
 	OPT_COMPRESS_METADATA,
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
-	/* Reports (--report, --report-json, --report-svg) go here. */
+	OPT_REPORT,
+	OPT_REPORT_JSON,
+	OPT_REPORT_SVG,
 };
 
 static const struct option longopts[] = {
@@ -61,6 +64,9 @@ static const struct option longopts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "report-json", required_argument, NULL, OPT_REPORT_JSON },
+	{ "report-svg", required_argument, NULL, OPT_REPORT_SVG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -98,6 +104,10 @@ static int usage(void)
 "  -v, --verbose             say more; repeat for debugging output\n"
 "      --progress            show a progress bar even when stderr is no TTY\n"
 "      --no-progress         never show a progress bar\n"
+"      --report FILE         write what became of every page, and why (- for\n"
+"                            standard output)\n"
+"      --report-json FILE    the same report as JSON\n"
+"      --report-svg FILE     a picture of the regions and the XIP files\n"
 "  -h, --help                show this help and exit\n"
 "  -V, --version             show the version and exit\n"
 "\n"
@@ -276,6 +286,7 @@ int cmd_mkfs(int argc, char **argv)
 	const char **xip = NULL, **profiles = NULL;
 	size_t nxip = 0, nprofiles = 0;
 	const char *output = NULL, *policy_file = NULL;
+	const char *report_text = NULL, *report_json = NULL, *report_svg = NULL;
 	int progress = -1, have_policy = 0, have_profile = 0;
 	int rc = EXIT_OPERATIONAL, c;
 	unsigned long long v;
@@ -411,6 +422,15 @@ int cmd_mkfs(int argc, char **argv)
 		case OPT_NO_PROGRESS:
 			progress = 0;
 			break;
+		case OPT_REPORT:
+			report_text = optarg;
+			break;
+		case OPT_REPORT_JSON:
+			report_json = optarg;
+			break;
+		case OPT_REPORT_SVG:
+			report_svg = optarg;
+			break;
 		case 'h':
 			rc = usage();
 			goto out;
@@ -500,10 +520,11 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	progress_end(&pg);
 	print_summary(output, &res);
-	/* Reports (--report, --report-json, --report-svg) are written here,
-	 * from `res`, which holds the tree, the plan and the layout. */
+	/* The image is complete; a report that cannot be written is an
+	 * error of its own but leaves the image in place. */
+	rc = mkfs_write_reports(&res, output, report_text, report_json,
+				report_svg) < 0 ? EXIT_OPERATIONAL : EXIT_OK;
 	axfs_build_result_free(&res);
-	rc = EXIT_OK;
 	goto out;
 
 nomem:

@@ -54,6 +54,8 @@ struct inode *axfs_iget(struct super_block *sb, u64 ino)
 		goto bad;
 
 	inode->i_mode = mode;
+	/* st_blksize 4096 (the 2008 driver set i_blkbits to 32768). */
+	inode->i_blkbits = PAGE_SHIFT;
 	i_uid_write(inode, (uid_t)uid);
 	i_gid_write(inode, (gid_t)gid);
 	/* One timestamp for the whole image. */

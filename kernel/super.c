@@ -180,6 +180,11 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_op = &axfs_sops;
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	sb->s_time_gran = NSEC_PER_SEC;
+	if (!sb->s_bdev) {
+		/* get_tree_bdev() sets the device's; the others set none. */
+		sb->s_blocksize = PAGE_SIZE;
+		sb->s_blocksize_bits = PAGE_SHIFT;
+	}
 
 	if (sb->s_mtd) {
 		sbi->dev0.mtd = sb->s_mtd;

@@ -26,9 +26,10 @@ kt_install() {
 	command -v apt-get >/dev/null 2>&1 || return 1
 	kt_say "installing $* (apt-get)"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q --no-install-recommends "$@" </dev/null >&2 ||
-		{ apt-get update -q </dev/null >&2 &&
-		  apt-get install -y -q --no-install-recommends "$@" </dev/null >&2; }
+	# Other builds may hold the dpkg lock for a while (scripts/install-deps.sh).
+	set -- -o DPkg::Lock::Timeout=300 -y -q --no-install-recommends "$@"
+	apt-get install "$@" </dev/null >&2 ||
+		{ apt-get update -q </dev/null >&2 && apt-get install "$@" </dev/null >&2; }
 }
 
 kt_static_busybox() {

@@ -30,7 +30,7 @@ if [ "$kind" = mini ]; then
 	mkdir -p bin sub/deeper
 	head -c 12288 /dev/urandom >bin/xipfile
 	text 20000 comp >comp
-	head -c 700 /dev/urandom >ba
+	head -c 6000 /dev/urandom >ba
 	text 300000 big >sub/deeper/big
 	echo small >sub/small
 	ln -s ../comp sub/link

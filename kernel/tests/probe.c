@@ -16,6 +16,16 @@
  *   probe walk DIR         lstat, readlink, read() and mmap() everything
  *                          under DIR; errors are counted, not fatal (for
  *                          corrupted images: it must only come back)
+ *   probe hostile loop|mtdN|phys MANIFEST [NAME@ADDR...]
+ *                          mount each corrupted image of MANIFEST (see
+ *                          corrupt.py) on /mnt/c from a loop device, from
+ *                          MTD N (written there first) or from memory
+ *                          (the NAME@ADDR images only), walk it, check the
+ *                          expectation, print AXFS-RESULT lines; the
+ *                          kernel log is appended to /tmp/dmesg.hostile
+ *   probe first-output PROG ARGS...
+ *                          run PROG, print "first_ms=F total_ms=T": the
+ *                          time to its first byte of output and to its end
  *
  * Exit status 0 when the check holds, 1 with a message on stderr if not.
  */
@@ -29,9 +39,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/loop.h>
+#include <stdarg.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int failures;
@@ -459,6 +476,283 @@ static int cmd_walk(const char *dir)
 	return 0;
 }
 
+/* ---- corrupted images, one process for all of them ------------------------ */
+
+#define HOSTILE_MNT "/mnt/c"
+#define HOSTILE_TIMEOUT_MS 60000
+
+enum { MOUNT_REFUSED = 10, WALKED = 20, WALKED_EIO = 21, WALKED_NO_EIO = 22 };
+
+static void result(const char *status, const char *fmt, ...)
+{
+	double up = 0;
+	va_list ap;
+	FILE *f = fopen("/proc/uptime", "r");
+
+	if (f) {
+		if (fscanf(f, "%lf", &up) != 1)
+			up = 0;
+		fclose(f);
+	}
+	printf("AXFS-RESULT %s %.2f ", status, up);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* Read and clear the kernel log; keep a copy in /tmp/dmesg.hostile. */
+static char klog[1 << 20];
+
+static const char *klog_take(void)
+{
+	int n = klogctl(4 /* SYSLOG_ACTION_READ_CLEAR */, klog, sizeof(klog) - 1);
+	FILE *f;
+
+	if (n < 0)
+		n = 0;
+	klog[n] = '\0';
+	f = fopen("/tmp/dmesg.hostile", "a");
+	if (f) {
+		fputs(klog, f);
+		fclose(f);
+	}
+	return klog;
+}
+
+/* In a child: mount, walk, check PATH gives EIO, unmount. */
+static int hostile_child(const char *src, const char *opts, const char *path)
+{
+	char full[PATH_MAX], buf[4096];
+	int fd, eio = 0;
+	ssize_t r;
+
+	if (mount(src, HOSTILE_MNT, "axfs", MS_RDONLY | MS_SILENT, opts))
+		return MOUNT_REFUSED;
+	walk(HOSTILE_MNT, 0);
+	if (path && *path) {
+		snprintf(full, sizeof(full), "%s%s", HOSTILE_MNT, path);
+		fd = open(full, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			eio = errno == EIO;
+		} else {
+			while ((r = read(fd, buf, sizeof(buf))) > 0)
+				;
+			eio = r < 0 && errno == EIO;
+			close(fd);
+		}
+	}
+	if (umount(HOSTILE_MNT))
+		perror("umount");
+	if (!path || !*path)
+		return WALKED;
+	return eio ? WALKED_EIO : WALKED_NO_EIO;
+}
+
+/* Returns the child's code, or -1 if it did not finish in time. */
+static int run_bounded(const char *src, const char *opts, const char *path)
+{
+	int status, waited;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(hostile_child(src, opts, path));
+	for (waited = 0; waited < HOSTILE_TIMEOUT_MS; waited += 20) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+		usleep(20000);
+	}
+	return -1;
+}
+
+static int loop_attach(const char *file, char *dev, size_t devlen, int *lfd)
+{
+	struct loop_config cfg;
+	int ctl, n, ffd;
+
+	ctl = open("/dev/loop-control", O_RDWR);
+	if (ctl < 0)
+		return -1;
+	n = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	if (n < 0)
+		return -1;
+	snprintf(dev, devlen, "/dev/loop%d", n);
+	*lfd = open(dev, O_RDONLY);
+	ffd = open(file, O_RDONLY);
+	if (*lfd < 0 || ffd < 0)
+		return -1;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = ffd;
+	cfg.info.lo_flags = LO_FLAGS_READ_ONLY;
+	n = ioctl(*lfd, LOOP_CONFIGURE, &cfg);
+	close(ffd);
+	return n;
+}
+
+static int copy_to(const char *file, const char *dev)
+{
+	static char buf[1 << 16];
+	int in = open(file, O_RDONLY), out = open(dev, O_WRONLY);
+	ssize_t r;
+	int err = in < 0 || out < 0;
+
+	while (!err && (r = read(in, buf, sizeof(buf))) > 0)
+		err = write(out, buf, r) != r;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return err ? -1 : 0;
+}
+
+static int hostile_one(const char *how, const char *name, const char *expect,
+		       const char *path, const char *src, const char *opts)
+{
+	const char *log;
+	int code;
+
+	code = run_bounded(src, opts, path);
+	log = klog_take();
+	if (code == -1) {
+		result("fail", "hostile/%s: %s: hung", how, name);
+		return 1;
+	}
+	if (code == -2) {
+		result("fail", "hostile/%s: %s: the test process crashed", how, name);
+		return 1;
+	}
+	if (!strncmp(expect, "refuse", 6)) {
+		if (code != MOUNT_REFUSED) {
+			result("fail", "hostile/%s: %s: mounted", how, name);
+			return 1;
+		}
+		if (strcmp(expect, "refuse-quiet") && !strstr(log, "axfs")) {
+			result("fail", "hostile/%s: %s: refused without a message", how, name);
+			return 1;
+		}
+		result("ok", "hostile/%s: %s: refused%s", how, name,
+		       strcmp(expect, "refuse-quiet") ? " with a message" : "");
+		return 0;
+	}
+	if (!strcmp(expect, "eio")) {
+		if (code != WALKED_EIO) {
+			result("fail", "hostile/%s: %s: %s", how, name,
+			       code == MOUNT_REFUSED ? "mount failed" : "no EIO");
+			return 1;
+		}
+		result("ok", "hostile/%s: %s: mounted, EIO for %s", how, name, path);
+		return 0;
+	}
+	result("ok", "hostile/%s: %s: no crash or hang (%s)", how, name,
+	       code == MOUNT_REFUSED ? "refused" : "mounted, every file read");
+	return 0;
+}
+
+static int cmd_hostile(int argc, char **argv)
+{
+	const char *how = argv[2];
+	char line[512], file[PATH_MAX], dev[64], mtd[64];
+	int bad = 0, i;
+	FILE *m = fopen(argv[3], "r");
+	char *dir = strdup(argv[3]);
+
+	if (!m) {
+		fail("open %s: %s", argv[3], strerror(errno));
+		return 1;
+	}
+	*strrchr(dir, '/') = '\0';
+	klog_take();
+	while (fgets(line, sizeof(line), m)) {
+		char name[128] = "", expect[32] = "", path[256] = "", opts[64] = "";
+		const char *src = NULL;
+		int lfd = -1;
+
+		if (sscanf(line, "%127s %31s %255s", name, expect, path) < 2)
+			continue;
+		snprintf(file, sizeof(file), "%s/%s.img", dir, name);
+		if (!strcmp(how, "loop")) {
+			if (loop_attach(file, dev, sizeof(dev), &lfd)) {
+				result("fail", "hostile/loop: %s: cannot set up a loop device", name);
+				bad++;
+				continue;
+			}
+			src = dev;
+		} else if (!strncmp(how, "mtd", 3)) {
+			if (!strncmp(name, "random", 6))
+				continue;	/* targeted ones only */
+			snprintf(mtd, sizeof(mtd), "/dev/%s", how);
+			if (copy_to(file, mtd)) {
+				result("fail", "hostile/mtd: %s: cannot write %s", name, mtd);
+				bad++;
+				continue;
+			}
+			src = how;
+		} else {
+			for (i = 4; i < argc; i++) {
+				size_t len = strlen(name);
+
+				if (!strncmp(argv[i], name, len) && argv[i][len] == '@')
+					snprintf(opts, sizeof(opts), "physaddr=%s", argv[i] + len + 1);
+			}
+			if (!*opts)
+				continue;
+			src = "none";
+		}
+		bad += hostile_one(!strcmp(how, "loop") ? "loop" :
+				   !strncmp(how, "mtd", 3) ? "mtd" : "physaddr",
+				   name, expect, path, src, *opts ? opts : NULL);
+		if (lfd >= 0) {
+			ioctl(lfd, LOOP_CLR_FD, 0);
+			close(lfd);
+		}
+	}
+	fclose(m);
+	free(dir);
+	return bad != 0;
+}
+
+/* ---- time to first output -------------------------------------------------- */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmd_first_output(char **argv)
+{
+	double t0, first = -1;
+	char buf[4096];
+	int p[2], status;
+	ssize_t r;
+	pid_t pid;
+
+	if (pipe(p))
+		return 1;
+	t0 = now_ms();
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((r = read(p[0], buf, sizeof(buf))) > 0)
+		if (first < 0)
+			first = now_ms() - t0;
+	waitpid(pid, &status, 0);
+	printf("first_ms=%.1f total_ms=%.1f\n", first, now_ms() - t0);
+	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "dtype"))
@@ -473,6 +767,10 @@ int main(int argc, char **argv)
 		return cmd_xip(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "walk"))
 		return cmd_walk(argv[2]);
-	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | walk DIR\n");
+	if (argc >= 4 && !strcmp(argv[1], "hostile"))
+		return cmd_hostile(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "first-output"))
+		return cmd_first_output(argv + 2);
+	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
 	return 2;
 }

@@ -52,6 +52,92 @@ test_expect_success 'every option of ours the .mk files use is defined in a Conf
 	! test -s undefined
 '
 
+# ---- Buildroot's coding style (the rules of utils/check-package) ------------
+cat >style.awk <<'AWK'
+# awk -v kind=mk|config|any -v pkg=NAME -f style.awk FILE
+function bad(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; nbad++ }
+FNR == 1 && kind == "mk" && $0 !~ /^include / { header = 1 }
+header && (FNR == 1 || FNR == 5) {
+	h = $0; gsub(/#/, "", h)
+	if (length($0) != 80 || h != "") bad("should be 80 hashes")
+}
+header && (FNR == 2 || FNR == 4) && $0 != "#" { bad("should be 1 hash") }
+header && FNR == 6 && $0 != "" { bad("should be a blank line") }
+/[ \t]+$/ { bad("trailing whitespace") }
+$0 == "" && prev_empty { bad("consecutive empty lines") }
+{ prev_empty = ($0 == ""); last = $0 }
+kind == "mk" {
+	if ($0 ~ /^[ \t]*define[ \t]/) { indef = 1; cont = 0; next }
+	if ($0 ~ /^[ \t]*endef/) { indef = 0; next }
+	if ($0 ~ /(  |\t ?)\\$/) bad("use only one space before backslash")
+	if ($0 ~ /^[^#].*[^$]\$\{[A-Za-z0-9_]+\}/) bad("use $() to delimit variables, not ${}")
+	expect = indef || cont
+	if ($0 ~ /^[ \t]*(ifeq|ifneq|ifdef|ifndef|else|endif)([ \t]|$)/ && !cont) expect = 0
+	cont = ($0 ~ /^[^#].*\\$/)
+	if ($0 != "" && !(indef && $0 ~ /^[ \t]*#/)) {
+		if (expect && $0 !~ /^\t/) bad("expected indent with tabs")
+		if (!expect && $0 ~ /^\t/) bad("unexpected indent with tabs")
+	}
+	if (pkg != "" && match($0, /^(define[ \t]+)?[A-Z0-9_]+_[A-Z0-9_]+/)) {
+		v = substr($0, RSTART, RLENGTH); sub(/^define[ \t]+/, "", v)
+		P = toupper(pkg); gsub(/-/, "_", P)
+		if (v !~ ("^(HOST_|ROOTFS_)?" P "_")) bad("possible typo: " v " -> *" P "*")
+	}
+}
+kind == "config" {
+	t = $0
+	if (t ~ /^[ \t]*(#|$)/) next
+	if (t ~ /^\t  /) {
+		if (inhelp) {
+			if (first && t !~ /^\t  [^ \t]/) bad("help text: <tab><2 spaces><62 chars>")
+			if (length(t) > 3 + 62) bad("help text: <tab><2 spaces><62 chars>")
+			first = 0
+		}
+		next
+	}
+	split(t, w, /[ \t]+/); e = (t ~ /^[ \t]/) ? w[2] : w[1]
+	inhelp = (e == "help"); first = inhelp
+	if (e ~ /^(bool|string|default|depends|help|prompt|select)$/ && t !~ ("^\t" e)) bad("should be indented with one tab")
+	if (e ~ /^(choice|comment|config|endchoice|endif|endmenu|if|menu|menuconfig|source)$/ && t ~ /^[ \t]/) bad("should not be indented")
+	order["bool"] = 1; order["prompt"] = 1; order["string"] = 1; order["default"] = 2
+	order["depends"] = 3; order["select"] = 4; order["help"] = 5
+	if (e ~ /^(choice|comment|config|endchoice|endif|endmenu|if|menu|menuconfig|source)$/) state = 0
+	else if (e in order) { if (state > order[e]) bad("attributes order: type, default, depends on, select, help"); state = order[e] }
+	if (t ~ /^\tdefault n$/) bad("default n is redundant")
+}
+END {
+	if (last == "") bad("empty last line")
+	exit nbad != 0
+}
+AWK
+
+test_expect_success 'the tree follows the coding style of Buildroot check-package' '
+	bad=0 &&
+	for f in "$ext"/package/*/*.mk "$ext"/fs/*/*.mk; do
+		awk -v kind=mk -v pkg="$(basename "$f" .mk)" -f style.awk "$f" || bad=1
+	done &&
+	{ awk -v kind=mk -f style.awk "$ext/external.mk" || bad=1; } &&
+	for f in "$ext/Config.in" "$ext"/package/*/Config.in* "$ext"/fs/*/Config.in; do
+		awk -v kind=config -f style.awk "$f" || bad=1
+	done &&
+	for f in "$ext"/package/*/*.hash "$ext/external.desc"; do
+		awk -v kind=any -f style.awk "$f" || bad=1
+	done &&
+	test $bad = 0
+'
+
+test_expect_success 'the style check itself finds mistakes' '
+	printf "# a\nFOO_BAR = 1 \nBAR_X = 2\n" >foo.mk &&
+	! awk -v kind=mk -v pkg=foo -f style.awk foo.mk >style.out &&
+	grep -q "should be 80 hashes" style.out &&
+	grep -q "trailing whitespace" style.out &&
+	grep -q "possible typo: BAR_X" style.out &&
+	printf "config BR2_X\n\tbool \"x\"\n\thelp\n\t  %s\n" \
+		"a help line that is much longer than sixty-two characters, far too long" >Config.wrong &&
+	! awk -v kind=config -f style.awk Config.wrong >style.out &&
+	grep -q "help text" style.out
+'
+
 # ---- Kconfig -----------------------------------------------------------------
 cat >Kconfig <<'EOF'
 mainmenu "t7300: the AXFS br2-external tree"

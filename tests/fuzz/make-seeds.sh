@@ -33,6 +33,37 @@ reader|fsck)
 		"$AXFS" mkfs -q -b $bs "$tmp/tree" -o "$out/tree-$bs.axfs" || true
 		"$AXFS" mkfs -q -b $bs --xip '/bin/*' "$tmp/tree" -o "$out/xip-$bs.axfs" || true
 	done
+	# Metadata stored raw and compressed; an XIP page chosen by a
+	# profile; a split point (mmap_size) inside the image, which
+	# fuzz_fsck also checks as two segments.
+	"$AXFS" mkfs -q --compress-metadata=no "$tmp/tree" -o "$out/meta-raw.axfs" || true
+	"$AXFS" mkfs -q --compress-metadata=yes "$tmp/tree" -o "$out/meta-z.axfs" || true
+	printf './bin/text,4096,7\n./bin/random,0,3\n' >"$tmp/prof.csv"
+	"$AXFS" mkfs -q -b 4096 -p "$tmp/prof.csv" "$tmp/tree" -o "$out/profile.axfs" || true
+	"$AXFS" mkfs -q -b 4096 --xip '/bin/*' --mmap-limit 1MiB "$tmp/tree" -o "$out/split.axfs" || true
+	# Devices, owners and modes from a policy; a wide directory (byte
+	# tables two bytes deep); a deep chain of directories.
+	printf 'devices:\n  - { path: /dev/null, type: char, major: 1, minor: 3, mode: "0666" }\n  - { path: /dev/sda, type: block, major: 8, minor: 0 }\nfiles:\n  - { match: "/etc/**", mode: "0600", uid: 1000, gid: 1000 }\n' >"$tmp/pol.yaml"
+	mkdir -p "$tmp/tree/dev"
+	"$AXFS" mkfs -q -c "$tmp/pol.yaml" "$tmp/tree" -o "$out/policy.axfs" || true
+	mkdir -p "$tmp/wide"
+	i=0
+	while [ $i -lt 300 ]; do
+		printf '%d\n' $i >"$tmp/wide/f$i"
+		i=$((i + 1))
+	done
+	"$AXFS" mkfs -q --compress-metadata=no "$tmp/wide" -o "$out/wide.axfs" || true
+	d=$tmp/deep
+	i=0
+	while [ $i -lt 40 ]; do
+		d=$d/d
+		i=$((i + 1))
+	done
+	mkdir -p "$d" && ln -s ../../../../x "$d/up"
+	"$AXFS" mkfs -q "$tmp/deep" -o "$out/deep.axfs" || true
+	# One empty file: about the smallest image there is.
+	mkdir -p "$tmp/one" && : >"$tmp/one/e"
+	"$AXFS" mkfs -q "$tmp/one" -o "$out/one.axfs" || true
 	;;
 profile)
 	[ -f "$top/examples/profile.csv" ] && cp "$top/examples/profile.csv" "$out/example.csv"

@@ -550,6 +550,59 @@ START_TEST(test_clean_means_readable)
 }
 END_TEST
 
+/* More than 4096 nested directories: valid for the driver, but beyond
+ * what the reader's walk (and extract) accepts. */
+START_TEST(test_tree_too_deep)
+{
+	enum { DEPTH = 4100 };
+	struct axfs_tree t;
+	struct axfs_packed p;
+	struct axfs_write_opts o;
+	struct axfs_layout lay;
+	struct axfs_error err;
+	struct findings fs;
+	struct axfs_fsck_result res;
+	char *path = malloc(2 * DEPTH + 1);
+	struct stat st;
+	uint8_t *img;
+	FILE *tf;
+	int fd;
+
+	ck_assert_int_eq(axfs_tree_init(&t, NULL, NULL), 0);
+	path[0] = 0;
+	for (int i = 0; i < DEPTH; i++) {
+		strcat(path, i ? "/d" : "d");
+		entry(&t, path, AXFS_FT_DIR, 0755, 0, NULL, NULL);
+	}
+	ck_assert_msg(axfs_tree_finalize(&t, &err) == 0, "%s", err.msg);
+	memset(&p, 0, sizeof(p));
+	p.cblock_size = 4096;
+	p.xip.fd = p.byte_aligned.fd = p.compressed.fd = -1;
+	memset(&o, 0, sizeof(o));
+	o.compress_metadata = 0;
+	o.level = 9;
+	o.digest = 1;
+	tf = tmpfile();
+	fd = dup(fileno(tf));
+	fclose(tf);
+	ck_assert_msg(axfs_write_image(fd, &t, &p, &o, &lay, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	img = malloc((size_t)st.st_size);
+	ck_assert_int_eq(pread(fd, img, (size_t)st.st_size, 0), st.st_size);
+	close(fd);
+	run(img, (size_t)st.st_size, 1, 1, &fs, &res);
+	if (fs.n != 1)
+		dump(&fs);
+	ck_assert_int_eq(fs.n, 1);
+	ck_assert_str_eq(fs.v[0].check, "tree.depth");
+	ck_assert_uint_eq(res.inodes, DEPTH + 1);
+	free(img);
+	free(path);
+	axfs_tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_check_table)
 {
 	size_t n;
@@ -576,6 +629,7 @@ Suite *suite_fsck(void)
 	tcase_add_test(tc, test_no_digest_is_a_notice);
 	tcase_add_test(tc, test_specific_corruptions);
 	tcase_add_test(tc, test_tree_corruptions);
+	tcase_add_test(tc, test_tree_too_deep);
 	tcase_add_test(tc, test_every_byte_is_covered);
 	tcase_add_test(tc, test_clean_means_readable);
 	suite_add_tcase(s, tc);

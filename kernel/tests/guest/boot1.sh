@@ -58,6 +58,7 @@ check "pread at and past EOF returns 0" sh -c 'for f in /mnt/a/sizes/*; do probe
 check "mmap reads what read() reads, zero after EOF" sh -c 'for f in /mnt/a/sizes/* /mnt/a/bin/busybox; do probe mmap "$f" || exit 1; done'
 check "4 concurrent readers see the same bytes (cblock cache)" probe threads 4 /mnt/a/sizes
 check "statfs: type 0x48a0e4cd, name length 255" sh -c '[ "$(stat -f -c "%t %l" /mnt/a)" = "48a0e4cd 255" ]'
+check "st_blksize is 4096" sh -c '[ "$(stat -c %o /mnt/a/bin/busybox /mnt/a/sizes)" = "$(printf "4096\n4096")" ]'
 check "/proc/mounts: axfs, read-only" grep -q "^$TREE /mnt/a axfs ro[ ,]" /proc/mounts
 check_fails "writes are refused" touch /mnt/a/newfile
 check "remount read-only" mount -o remount,ro /mnt/a
@@ -87,7 +88,9 @@ check "mtdram: mount mtd$N: full comparison" mount_compare /mnt/a mtd$N
 umount /mnt/a 2>/dev/null
 BBSUM=$(grep ' \./bin/busybox$' $LIST | cut -c1-64)
 for src in "mtd:mtdram test device" /dev/mtd$N; do
-	check "mtdram: mount '$src'" sh -c "mount -t axfs '$src' /mnt/a && [ \"\$(sha256sum </mnt/a/bin/busybox | cut -c1-64)\" = $BBSUM ]"
+	check "mtdram: mount '$src', st_blksize 4096" sh -c "mount -t axfs '$src' /mnt/a &&
+		[ \"\$(sha256sum </mnt/a/bin/busybox | cut -c1-64)\" = $BBSUM ] &&
+		[ \"\$(stat -c %o /mnt/a/bin/busybox)\" = 4096 ]"
 	umount /mnt/a 2>/dev/null
 done
 modprobe mtdblock
@@ -107,7 +110,8 @@ check "physaddr: busybox text is mapped VM_MIXEDMAP with $XIP_BB_RSS_KB kB in RA
 	grep -q "^mixedmap=1 size_kb=[0-9]* rss_kb=$XIP_BB_RSS_KB\$" /tmp/xip.out
 check "physaddr: mmap of compressed files through the page cache" \
 	sh -c 'for f in /mnt/b/sizes/*; do probe mmap "$f" || exit 1; done'
-check "physaddr: readdir, pread" sh -c 'probe dtype /mnt/b && probe pread /mnt/b/bin/busybox'
+check "physaddr: readdir, pread, st_blksize" \
+	sh -c 'probe dtype /mnt/b && probe pread /mnt/b/bin/busybox && [ "$(stat -c %o /mnt/b/bin/busybox)" = 4096 ]'
 umount /mnt/b
 
 # ---- phram: an MTD over the same memory, point() without physical address

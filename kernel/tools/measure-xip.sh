@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# measure-xip.sh - what execute-in-place buys, measured in Debian's kernel
+# under qemu (software emulation: times are emulated times; compare the
+# rows with each other, not with real hardware).
+#
+#   sh kernel/tools/measure-xip.sh [-n RUNS] [AXFS-BINARY]
+#
+# One tree: a static busybox in /bin.  Three images of it, each loaded by
+# qemu into reserved memory and mounted with physaddr= (NOR-like memory):
+#   compressed   `axfs mkfs` defaults: every page compressed
+#   profiled     `axfs mkfs -p PROFILE`: the pages the workload faulted
+#                in on the compressed image are XIP, the rest compressed
+#   all-xip      `axfs mkfs --xip /bin/*`: the whole binary XIP
+# For each, RUNS cold runs (caches dropped) of tests/guest/workload.sh with
+# busybox and its shell exec'd from the image, reporting the page cache
+# it used, the RAM it used (drop in MemFree), the time to its first line
+# of output and to its end.  Results go to stdout as a Markdown table.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
+tests=$AXFS_TOP/kernel/tests
+. "$tests/lib.sh"
+
+RUNS=3
+if [ "${1:-}" = -n ]; then
+	RUNS=$2
+	shift 2
+fi
+AXFS=${1:-${AXFS:-$AXFS_TOP/build/axfs}}
+die() { echo "measure-xip: $*" >&2; exit 1; }
+
+kt_need_tools || die "$KT_SKIP"
+kt_kernel || die "$KT_SKIP"
+[ -x "$AXFS" ] || die "no axfs binary at $AXFS (make, or pass its path)"
+kt_build_module >/dev/null 2>&1 || die "cannot build axfs.ko (make -C kernel)"
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/axfs-measure.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+stage=$W/stage
+mkdir -p "$W/tree/bin" "$stage/tests" "$stage/data" "$stage/bin"
+cp "$KT_BUSYBOX" "$W/tree/bin/busybox"
+cc -static -O2 -pthread -o "$stage/bin/probe" "$tests/probe.c" || die "cannot build probe"
+cp "$tests/guest/init" "$stage/init"
+cp "$tests/guest/lib.sh" "$tests/guest/listing.sh" "$tests/guest/workload.sh" \
+	"$tests/guest/measure.sh" "$stage/tests/"
+chmod 755 "$stage/init"
+
+mk() { "$AXFS" mkfs -q --mtime 1700000000 "$@"; }
+boot() {	# boot LOG IMAGES-CONFIG LOADER-ARGS...
+	local log=$1
+	printf '%s\n' "$2" >"$stage/data/config"
+	shift 2
+	KT_INITRD=$W/initrd.cpio
+	kt_initramfs "$stage" "$KT_INITRD" || die "cannot build the initramfs"
+	kt_boot "$log" 600 "axfsplan=measure" "$@" ||
+		grep -q AXFS-GUEST-END "$log" || die "the guest did not finish: $log"
+}
+
+mk "$W/tree" -o "$W/compressed.img" || die "mkfs failed"
+echo "measure-xip: boot 1: profile and measure the compressed image" >&2
+boot "$W/boot1.log" "IMAGES=\"compressed@0x10000000\"
+PROFILE=1
+RUNS=$RUNS" -device loader,file="$W/compressed.img",addr=0x10000000,force-raw=on
+sed -n '/^AXFS-PROFILE-BEGIN$/,/^AXFS-PROFILE-END$/p' "$W/boot1.log" | sed '1d;$d' >"$W/profile.csv"
+[ -s "$W/profile.csv" ] || die "no profile collected"
+mk -p "$W/profile.csv" "$W/tree" -o "$W/profiled.img" || die "mkfs -p failed"
+mk --xip '/bin/*' "$W/tree" -o "$W/all-xip.img" || die "mkfs --xip failed"
+echo "measure-xip: boot 2: measure the profiled and all-XIP images" >&2
+boot "$W/boot2.log" "IMAGES=\"profiled@0x10000000 all-xip@0x12000000\"
+RUNS=$RUNS" \
+	-device loader,file="$W/profiled.img",addr=0x10000000,force-raw=on \
+	-device loader,file="$W/all-xip.img",addr=0x12000000,force-raw=on
+
+pages=$(( ($(stat -c %s "$W/tree/bin/busybox") + 4095) / 4096 ))
+echo "busybox: $pages pages; workload: tests/guest/workload.sh (11 commands, each a new exec of busybox); $RUNS cold runs each, mean."
+echo "Debian $KVER under qemu TCG (-smp 2, -m 512M); images in reserved RAM, mounted with physaddr=."
+echo
+echo "| image | image size | XIP pages of busybox | page cache used | RAM used | first output | whole workload |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for name in compressed profiled all-xip; do
+	xp=$(python3 "$AXFS_TOP/tests/tools/seedread.py" xip "$W/$name.img" | grep -c '^/bin/busybox,')
+	cat "$W/boot1.log" "$W/boot2.log" | grep "^AXFS-MEASURE $name " | awk -v name="$name" \
+		-v size="$(stat -c %s "$W/$name.img")" -v xp="$xp" -v pages="$pages" '
+	{
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "first_ms") f += kv[2]
+			if (kv[1] == "total_ms") t += kv[2]
+			if ($i == "before:") side = "b"
+			if ($i == "after:") side = "a"
+			if (kv[1] == "Cached") c[side] = kv[2]
+			if (kv[1] == "MemFree") m[side] = kv[2]
+		}
+		dc += c["a"] - c["b"]; dm += m["b"] - m["a"]; n++
+	}
+	END {
+		if (!n) { printf "| %s | | | (no measurement) | | | |\n", name; exit }
+		printf "| %s | %d KiB | %d of %d | %d KiB | %d KiB | %.0f ms | %.0f ms |\n",
+			name, size / 1024, xp, pages, dc / n, dm / n, f / n, t / n
+	}'
+done

@@ -42,6 +42,35 @@ test_expect_success 'the two segments read back like the whole image' '
 	diff -r out1 out2
 '
 
+test_expect_success 'fsck and dump take the two segments' '
+	"$AXFS" fsck nor.bin nand.bin &&
+	"$AXFS" dump nor.bin nand.bin >dump &&
+	grep -E "^  xip .* mmap$" dump && grep -E "^  compressed .* store$" dump
+'
+
+test_expect_success 'everything the driver reads in place lies inside the mmap segment' '
+	"$AXFS" dump --json nor.bin nand.bin >d.json &&
+	python3 -c "
+import json, os
+d = json.load(open(\"d.json\"))
+mm = d[\"superblock\"][\"mmap_size\"]
+assert mm == os.path.getsize(\"nor.bin\"), mm
+for r in d[\"regions\"]:
+    stored = r[\"compressed_size\"] or r[\"size\"]
+    if r[\"name\"] in (\"byte_aligned\", \"compressed\") or not stored:
+        continue
+    assert r[\"fsoffset\"] + stored <= mm, r
+    assert r[\"compressed_size\"] == 0, r  # used in place, not inflated
+"
+'
+
+test_expect_success 'fsck refuses swapped and truncated segments' '
+	test_expect_code() { want=$1; shift; "$@"; test $? -eq $want; } &&
+	test_expect_code 4 "$AXFS" fsck nand.bin nor.bin &&
+	head -c $(( $(stat -c %s nand.bin) - 100 )) nand.bin >cut.bin &&
+	! "$AXFS" fsck nor.bin cut.bin
+'
+
 test_expect_success 'swapped segments are refused with a reason' '
 	! "$AXFS" split --join nand.bin nor.bin -o bad.axfs 2>err &&
 	test ! -e bad.axfs &&
@@ -49,7 +78,7 @@ test_expect_success 'swapped segments are refused with a reason' '
 '
 
 test_expect_success 'a truncated store segment is refused' '
-	head -c $(( $(stat -c %s nand.bin) - 4096 )) nand.bin >short.bin &&
+	head -c $(( $(stat -c %s nand.bin) - 100 )) nand.bin >short.bin &&
 	! "$AXFS" split --join nor.bin short.bin -o bad.axfs 2>err &&
 	test ! -e bad.axfs && test -s err
 '

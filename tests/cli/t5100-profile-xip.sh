@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# axfs mkfs -p: a profile turns exactly the listed pages into XIP pages, as
+# read back by the independent seed-driver reader (not from mkfs's log);
+# budgets take the hottest pages with deterministic ties; the reports say
+# the same thing the image does.
+. "$(dirname "$0")/lib.sh"
+
+pages() {	# FILE PAGES: a file of PAGES distinct 4 KiB pages (+ a tail)
+	python3 -c '
+import sys, random
+r = random.Random(sys.argv[1])
+n = int(sys.argv[2])
+sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(4096 * n + 100)))
+' "$1" "$2" >"$1"
+}
+
+test_expect_success 'set up a tree with awkward names' '
+	mkdir -p "tree/usr/bin" "tree/opt/my app" &&
+	(cd tree/usr/bin && pages prog 6) &&
+	(cd "tree/opt/my app" && pages "a,b c" 4) &&
+	(cd tree/usr/bin && pages other 3) &&
+	ln -s prog tree/usr/bin/link &&
+	cat >profile.csv <<-\EOF_CSV
+	# recorded on the device
+	./usr/bin/prog,0,40
+	./usr/bin/prog,8192,7
+	./opt/my app/a,b c,4096,9
+	./usr/bin/prog,0,2
+	./usr/bin/missing,0,100
+	./usr/bin/link,0,3
+	./usr/bin/other,65536,5
+	EOF_CSV
+	printf "./usr/bin/other,4096,1\r\n" >>profile.csv
+'
+
+test_expect_success 'exactly the profiled pages are XIP' '
+	"$AXFS" mkfs -q tree -p profile.csv -o img.axfs 2>err &&
+	seedread xip img.axfs | sort >got &&
+	sort >want <<-\EOF_W &&
+	/opt/my app/a,b c,4096
+	/usr/bin/other,4096
+	/usr/bin/prog,0
+	/usr/bin/prog,8192
+	EOF_W
+	diff want got &&
+	seedread compare img.axfs tree
+'
+
+test_expect_success 'profile lines for absent, non-regular and past-EOF pages are reported' '
+	"$AXFS" mkfs tree -p profile.csv -o img2.axfs 2>err &&
+	grep -i "missing" err && grep "link" err && grep "other" err &&
+	cmp img.axfs img2.axfs
+'
+
+test_expect_success 'the XIP pages are read back by axfs dump --pages too' '
+	"$AXFS" dump --pages img.axfs >dump &&
+	grep -c -i "xip" dump >n && test "$(cat n)" -ge 4
+'
+
+test_expect_success 'a budget keeps the hottest pages; ties go by path, then offset' '
+	cat >tie.csv <<-\EOF_T &&
+	./usr/bin/prog,4096,5
+	./usr/bin/other,0,5
+	./usr/bin/prog,0,5
+	./usr/bin/prog,12288,9
+	EOF_T
+	"$AXFS" mkfs -q tree -p tie.csv --xip-budget 8KiB -o b.axfs &&
+	seedread xip b.axfs | sort >got &&
+	printf "/usr/bin/other,0\n/usr/bin/prog,12288\n" >want &&
+	diff want got &&
+	"$AXFS" mkfs -q tree -p tie.csv --xip-budget 12KiB -o b3.axfs &&
+	seedread xip b3.axfs | sort >got3 &&
+	printf "/usr/bin/other,0\n/usr/bin/prog,0\n/usr/bin/prog,12288\n" >want3 &&
+	diff want3 got3
+'
+
+test_expect_success 'the chosen set and the bytes do not depend on -j' '
+	"$AXFS" mkfs -q -j 1 tree -p tie.csv --xip-budget 8KiB -o j1.axfs &&
+	"$AXFS" mkfs -q -j 3 tree -p tie.csv --xip-budget 8KiB -o j3.axfs &&
+	cmp b.axfs j1.axfs && cmp b.axfs j3.axfs
+'
+
+test_expect_success 'several profiles are summed' '
+	printf "./usr/bin/other,8192,4\n" >p2.csv &&
+	printf "./usr/bin/other,8192,4\n./usr/bin/prog,4096,1\n" >p3.csv &&
+	"$AXFS" mkfs -q tree -p p2.csv -p p3.csv --xip-budget 4KiB -o s.axfs &&
+	seedread xip s.axfs >got && test "$(cat got)" = "/usr/bin/other,8192"
+'
+
+test_expect_success 'the text and JSON reports agree with the image' '
+	"$AXFS" mkfs -q tree -p profile.csv -o r.axfs --report rep.txt \
+		--report-json rep.json --report-svg rep.svg &&
+	cmp img.axfs r.axfs &&
+	python3 - <<-\EOF_PY
+	import json, subprocess, collections
+	rep = json.load(open("rep.json"))
+	out = subprocess.run(["python3", __import__("os").environ["AXFS_TOP"] +
+	      "/tests/tools/seedread.py", "xip", "r.axfs"], capture_output=True,
+	      text=True, check=True).stdout.splitlines()
+	want = collections.Counter(l.rsplit(",", 1)[0] for l in out)
+	got = {f["path"]: f["xip"] for f in rep["files"] if f["xip"]}
+	assert got == dict(want), (got, want)
+	assert rep["totals"]["xip_pages"] == 4
+	assert rep["totals"]["ram_saved"] == 4 * 4096
+	assert rep["profile"]["missing"] == 1
+	prog = [f for f in rep["files"] if f["path"] == "/usr/bin/prog"][0]
+	assert prog["why"]["profile"] == 2 and prog["profile_count"] == 49, prog
+	EOF_PY
+	grep "/usr/bin/prog" rep.txt | grep "profile:2" &&
+	grep -q "<svg" rep.svg && grep -q "/usr/bin/prog" rep.svg
+'
+
+test_expect_success 'a malformed profile names its file and line' '
+	printf "./usr/bin/prog,0,1\n./usr/bin/prog,100,1\n" >bad.csv &&
+	! "$AXFS" mkfs -q tree -p bad.csv -o bad.axfs 2>err &&
+	grep "bad.csv:2" err && test ! -e bad.axfs
+'
+
+test_done

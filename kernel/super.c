@@ -216,17 +216,17 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		return err;
 
+	/* With no device the whole image is memory (2008 driver). */
+	if (sbi->opt.physaddr && !dual)
+		sbi->mmap_size = sbi->size;
+	err = axfs_check_devices(sbi);
+	if (err)
+		return err;
 	if (sbi->opt.physaddr) {
-		/* With no device the whole image is memory (2008 driver). */
-		if (!dual)
-			sbi->mmap_size = sbi->size;
 		err = axfs_physmem_map(sbi, sbi->mmap_size);
 		if (err)
 			return err;
 	}
-	err = axfs_check_devices(sbi);
-	if (err)
-		return err;
 	if (IS_ENABLED(CONFIG_MTD) && sbi->dev0.mtd)
 		axfs_mtd_point(sbi);
 

@@ -20,6 +20,7 @@
 # that profile and checks its pages are XIP; boot 2 (guest/boot2.sh) runs
 # the workload from it in memory.  AXFS_KEEP=1 keeps the work directory.
 set -u
+export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
 . "$here/lib.sh"
@@ -153,6 +154,15 @@ truncate -s $(( ($(stat -c %s "$W/dual.store") + 131071) / 131072 * 131072 )) "$
 
 host_check "corrupted images (corrupt.py)" \
 	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt"
+# Plus the inputs that once tripped the reader or fsck fuzzers, if any.
+nfuzz=0
+for f in "$AXFS_TOP"/tests/fuzz/regress/reader/* "$AXFS_TOP"/tests/fuzz/regress/fsck/*; do
+	[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && [ $nfuzz -lt 40 ] || continue
+	nfuzz=$((nfuzz + 1))
+	cp "$f" "$stage/corrupt/fuzz-$nfuzz.img"
+	echo "fuzz-$nfuzz any" >>"$stage/corrupt/manifest"
+done
+[ $nfuzz -gt 0 ] && echo "# $nfuzz fuzzer regression inputs added to the corrupted images"
 
 # Pages of /bin/busybox that are not XIP in IMAGE, per the seed reader.
 nonxip_pages() {
@@ -199,6 +209,7 @@ PHYS_XIP=$PHYS_XIP
 XIP_SIZE=$(( ($(stat -c %s "$W/xip.img") + 4095) / 4096 * 4096 ))
 XIP_BB_RSS_KB=$((XIP_BB_NONXIP * 4))
 PHYS_DUAL=$PHYS_DUAL
+DUAL_MMAP_SIZE=$(stat -c %s "$W/dual.mmap")
 PHYS_CORRUPT="$phys_corrupt"
 EOF
 
@@ -266,8 +277,13 @@ $SEEDREAD xip "$W/treeprof.img" | sort >"$W/treeprof.xip"
 sed -n 's/^\.\(\/.*\),\([0-9]*\),[0-9]*$/\1,\2/p' "$W/profile.csv" | sort >"$W/profile.pages"
 host_check "mkfs -p: every profiled page is XIP in the new image ($(wc -l <"$W/profile.pages") pages)" \
 	sh -c "test -s '$W/profile.pages' && comm -23 '$W/profile.pages' '$W/treeprof.xip' | head -n 5 | { ! grep .; }"
+# And per `axfs dump --pages`: the XIP pages of each file, as path,offset.
 if "$AXFS" dump --pages "$W/treeprof.img" >"$W/treeprof.dump" 2>/dev/null; then
-	host_check "axfs dump --pages agrees: busybox has XIP pages" grep -q 'busybox' "$W/treeprof.dump"
+	awk '/^[-dlcbps][-rwxsStT]+ / { path = $(NF - 1) == "->" ? $(NF - 2) : $NF; next }
+	     $1 == "page" && $5 == "xip" { sub(":", "", $2); print path "," $2 * 4096 }' \
+		"$W/treeprof.dump" | sort >"$W/treeprof.dumpxip"
+	host_check "axfs dump --pages agrees: every profiled page is XIP" \
+		sh -c "test -s '$W/treeprof.dumpxip' && comm -23 '$W/profile.pages' '$W/treeprof.dumpxip' | head -n 5 | { ! grep .; }"
 fi
 PROF_BB_NONXIP=$(nonxip_pages "$W/treeprof.img")
 host_check "profiled image fits below the corrupted images" fits "$W/treeprof.img" $((0x3000000))

@@ -5,7 +5,7 @@
 # under qemu (software emulation: times are emulated times; compare the
 # rows with each other, not with real hardware).
 #
-#   sh kernel/tools/measure-xip.sh [-n RUNS] [AXFS-BINARY]
+#   sh kernel/tools/measure-xip.sh [-n RUNS] [AXFS-BINARY]     (RUNS: 5)
 #
 # One tree: a static busybox in /bin.  Three images of it, each loaded by
 # qemu into reserved memory and mounted with physaddr= (NOR-like memory):
@@ -15,15 +15,17 @@
 #   all-xip      `axfs mkfs --xip /bin/*`: the whole binary XIP
 # For each, RUNS cold runs (caches dropped) of tests/guest/workload.sh with
 # busybox and its shell exec'd from the image, reporting the page cache
-# it used, the RAM it used (drop in MemFree), the time to its first line
-# of output and to its end.  Results go to stdout as a Markdown table.
+# it used (growth of Cached), the RAM it used (drop of free memory,
+# MemFree plus the per-CPU free lists), the time to its first line of
+# output and to its end,
+# each the median of the runs.  Results go to stdout as a Markdown table.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
 tests=$AXFS_TOP/kernel/tests
 . "$tests/lib.sh"
 
-RUNS=3
+RUNS=5
 if [ "${1:-}" = -n ]; then
 	RUNS=$2
 	shift 2
@@ -74,7 +76,7 @@ RUNS=$RUNS" \
 	-device loader,file="$W/all-xip.img",addr=0x12000000,force-raw=on
 
 pages=$(( ($(stat -c %s "$W/tree/bin/busybox") + 4095) / 4096 ))
-echo "busybox: $pages pages; workload: tests/guest/workload.sh (11 commands, each a new exec of busybox); $RUNS cold runs each, mean."
+echo "busybox: $pages pages; workload: tests/guest/workload.sh (11 commands, each a new exec of busybox); median of $RUNS cold runs."
 echo "Debian $KVER under qemu TCG (-smp 2, -m 512M); images in reserved RAM, mounted with physaddr=."
 echo
 echo "| image | image size | XIP pages of busybox | page cache used | RAM used | first output | whole workload |"
@@ -83,21 +85,29 @@ for name in compressed profiled all-xip; do
 	xp=$(python3 "$AXFS_TOP/tests/tools/seedread.py" xip "$W/$name.img" | grep -c '^/bin/busybox,')
 	cat "$W/boot1.log" "$W/boot2.log" | grep "^AXFS-MEASURE $name " | awk -v name="$name" \
 		-v size="$(stat -c %s "$W/$name.img")" -v xp="$xp" -v pages="$pages" '
+	function median(a, n,  i, j, t) {	# insertion sort, then the middle
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
 	{
+		n++
 		for (i = 1; i <= NF; i++) {
 			split($i, kv, "=")
-			if (kv[1] == "first_ms") f += kv[2]
-			if (kv[1] == "total_ms") t += kv[2]
+			if (kv[1] == "first_ms") f[n] = kv[2]
+			if (kv[1] == "total_ms") t[n] = kv[2]
 			if ($i == "before:") side = "b"
 			if ($i == "after:") side = "a"
 			if (kv[1] == "Cached") c[side] = kv[2]
-			if (kv[1] == "MemFree") m[side] = kv[2]
+			if (kv[1] == "MemFree") m[side] += kv[2]
+			if (kv[1] == "PcpFree") m[side] += kv[2]
 		}
-		dc += c["a"] - c["b"]; dm += m["b"] - m["a"]; n++
+		dc[n] = c["a"] - c["b"]; dm[n] = m["b"] - m["a"]; m["a"] = m["b"] = 0
 	}
 	END {
 		if (!n) { printf "| %s | | | (no measurement) | | | |\n", name; exit }
 		printf "| %s | %d KiB | %d of %d | %d KiB | %d KiB | %.0f ms | %.0f ms |\n",
-			name, size / 1024, xp, pages, dc / n, dm / n, f / n, t / n
+			name, size / 1024, xp, pages, median(dc, n), median(dm, n),
+			median(f, n), median(t, n)
 	}'
 done

@@ -80,7 +80,10 @@ umount /mnt/a 2>/dev/null
 losetup -d /dev/loop0
 
 # ---- MTD: mtdram (point() with virtual address), every source syntax -----
-kb=$(( (TREE_SIZE + 131071) / 131072 * 128 ))
+# Big enough for the tree image and, later, the dual image's mmap segment.
+sz=$TREE_SIZE
+[ "$DUAL_MMAP_SIZE" -gt "$sz" ] && sz=$DUAL_MMAP_SIZE
+kb=$(( (sz + 131071) / 131072 * 128 ))
 modprobe mtdram total_size=$kb erase_size=128
 N=$(mtdnum "mtdram test device")
 dd if="$TREE" of=/dev/mtd$N bs=128k 2>/dev/null
@@ -136,6 +139,10 @@ umount /mnt/c 2>/dev/null
 MMAPSEG=$(disk mmapseg)
 check "dual: two block devices ($MMAPSEG + second_dev=$STORE): full comparison" \
 	mount_compare /mnt/c -o second_dev=$STORE "$MMAPSEG"
+umount /mnt/c 2>/dev/null
+dd if="$MMAPSEG" of=/dev/mtd$N bs=128k 2>/dev/null
+check "dual: two MTDs (mtd$N mtdram + second_dev=mtd$B2M block2mtd): full comparison" \
+	mount_compare /mnt/c -o second_dev=mtd$B2M mtd$N
 umount /mnt/c 2>/dev/null
 
 # ---- options and refusals ----------------------------------------------------

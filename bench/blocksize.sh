@@ -53,10 +53,17 @@ offs = [int.from_bytes(cbo[i * depth:(i + 1) * depth], 'big') for i in range(n)]
 blocks = [comp[offs[i]:offs[i + 1]] for i in range(len(offs) - 1)]
 if not blocks:
     print('- -'); sys.exit()
-t0 = time.perf_counter(); out = 0
+# the fastest of 5 inflates of each cblock: other load on the machine
+# only ever adds time
+t = 0.0; out = 0
 for b in blocks:
-    out += len(zlib.decompressobj().decompress(b, cbs))
-t = time.perf_counter() - t0
+    best = None
+    for _ in range(5):
+        t0 = time.perf_counter()
+        n = len(zlib.decompressobj().decompress(b, cbs))
+        d = time.perf_counter() - t0
+        best = d if best is None or d < best else best
+    t += best; out += n
 # a fault in any page of a cblock inflates all of it
 print('%.1f %.1f' % (t / len(blocks) * 1e6, out / len(blocks) / 1024.0))
 EOF

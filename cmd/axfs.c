@@ -5,6 +5,7 @@
  *   axfs mkfs ...          axfs-mkfs ...        mkfs.axfs ...
  *   axfs fsck ...          axfs-fsck ...        fsck.axfs ...
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,9 @@ static int run(const struct cmd_struct *c, int argc, char **argv)
 
 	snprintf(name, sizeof(name), "axfs %s", c->name);
 	cmd_name = name;
+	/* Past `ulimit -f`, write() must fail with EFBIG (reported, temporary
+	 * files removed) instead of SIGXFSZ killing us mid-write. */
+	signal(SIGXFSZ, SIG_IGN);
 	return c->fn(argc, argv);
 }
 

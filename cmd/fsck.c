@@ -249,7 +249,7 @@ int cmd_fsck(int argc, char **argv)
 	fo.per_check_limit = 1000;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+apnyrfqvhV", long_opts,
+	while ((c = getopt_long(argc, argv, ":apnyrfqvhV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case OPT_DEEP:
@@ -299,6 +299,9 @@ int cmd_fsck(int argc, char **argv)
 			return cmd_finish_stdout(EXIT_OK);
 		case 'V':
 			return cmd_print_version();
+		case ':':
+			return cmd_usage_error("option '%s' needs a value",
+					       argv[optind - 1]);
 		default:
 			if (optopt && optopt < 256)
 				return cmd_usage_error("unknown option '-%c'",

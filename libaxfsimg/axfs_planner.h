@@ -24,7 +24,9 @@ struct axfs_plan_opts {
 	size_t n_xip_exclude;
 	uint64_t min_count;		/* profile pages below: not XIP */
 	int has_budget;
-	uint64_t budget;		/* bytes of XIP pages at most */
+	uint64_t budget;		/* bytes of XIP pages at most; whole
+					 * files are kept and count first,
+					 * profile pages get the rest */
 	const struct axfs_logger *log;
 };
 

@@ -722,6 +722,13 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	}
 	if (rc < 0)
 		goto fail;
+	/* The 2008 driver looks for the trailing magic at (u32)(size - 4). */
+	if (res->layout.image_size - 4 > UINT32_MAX)
+		axfs_log(o->log, AXFS_LOG_WARN,
+			 "the image is %llu bytes: the 2008 AXFS driver checks "
+			 "its end at a 32-bit offset and will refuse to mount "
+			 "images of 4 GiB or more (the axfs-tools module reads "
+			 "them)", (unsigned long long)res->layout.image_size);
 	if ((rc = check_cancel(o, err)) < 0)
 		goto fail;
 	rc = axfs_outfile_commit(&of, err);

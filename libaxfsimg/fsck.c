@@ -353,6 +353,8 @@ int fsck_table(struct fsck *f, enum axfs_region r, uint64_t i, uint64_t *v)
 
 /* ---- the digest, computed beside the other checks ------------------------ */
 
+#define DIGEST_THREAD_MIN (4u << 20)
+
 struct digest_job {
 	const uint8_t *img;
 	uint64_t len;
@@ -487,7 +489,9 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 		job.img = img;
 		job.len = f->limit;
 		job.cancel = o->cancel;
-		if (pthread_create(&tid, NULL, digest_thread, &job) == 0)
+		/* A thread pays off only beside real work. */
+		if (f->limit >= DIGEST_THREAD_MIN &&
+		    pthread_create(&tid, NULL, digest_thread, &job) == 0)
 			have_thread = 1;
 		else
 			digest_thread(&job);

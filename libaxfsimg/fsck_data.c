@@ -116,19 +116,24 @@ static void check_ranges(struct data *d)
 								 r->count - 1),
 					    (unsigned long long)(reach - 1));
 		}
-		if (r->start + r->count > reach)
-			reach = r->start + r->count;
-		for (uint64_t p = 0; p < r->count; p++) {
+		/*
+		 * Only the nodes beyond every earlier range are filled in:
+		 * overlapping ranges (reported above) would otherwise make
+		 * this quadratic.  Such a range is marked and skipped later.
+		 */
+		d->ranges[i].overlaps = r->start < reach;
+		for (uint64_t p = r->start < reach ? reach - r->start : 0;
+		     p < r->count; p++) {
 			uint64_t left = r->size - p * AXFS_PAGE_SIZE;
 			uint16_t need = (uint16_t)(left < AXFS_PAGE_SIZE ?
 						   left : AXFS_PAGE_SIZE);
-			uint16_t *slot = &d->need[r->start + p];
 
 			if (r->symlink)
 				need |= NEED_SYMLINK;
-			if (NEED_ALL(need) > NEED_ALL(*slot))
-				*slot = need;
+			d->need[r->start + p] = need;
 		}
+		if (r->start + r->count > reach)
+			reach = r->start + r->count;
 		f->res->nodes += r->count;
 	}
 }
@@ -256,8 +261,8 @@ static void check_xip_order(struct data *d)
 		const struct fsck_range *r = &d->ranges[i];
 		uint64_t prev = 3, t;
 
-		if (i > 0 && r->start == d->ranges[i - 1].start &&
-		    r->count == d->ranges[i - 1].count)
+		if (r->overlaps || (i > 0 && r->start == d->ranges[i - 1].start &&
+				    r->count == d->ranges[i - 1].count))
 			continue;
 		for (uint64_t p = 0; p < r->count; p++) {
 			if (fsck_table(f, AXFS_R_NODE_TYPE, r->start + p, &t) < 0)

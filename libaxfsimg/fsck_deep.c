@@ -19,6 +19,7 @@
 #include "fsck_data.h"
 
 #define MAX_THREADS 8
+#define POOL_MIN_CBLOCKS 64
 
 struct fsck_deferred {
 	enum fsck_check check;
@@ -258,6 +259,9 @@ void fsck_deep_cblocks(struct data *d, uint64_t nc, const uint64_t *first,
 
 	if (!nc)
 		return;
+	/* Threads pay off only for real work. */
+	if (nc < POOL_MIN_CBLOCKS)
+		nt = 1;
 	if ((uint64_t)nt > nc)
 		nt = (int)nc;
 	memset(&p, 0, sizeof(p));

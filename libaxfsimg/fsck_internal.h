@@ -147,6 +147,7 @@ struct fsck_region {
 struct fsck_range {
 	uint64_t start, count, ino, size;
 	int symlink;
+	int overlaps;		/* starts inside an earlier range */
 };
 
 struct fsck {

@@ -235,39 +235,57 @@ static int type_ok(uint64_t mode)
 	return 0;
 }
 
+/* Every tuple of the mode tables, used or not.  Loops run over entries
+ * that exist as bytes: a depth-0 table claims any count for free. */
 static void check_modes(struct fsck *f)
 {
-	for (uint64_t m = 0; m < f->n_modes && !fsck_stopped(f); m++) {
-		uint64_t mode, uid, gid;
+	struct fsck_region *M = &f->r[AXFS_R_MODES];
+	uint64_t n = f->n_modes;
 
-		if (fsck_table(f, AXFS_R_MODES, m, &mode) == 0) {
-			if (!type_ok(mode))
-				fsck_report(f, FC_MODE_TYPE,
-					    fsck_table_off(f, AXFS_R_MODES, m),
-					    FSCK_NO_INO, "mode %llu is 0%llo, "
-					    "which is no known file type",
-					    (unsigned long long)m,
-					    (unsigned long long)mode);
-			if (mode >> AXFS_MODE_BITS)
+	if (M->table_ok && M->depth == 0 && n) {
+		fsck_report(f, FC_MODE_TYPE, M->desc_off + AXFS_RD_TABLE_DEPTH,
+			    FSCK_NO_INO, "the modes table has depth 0: all %llu "
+			    "modes are 0, which is no file type",
+			    (unsigned long long)n);
+		n = 0;
+	}
+	for (uint64_t m = 0; m < n && m < M->entries && !fsck_stopped(f);
+	     m++) {
+		uint64_t mode;
+
+		if (fsck_table(f, AXFS_R_MODES, m, &mode) < 0)
+			break;
+		if (!type_ok(mode))
+			fsck_report(f, FC_MODE_TYPE,
+				    fsck_table_off(f, AXFS_R_MODES, m),
+				    FSCK_NO_INO, "mode %llu is 0%llo, which is no "
+				    "known file type", (unsigned long long)m,
+				    (unsigned long long)mode);
+		if (mode >> AXFS_MODE_BITS)
+			fsck_report(f, FC_MODE_BITS,
+				    fsck_table_off(f, AXFS_R_MODES, m),
+				    FSCK_NO_INO, "mode %llu is 0%llo, wider than "
+				    "16 bits", (unsigned long long)m,
+				    (unsigned long long)mode);
+	}
+	for (int k = 0; k < 2; k++) {
+		enum axfs_region r = k ? AXFS_R_GIDS : AXFS_R_UIDS;
+		struct fsck_region *R = &f->r[r];
+
+		if (!R->table_ok || R->depth <= 4)
+			continue;	/* fits 32 bits */
+		for (uint64_t m = 0; m < f->n_modes && m < R->entries &&
+		     !fsck_stopped(f); m++) {
+			uint64_t id;
+
+			if (fsck_table(f, r, m, &id) == 0 && id >> 32)
 				fsck_report(f, FC_MODE_BITS,
-					    fsck_table_off(f, AXFS_R_MODES, m),
-					    FSCK_NO_INO, "mode %llu is 0%llo, "
-					    "wider than 16 bits",
-					    (unsigned long long)m,
-					    (unsigned long long)mode);
+					    fsck_table_off(f, r, m), FSCK_NO_INO,
+					    "%s %llu of mode %llu is wider than "
+					    "32 bits", k ? "gid" : "uid",
+					    (unsigned long long)id,
+					    (unsigned long long)m);
 		}
-		if (fsck_table(f, AXFS_R_UIDS, m, &uid) == 0 && uid >> 32)
-			fsck_report(f, FC_MODE_BITS,
-				    fsck_table_off(f, AXFS_R_UIDS, m),
-				    FSCK_NO_INO, "uid %llu of mode %llu is wider "
-				    "than 32 bits", (unsigned long long)uid,
-				    (unsigned long long)m);
-		if (fsck_table(f, AXFS_R_GIDS, m, &gid) == 0 && gid >> 32)
-			fsck_report(f, FC_MODE_BITS,
-				    fsck_table_off(f, AXFS_R_GIDS, m),
-				    FSCK_NO_INO, "gid %llu of mode %llu is wider "
-				    "than 32 bits", (unsigned long long)gid,
-				    (unsigned long long)m);
 	}
 }
 
@@ -324,6 +342,7 @@ static void add_range(struct fsck *f, uint64_t start, uint64_t count,
 	f->ranges[f->nranges].ino = ino;
 	f->ranges[f->nranges].size = size;
 	f->ranges[f->nranges].symlink = symlink;
+	f->ranges[f->nranges].overlaps = 0;
 	f->nranges++;
 }
 

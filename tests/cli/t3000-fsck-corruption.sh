@@ -662,6 +662,26 @@ test_expect_success 'banode.slack' '
 	expect banode.slack $(($(fsoff byte_aligned) + $(ent banode_offset 2) + 8999 - 8192))
 '
 
+test_expect_success 'many cblocks (inflated on all CPUs): findings in cblock order' '
+	mkdir -p many && python3 -c "
+import random
+r = random.Random(5)
+words = [b\"alpha\", b\"beta\", b\"gamma\", b\"delta\", b\"omega\"]
+open(\"many/text\", \"wb\").write(b\" \".join(r.choice(words) for _ in range(150000)))
+" &&
+	"$AXFS" mkfs -q --compress-metadata=no -b 4KiB many -o m.axfs &&
+	test $(P m.axfs cblocks | wc -l) -ge 100 &&
+	a=$(P m.axfs cblocks | sed -n 11p | cut -d" " -f2) &&
+	b=$(P m.axfs cblocks | sed -n 91p | cut -d" " -f2) &&
+	P m.axfs xor $((b + 20)) 0x55 && P m.axfs xor $((a + 20)) 0x55 \
+		--digest &&
+	"$AXFS" fsck m.axfs >out1; test $? -eq 4 &&
+	grep -n "\[cblock.inflate\]" out1 >lines && test $(wc -l <lines) -eq 2 &&
+	head -n 1 lines | grep "byte $a: .*cblock 10 " &&
+	tail -n 1 lines | grep "byte $b: .*cblock 90 " &&
+	"$AXFS" fsck m.axfs >out2; cmp out1 out2
+'
+
 # ---- the digest ----------------------------------------------------------
 
 test_expect_success 'digest.none is a notice: exit 0' '

@@ -550,6 +550,72 @@ START_TEST(test_clean_means_readable)
 }
 END_TEST
 
+static void set_desc(uint8_t *img, int r, uint64_t size, uint64_t max_index,
+		     uint8_t depth)
+{
+	uint64_t d = desc(img, r);
+
+	axfs_put_be64(img + d + AXFS_RD_SIZE, size);
+	axfs_put_be64(img + d + AXFS_RD_MAX_INDEX, max_index);
+	img[d + AXFS_RD_TABLE_DEPTH] = depth;
+}
+
+/*
+ * Depth-0 tables claim any number of entries without a byte behind them:
+ * the checker must neither allocate nor loop by such counts.  Each case
+ * must end (the test timeout catches a hang) with findings, within the
+ * default memory limit.
+ */
+START_TEST(test_hostile_counts)
+{
+	const uint64_t huge = 1ull << 40;
+	struct findings fs;
+	struct axfs_fsck_result res;
+	size_t len;
+	uint8_t *good = build_image(1, 0, &len);
+	uint8_t *img = malloc(len);
+
+	for (int c = 0; c < 5; c++) {
+		memcpy(img, good, len);
+		switch (c) {
+		case 0:	/* every mode table empty with 2^40 entries */
+			set_desc(img, AXFS_R_MODES, 0, huge, 0);
+			set_desc(img, AXFS_R_UIDS, 0, huge, 0);
+			set_desc(img, AXFS_R_GIDS, 0, huge, 0);
+			break;
+		case 1:	/* 2^40 nodes */
+			axfs_put_be64(img + AXFS_SB_BLOCKS, huge);
+			set_desc(img, AXFS_R_NODE_TYPE, 0, huge, 0);
+			set_desc(img, AXFS_R_NODE_INDEX, 0, huge, 0);
+			break;
+		case 2:	/* 2^40 inodes */
+			axfs_put_be64(img + AXFS_SB_FILES, huge);
+			for (int r = AXFS_R_INODE_FILE_SIZE;
+			     r <= AXFS_R_INODE_ARRAY_INDEX; r++)
+				set_desc(img, r, 0, huge, 0);
+			break;
+		case 3:	/* 2^40 cnodes, banodes and cblocks */
+			set_desc(img, AXFS_R_CNODE_OFFSET, 0, huge, 0);
+			set_desc(img, AXFS_R_CNODE_INDEX, 0, huge, 0);
+			set_desc(img, AXFS_R_BANODE_OFFSET, 0, huge, 0);
+			set_desc(img, AXFS_R_CBLOCK_OFFSET, 0, huge, 0);
+			break;
+		case 4:	/* a file that claims 2^40 pages */
+			axfs_put_be64(img + AXFS_SB_BLOCKS, huge);
+			set_desc(img, AXFS_R_NODE_TYPE, 0, huge, 0);
+			set_desc(img, AXFS_R_NODE_INDEX, 0, huge, 0);
+			img[desc(img, AXFS_R_INODE_FILE_SIZE) +
+			    AXFS_RD_TABLE_DEPTH] = 2;
+			break;
+		}
+		run(img, len, 1, 0, &fs, &res);
+		ck_assert_msg(res.errors > 0, "case %d: no error", c);
+	}
+	free(img);
+	free(good);
+}
+END_TEST
+
 /* More than 4096 nested directories: valid for the driver, but beyond
  * what the reader's walk (and extract) accepts. */
 START_TEST(test_tree_too_deep)
@@ -630,6 +696,7 @@ Suite *suite_fsck(void)
 	tcase_add_test(tc, test_specific_corruptions);
 	tcase_add_test(tc, test_tree_corruptions);
 	tcase_add_test(tc, test_tree_too_deep);
+	tcase_add_test(tc, test_hostile_counts);
 	tcase_add_test(tc, test_every_byte_is_covered);
 	tcase_add_test(tc, test_clean_means_readable);
 	suite_add_tcase(s, tc);

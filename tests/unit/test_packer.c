@@ -576,6 +576,36 @@ START_TEST(test_hard_links_share)
 }
 END_TEST
 
+/* The group's master has a higher inode than a member: the data is
+ * stored when the first name is reached, once. */
+START_TEST(test_hard_link_master_later)
+{
+	struct fx f;
+	unsigned char *tx = text(9000, 2);
+	struct axfs_tree_entry *a, *z;
+
+	fx_init(&f);
+	add_file(&f, "z", tx, 9000);
+	add_entry(&f, "a", AXFS_FT_REG, NULL, "z", NULL, 0);
+	add_file(&f, "m", tx, 100);
+	finalize_plan(&f, NULL, 0);
+	a = axfs_tree_lookup(&f.t, "/a");
+	z = axfs_tree_lookup(&f.t, "/z");
+	ck_assert_ptr_eq(a->link_master, z);
+	ck_assert_uint_lt(a->ino, z->ino);
+	pack_ok(&f, 4096, 2);
+	check_invariants(&f.p);
+	check_file(&f, "/a", tx, 9000, NULL);
+	check_file(&f, "/z", tx, 9000, NULL);
+	check_file(&f, "/m", tx, 100, NULL);
+	ck_assert_uint_eq(a->first_node, 0);	/* stored at /a's place */
+	ck_assert_uint_eq(z->first_node, 0);
+	ck_assert_uint_eq(f.p.nnodes, 4);
+	free(tx);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_identical_files_dedup)
 {
 	struct fx f;
@@ -787,6 +817,7 @@ Suite *suite_packer(void)
 	tcase_add_test(tc, test_uncompressed_by_policy);
 	tcase_add_test(tc, test_symlink_nul);
 	tcase_add_test(tc, test_hard_links_share);
+	tcase_add_test(tc, test_hard_link_master_later);
 	tcase_add_test(tc, test_identical_files_dedup);
 	tcase_add_test(tc, test_deterministic_across_jobs);
 	tcase_add_test(tc, test_progress_cancel_errors);

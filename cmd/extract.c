@@ -16,6 +16,10 @@
  * link is its own inode), so every path becomes its own file.  Owners and
  * device nodes need root; otherwise one warning says what was left out.
  * Every file gets the image timestamp as its mtime and atime.
+ *
+ * File data is inflated ahead on -j threads (axfs_stream.h) while this
+ * thread creates the files in walk order, and written with one pwrite()
+ * per run of non-zero pages (zero pages become holes).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,6 +37,7 @@
 
 #include "common.h"
 #include "axfs_reader.h"
+#include "axfs_stream.h"
 
 enum {
 	OPT_PROGRESS = 256,
@@ -41,6 +46,7 @@ enum {
 
 static const struct option longopts[] = {
 	{ "force", no_argument, NULL, 'f' },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -62,6 +68,8 @@ static int usage(void)
 "\n"
 "  -f, --force         extract into a non-empty DIR, replacing what is in\n"
 "                      the way (never a directory by a file)\n"
+"  -j, --jobs N        inflate file data on N threads (default 0: one per\n"
+"                      CPU; 1: no extra thread)\n"
 "  -q, --quiet         print errors only\n"
 "  -v, --verbose       print each path as it is written\n"
 "      --progress      show a progress bar even when stderr is no TTY\n"
@@ -102,6 +110,11 @@ struct extract {
 	int drawn;
 	/* what could not be restored */
 	uint64_t not_owned, skipped_devices;
+	/* The regular files in walk order (first walk), and their data
+	 * read ahead in that order. */
+	struct axfs_stream_file *files;
+	size_t nfiles, files_cap, next_file;
+	struct axfs_stream *stream;
 	struct axfs_error err;
 };
 
@@ -281,10 +294,10 @@ static int set_owner_at(struct extract *x, int pfd, const char *name,
 	return 0;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
+static int pwrite_all(int fd, const uint8_t *p, size_t n, uint64_t off)
 {
 	while (n) {
-		ssize_t w = write(fd, p, n);
+		ssize_t w = pwrite(fd, p, n, (off_t)off);
 
 		if (w < 0) {
 			if (errno == EINTR)
@@ -293,6 +306,39 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 		}
 		p += w;
 		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Writes a piece of a file at its offset: each run of pages that are not
+ * all zeros with one pwrite(); whole zero pages are left as holes, so
+ * sparse files stay sparse.  *end: the file's written length so far.
+ */
+static int write_piece(int fd, const struct axfs_stream_piece *pc,
+		       uint64_t *end)
+{
+	static const uint8_t zero[AXFS_PAGE_SIZE];
+	size_t run = 0, i = 0;
+
+	while (i < pc->len) {
+		size_t n = pc->len - i < AXFS_PAGE_SIZE ? pc->len - i :
+			   AXFS_PAGE_SIZE;
+
+		if (n == AXFS_PAGE_SIZE && !memcmp(pc->data + i, zero, n)) {
+			if (i > run && pwrite_all(fd, pc->data + run, i - run,
+						  pc->offset + run) < 0)
+				return -1;
+			run = i + n;
+		}
+		i += n;
+	}
+	if (i > run) {
+		if (pwrite_all(fd, pc->data + run, i - run,
+			       pc->offset + run) < 0)
+			return -1;
+		*end = pc->offset + i;
 	}
 	return 0;
 }
@@ -300,12 +346,18 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 static int make_file(struct extract *x, int pfd, const char *name,
 		     const char *path, const struct axfs_inode_info *in)
 {
-	static const uint8_t zero[AXFS_PAGE_SIZE];
-	uint8_t page[AXFS_PAGE_SIZE];
-	uint64_t pages = in->size / AXFS_PAGE_SIZE +
-			 (in->size % AXFS_PAGE_SIZE != 0);
+	size_t fi = x->next_file++;
+	uint64_t done = 0, end = 0;
 	int fd, reuse, e;
 
+	/* The second walk meets the files of the first, in order. */
+	if (fi >= x->nfiles || x->files[fi].ino != in->ino ||
+	    x->files[fi].size != in->size) {
+		progress_end(x);
+		cmd_error("'%s' changed while it was read ('%s')",
+			  axfs_image_name(x->img), path);
+		return -1;
+	}
 	for (;;) {
 		fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL |
 			    O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -316,26 +368,29 @@ static int make_file(struct extract *x, int pfd, const char *name,
 		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
 			return -1;
 	}
-	for (uint64_t p = 0; p < pages; p++) {
-		size_t n;
+	while (done < in->size) {
+		struct axfs_stream_piece pc;
+		int r = axfs_stream_next(x->stream, &pc, &x->err);
 
-		if (axfs_image_read_page(x->img, in->ino, p, page, &n,
-					 &x->err) < 0) {
+		if (r < 0) {
 			progress_end(x);
 			cmd_error("%s (reading '%s')", x->err.msg, path);
 			goto fail_quiet;
 		}
-		/* Zero pages become holes: sparse files stay sparse. */
-		if (n == AXFS_PAGE_SIZE && !memcmp(page, zero, n)) {
-			if (lseek(fd, AXFS_PAGE_SIZE, SEEK_CUR) < 0)
-				goto fail;
-		} else if (write_all(fd, page, n) < 0) {
-			goto fail;
+		if (r == 0 || pc.file != fi || pc.offset != done) {
+			progress_end(x);
+			cmd_error("'%s': file data out of order at '%s'",
+				  axfs_image_name(x->img), path);
+			goto fail_quiet;
 		}
-		x->bytes_done += n;
+		if (write_piece(fd, &pc, &end) < 0)
+			goto fail;
+		done += pc.len;
+		x->bytes_done += pc.len;
 		progress_draw(x, 0);
 	}
-	if (ftruncate(fd, (off_t)in->size) < 0)
+	/* A file that ends in a hole. */
+	if (end < in->size && ftruncate(fd, (off_t)in->size) < 0)
 		goto fail;
 	if (x->as_root && fchown(fd, in->uid, in->gid) < 0)
 		goto fail;
@@ -468,8 +523,24 @@ static int count_fn(void *ctx, const char *path,
 
 	(void)path;
 	x->files_total++;
-	if (S_ISREG(in->mode))
-		x->bytes_total += in->size;
+	if (!S_ISREG(in->mode))
+		return 0;
+	x->bytes_total += in->size;
+	if (x->nfiles == x->files_cap) {
+		size_t ncap = x->files_cap ? x->files_cap * 2 : 1024;
+		struct axfs_stream_file *n =
+			realloc(x->files, ncap * sizeof(*n));
+
+		if (!n) {
+			cmd_error("out of memory");
+			return 1;
+		}
+		x->files = n;
+		x->files_cap = ncap;
+	}
+	x->files[x->nfiles].ino = in->ino;
+	x->files[x->nfiles].size = in->size;
+	x->nfiles++;
 	return 0;
 }
 
@@ -521,9 +592,10 @@ static int extract_fn(void *ctx, const char *path,
 }
 
 static int extract(const char *image, const char *store, const char *dir,
-		   int force, int progress)
+		   int force, int progress, unsigned int jobs)
 {
 	struct axfs_open_opts o = { .store_path = store };
+	struct axfs_stream_opts so = { .threads = jobs > 1 ? jobs : 0 };
 	struct extract x;
 	time_t ts;
 	int rc = EXIT_OPERATIONAL, fd, created = 0;
@@ -543,10 +615,14 @@ static int extract(const char *image, const char *store, const char *dir,
 	x.times[0].tv_sec = x.times[1].tv_sec = ts;
 
 	/* Validate the whole tree before writing anything. */
-	if (axfs_image_walk(x.img, count_fn, &x, &x.err) < 0) {
-		cmd_error("%s", x.err.msg);
+	rc = axfs_image_walk(x.img, count_fn, &x, &x.err);
+	if (rc != 0) {
+		if (rc < 0)
+			cmd_error("%s", x.err.msg);
+		rc = EXIT_OPERATIONAL;
 		goto out;
 	}
+	rc = EXIT_OPERATIONAL;
 
 	if (mkdir(dir, 0700) == 0)
 		created = 1;
@@ -592,6 +668,12 @@ static int extract(const char *image, const char *store, const char *dir,
 	x.depth = 1;
 	x.open_dirs = 1;
 	x.progress = progress;
+	if (axfs_stream_open(&x.stream, x.img, x.files, x.nfiles, &so,
+			     &x.err) < 0) {
+		cmd_error("%s", x.err.msg);
+		x.depth = 1;
+		goto close_levels;
+	}
 
 	/* The walk returns 1 when a callback failed (already reported),
 	 * a negative code when the image is bad. */
@@ -615,6 +697,8 @@ static int extract(const char *image, const char *store, const char *dir,
 			 "owner instead of the image's", x.not_owned,
 			 x.not_owned == 1 ? "y" : "ies",
 			 x.not_owned == 1 ? "s" : "");
+close_levels:
+	axfs_stream_close(x.stream);
 	for (size_t k = 0; k < x.depth; k++) {
 		if (x.lv[k].fd >= 0)
 			close(x.lv[k].fd);
@@ -623,6 +707,7 @@ static int extract(const char *image, const char *store, const char *dir,
 	}
 	free(x.lv);
 out:
+	free(x.files);
 	axfs_image_close(x.img);
 	return rc;
 }
@@ -630,13 +715,20 @@ out:
 int cmd_extract(int argc, char **argv)
 {
 	int force = 0, progress = -1, c, n;
+	unsigned long long jobs = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fqvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":fj:qvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			force = 1;
+			break;
+		case 'j':
+			if (cmd_parse_uint(optarg, 1024, &jobs) < 0)
+				return cmd_usage_error("invalid number of jobs "
+					"'%s': use 1 to 1024 (0: one per CPU)",
+					optarg);
 			break;
 		case OPT_PROGRESS:
 			progress = 1;
@@ -671,9 +763,15 @@ int cmd_extract(int argc, char **argv)
 				       "no image given");
 	if (n > 3)
 		return cmd_usage_error("too many arguments");
+	if (jobs == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = cpus > 1 ? (unsigned long long)(cpus > 1024 ? 1024 : cpus)
+				: 1;
+	}
 	return cmd_finish_stdout(extract(argv[optind],
 					 n == 3 ? argv[optind + 1] : NULL,
 					 argv[argc - 1], force,
 					 cmd_progress_enabled(progress) &&
-					 cmd_verbosity > 0));
+					 cmd_verbosity > 0, (unsigned int)jobs));
 }

@@ -26,7 +26,7 @@ static const char usage_text[] =
 	"      --fast            check the structure only, not the file data\n"
 	"      --no-digest       do not verify the SHA-1 digest\n"
 	"      --json            print one JSON document (see axfs-fsck(8))\n"
-	"      --max-memory SIZE  memory limit (default 16 x image + 16 MiB)\n"
+	"      --max-memory SIZE  memory limit (default 8 x image + 8 MiB)\n"
 	"      --max-per-check N  print at most N findings of one check (default\n"
 	"                        1000, 0 = all); all are counted\n"
 	"      --list-checks     print every check id, severity and summary\n"

@@ -85,6 +85,12 @@ int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
 			   const struct axfs_open_opts *o,
 			   struct axfs_error *err);
 void axfs_image_close(struct axfs_image *img);
+/* A second handle on an open image for another thread: it shares the
+ * image's descriptors and loaded metadata and has its own cblock cache.
+ * A handle is not thread-safe; handles are.  Close every clone before
+ * the image it was made from. */
+int axfs_image_clone(struct axfs_image **out, const struct axfs_image *img,
+		     struct axfs_error *err);
 
 const char *axfs_image_name(const struct axfs_image *img);
 uint64_t axfs_image_file_size(const struct axfs_image *img);

@@ -531,6 +531,40 @@ static int apply_policy_and_owners(const struct axfs_build_opts *o,
 	return apply_policy_cli_owners(&pol, &ow, t, o->log, err);
 }
 
+/*
+ * Deepest directory nesting mkfs writes: what the axfs-tools reader walks
+ * (its guard against cycles in hostile images), and far beyond what a
+ * path of PATH_MAX bytes reaches on Linux.  The format itself has no
+ * limit, so the tree library does not impose one.
+ */
+#define BUILD_MAX_DEPTH 4096
+
+static int check_depth(const struct axfs_tree *t, struct axfs_error *err)
+{
+	uint32_t *depth = malloc(t->count * sizeof(*depth));
+	char path[4200];
+
+	if (!depth)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	/* Inodes are numbered breadth-first: parents come first. */
+	depth[0] = 0;
+	for (size_t i = 1; i < t->count; i++) {
+		const struct axfs_tree_entry *e = t->by_ino[i];
+
+		depth[i] = depth[e->parent->ino] + 1;
+		if (depth[i] > BUILD_MAX_DEPTH) {
+			free(depth);
+			axfs_tree_path(e->parent, path, sizeof(path));
+			return axfs_error_set(err, AXFS_ERR_LIMIT,
+				"'%.200s...' is nested more than %d directories "
+				"deep, more than axfs-tools reads", path,
+				BUILD_MAX_DEPTH);
+		}
+	}
+	free(depth);
+	return 0;
+}
+
 /* Planned XIP pages, and how many of them were asked for by --xip or the
  * policy (whole files, rules) rather than by a profile. */
 static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
@@ -635,9 +669,22 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	if (rc < 0)
 		goto fail;
 	if ((rc = read_source(o, src, &res->tree, res->timestamp, err)) < 0 ||
-	    (rc = apply_policy_and_owners(o, &res->tree, err)) < 0 ||
-	    (rc = axfs_tree_finalize(&res->tree, err)) < 0 ||
-	    (rc = check_cancel(o, err)) < 0)
+	    (rc = apply_policy_and_owners(o, &res->tree, err)) < 0)
+		goto fail;
+	rc = axfs_tree_finalize(&res->tree, err);
+	if (rc == 0)
+		rc = check_depth(&res->tree, err);
+	if (rc < 0) {
+		/* What the tree refuses comes from the source: name it. */
+		if (err) {
+			char msg[AXFS_ERROR_MSG_MAX];
+
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			axfs_error_set(err, rc, "'%s': %s", o->source, msg);
+		}
+		goto fail;
+	}
+	if ((rc = check_cancel(o, err)) < 0)
 		goto fail;
 	report_lossy(&res->tree, o->log, &res->lossy);
 
@@ -720,8 +767,14 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 			goto fail;
 		packed = 1;
 	}
-	if (rc < 0)
+	if (rc < 0) {
+		/* The writer only has the descriptor: name the image. */
+		if (rc == AXFS_ERR_IO && err && err->sys_errno &&
+		    strncmp(err->msg, "cannot write the image", 22) == 0)
+			axfs_error_sys(err, err->sys_errno, "cannot write '%s'",
+				       o->output);
 		goto fail;
+	}
 	/* The 2008 driver looks for the trailing magic at (u32)(size - 4). */
 	if (res->layout.image_size - 4 > UINT32_MAX)
 		axfs_log(o->log, AXFS_LOG_WARN,

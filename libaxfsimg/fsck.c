@@ -223,6 +223,19 @@ void *fsck_alloc(struct fsck *f, uint64_t nmemb, uint64_t size, uint64_t off,
 	return p;
 }
 
+void *fsck_try_alloc(struct fsck *f, uint64_t bytes)
+{
+	void *p;
+
+	if (bytes > SIZE_MAX || bytes > f->mem_limit ||
+	    f->mem_used > f->mem_limit - bytes)
+		return NULL;
+	p = malloc(bytes ? (size_t)bytes : 1);
+	if (p)
+		f->mem_used += bytes;
+	return p;
+}
+
 void fsck_free(struct fsck *f, void *p, uint64_t nmemb, uint64_t size)
 {
 	if (!p)
@@ -463,9 +476,11 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	f->is_device = is_device;
 	f->o = o;
 	f->res = res;
+	/* Metadata, inflated, and a few bytes per node and location: a few
+	 * times the image at most for anything mkfs writes. */
 	f->mem_limit = o->max_memory ? o->max_memory :
-		       (len > (UINT64_MAX - (16u << 20)) / 16 ? UINT64_MAX :
-			16 * len + (16u << 20));
+		       (len > (UINT64_MAX - (8u << 20)) / 8 ? UINT64_MAX :
+			8 * len + (8u << 20));
 	f->zs_ok = inflateInit(&f->zs) == Z_OK;
 	if (!f->zs_ok) {
 		free(f);

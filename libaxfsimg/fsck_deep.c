@@ -286,9 +286,12 @@ void fsck_deep_cblocks(struct data *d, uint64_t nc, const uint64_t *first,
 			nt = i;
 			break;
 		}
-		w[i].buf = fsck_alloc(f, bufsz, 1,
+		/* The first buffer is needed; more only add threads. */
+		w[i].buf = i == 0 ?
+			   fsck_alloc(f, bufsz, 1,
 				      f->r[AXFS_R_COMPRESSED].desc_off,
-				      "a cblock buffer");
+				      "a cblock buffer") :
+			   fsck_try_alloc(f, bufsz);
 		if (!w[i].buf) {
 			inflateEnd(&w[i].zs);
 			nt = i;

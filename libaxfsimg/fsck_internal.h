@@ -92,7 +92,7 @@
 	X(NODE_INDEX, "node.index", ERROR, "a node index lies outside the XIP region or the cnode/banode tables") \
 	X(NODE_UNUSED, "node.unused", WARNING, "nodes are used by no file") \
 	X(NODE_OVERLAP, "node.overlap", WARNING, "files share only some nodes, or share nodes with different sizes") \
-	X(NODE_XIP_ORDER, "node.xip-order", WARNING, "an XIP page is followed by a non-XIP page; an unaligned read() returns wrong data") \
+	X(NODE_XIP_ORDER, "node.xip-order", ERROR, "an XIP page is followed by a non-XIP page: an unaligned read() across them returns wrong data") \
 	X(XIP_SHARED, "xip.shared", WARNING, "an XIP page is used by more than one node") \
 	X(XIP_UNUSED, "xip.unused", WARNING, "XIP pages are used by no node") \
 	X(XIP_TAIL, "xip.tail", WARNING, "bytes after the end of a file in its XIP page are not zero") \
@@ -197,6 +197,9 @@ int fsck_mem_reserve(struct fsck *f, uint64_t bytes, uint64_t off,
 void fsck_mem_release(struct fsck *f, uint64_t bytes);
 void *fsck_alloc(struct fsck *f, uint64_t nmemb, uint64_t size,
 		 uint64_t off, const char *what);
+/* Memory that only speeds things up: NULL, and no finding, when it does
+ * not fit under the limit. */
+void *fsck_try_alloc(struct fsck *f, uint64_t bytes);
 void fsck_free(struct fsck *f, void *p, uint64_t nmemb, uint64_t size);
 /* Table entry i of region r; 0 on success, -1 if missing (reported once
  * as inode.tables when ino != FSCK_NO_INO). */

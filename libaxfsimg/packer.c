@@ -7,20 +7,23 @@
  * every file once (through the source) and appends each page to one of:
  *   - the XIP spool, when the plan says so: a full 4096-byte page, the
  *     last partial page zero-padded (the driver always copies 4096 bytes);
- *   - the open cblock: full pages and file tails of many files share
- *     cblocks in inode order, so small files and tails are compressed
- *     together the way squashfs packs fragments.  A page never spans two
- *     cblocks; its cnode_offset is where it starts in the inflated cblock;
+ *   - one of two open cblocks, filled in inode order: full pages go to
+ *     the page cblock (always exactly full), tails (partial last pages:
+ *     whole small files, the ends of larger ones, symlink targets) go to
+ *     the tail cblock, so the tails of many files are compressed together
+ *     the way squashfs packs fragments.  A page never spans two cblocks;
+ *     its cnode_offset is where it starts in the inflated cblock;
  *   - the open "raw batch" of byte-aligned items: pages of files with
  *     want_compress == 0 (AXFS_WHY_UNCOMPRESSED) and tails of at most
- *     AXFS_PACK_TAIL_MAX bytes (AXFS_WHY_TAIL; see below).
+ *     AXFS_PACK_TAIL_MAX bytes (AXFS_WHY_TAIL; none by default, see
+ *     below).
  * A full cblock is handed to a pool of threads that deflate it (zlib,
  * RFC 1950 header, window 15, the chosen level).  Finished cblocks and raw
  * batches are committed strictly in the order they were handed over,
  * again in the calling thread: a cblock whose zlib stream is not shorter
  * than its data (and so may exceed cblock_size, format.md rule 17) is not
  * stored compressed; its pages go to the byte-aligned region
- * (AXFS_WHY_INCOMPRESSIBLE).  Node numbers, cblock numbers and every
+ * (AXFS_WHY_INCOMPRESSIBLE, or AXFS_WHY_TAIL for a lone tail).  Node numbers, cblock numbers and every
  * offset therefore depend only on the tree, the data and the options,
  * never on -j or timing: the spools are byte-identical for every -j.
  *
@@ -30,13 +33,15 @@
  *
  * Memory bound (besides the metadata: the tree, the plan, about 33 bytes
  * of node tables per page, 40 bytes per dedup candidate): a window of
- * W = 2 * threads + 2 jobs, each with an input buffer of
+ * W = 2 * threads + 3 jobs, each with an input buffer of
  * max(cblock_size, 64 KiB) and an output buffer of cblock_size; one zlib
  * deflate state per thread (256 KiB at the default memLevel); a 256 KiB
  * read buffer and a 256 KiB compare buffer; up to 1 MiB for a small
  * dedup candidate; 3 spool buffers of 256 KiB.  With 2 threads and
  * 64 KiB cblocks that is about 4 MiB, with 2 threads and 1 MiB cblocks
- * about 15 MiB, whatever the size of the tree.
+ * about 17 MiB, whatever the size of the tree (peak RSS of a whole
+ * mkfs of a 312 MiB tree: 15 MiB, of which the tree and tables are
+ * most; mksquashfs: 425 MiB).
  *
  * Hard links: the group's data is packed once, when the first entry of
  * the group (in inode order) is reached; every member gets the master's
@@ -69,14 +74,31 @@
 
 /*
  * Tails (the partial last page of a file, a symlink target + NUL) of at
- * most this many bytes are stored byte-aligned instead of inside a shared
- * cblock.  Chosen by measurement: see bench/BLOCKSIZE.md.  A byte-aligned
- * tail costs its bytes plus one banode_offset entry; in a shared cblock
- * it costs its deflated bytes plus a cnode_offset and a cnode_index
- * entry, and reading it inflates the whole cblock.
+ * most this many bytes go byte-aligned without trying a cblock.  A
+ * byte-aligned tail costs its bytes plus a banode_offset entry; in a
+ * shared cblock it costs its deflated bytes (deflate sees its neighbours)
+ * plus a cnode_offset and a cnode_index entry.  Measured on a 312 MiB
+ * tree (bench/BLOCKSIZE.md) every threshold from 16 to 512 bytes made the
+ * image larger or no smaller (+93 bytes at 16, +34 KB at 512 with 4 KiB
+ * cblocks), so by default no tail skips compression; instead a tail that
+ * ends up alone in its cblock and does not shrink there is stored
+ * byte-aligned (AXFS_WHY_TAIL), which is smaller by measurement.  The
+ * knob stays for benchmarks: make CFLAGS=-DAXFS_PACK_TAIL_MAX=N.
  */
 #ifndef AXFS_PACK_TAIL_MAX
 #define AXFS_PACK_TAIL_MAX 0
+#endif
+
+/*
+ * 1: tails get their own open cblock (above); 0: one stream, a tail is
+ * followed by the next file's pages.  Measured on the same tree, the tail
+ * cblock makes images 0.05% (4 KiB cblocks), 0.3% (16 KiB) and 0.19%
+ * (64 KiB) smaller at the same CPU time; reading a whole large file then
+ * inflates one more cblock (its tail's), reading many small files of one
+ * directory fewer.
+ */
+#ifndef AXFS_PACK_TAIL_STREAM
+#define AXFS_PACK_TAIL_STREAM 1
 #endif
 
 #define PACK_READ_CHUNK		(256u * 1024)	/* multiple of 4096 */
@@ -138,7 +160,7 @@ struct packer {
 	struct job *free_jobs;
 	struct job **fifo;		/* handed over, not yet committed */
 	size_t fifo_head, fifo_n;
-	struct job *cur;		/* open cblock */
+	struct job *cur[2];		/* open cblocks: pages, tails */
 	struct job *raw;		/* open raw batch */
 	struct workpool *pool;
 
@@ -377,6 +399,10 @@ static int commit_cblock(struct packer *pk, struct job *j)
 static int commit_raw(struct packer *pk, struct job *j)
 {
 	struct axfs_packed *out = pk->out;
+	/* A cblock holding nothing but one tail that zlib could not shrink:
+	 * the tail is smaller byte-aligned, measured by compressing it. */
+	int lone_tail = j->mode == JOB_CBLOCK && j->nitems == 1 &&
+			j->items[0].len < AXFS_PAGE_SIZE;
 	int rc;
 
 	if (grow((void **)&out->banode_offset, &pk->banode_cap,
@@ -393,8 +419,8 @@ static int commit_raw(struct packer *pk, struct job *j)
 			return rc;
 		out->node_type[it->node] = AXFS_NODE_BYTE_ALIGNED;
 		out->node_index[it->node] = bn;
-		if (refine_reason(it->e, it->page,
-				  j->mode == JOB_RAW ? it->reason :
+		if (refine_reason(it->e, it->page, j->mode == JOB_RAW ?
+				  it->reason : lone_tail ? AXFS_WHY_TAIL :
 				  AXFS_WHY_INCOMPRESSIBLE) < 0)
 			return nomem(pk);
 	}
@@ -509,22 +535,25 @@ static int add_item(struct packer *pk, struct job *j, uint64_t node,
 static int cblock_add(struct packer *pk, uint64_t node, const void *data,
 		      size_t len, struct axfs_tree_entry *e, uint64_t page)
 {
+	/* full pages and tails go to separate open cblocks */
+	struct job **cur = &pk->cur[AXFS_PACK_TAIL_STREAM &&
+				    len < AXFS_PAGE_SIZE];
 	struct job *j;
 	int rc;
 
-	if (pk->cur && pk->cur->in_len + len > pk->cbs) {
-		j = pk->cur;
-		pk->cur = NULL;
+	if (*cur && (*cur)->in_len + len > pk->cbs) {
+		j = *cur;
+		*cur = NULL;
 		if ((rc = submit(pk, j)) < 0)
 			return rc;
 	}
-	if (!pk->cur && (rc = get_job(pk, JOB_CBLOCK, &pk->cur)) < 0)
+	if (!*cur && (rc = get_job(pk, JOB_CBLOCK, cur)) < 0)
 		return rc;
-	if ((rc = add_item(pk, pk->cur, node, data, len, e, page, 0)) < 0)
+	if ((rc = add_item(pk, *cur, node, data, len, e, page, 0)) < 0)
 		return rc;
-	if (pk->cur->in_len == pk->cbs) {
-		j = pk->cur;
-		pk->cur = NULL;
+	if ((*cur)->in_len == pk->cbs) {
+		j = *cur;
+		*cur = NULL;
 		return submit(pk, j);
 	}
 	return 0;
@@ -1106,11 +1135,12 @@ static int setup(struct packer *pk)
 		return nomem(pk);
 	out->cblock_offset[0] = 0;
 
-	/* Two open jobs (cblock, raw batch) plus two per thread in flight. */
-	pk->jobs = calloc(2 * (size_t)nt + 2, sizeof(*pk->jobs));
-	pk->fifo = calloc(2 * (size_t)nt + 2, sizeof(*pk->fifo));
+	/* Three open jobs (two cblocks, a raw batch) plus two per thread in
+	 * flight. */
+	pk->jobs = calloc(2 * (size_t)nt + 3, sizeof(*pk->jobs));
+	pk->fifo = calloc(2 * (size_t)nt + 3, sizeof(*pk->fifo));
 	if (pk->jobs)
-		pk->njobs = 2 * (size_t)nt + 2;
+		pk->njobs = 2 * (size_t)nt + 3;
 	pk->rbuf = malloc(PACK_READ_CHUNK);
 	pk->cbuf = malloc(PACK_READ_CHUNK);
 	pk->mbuf = malloc(PACK_DEDUP_INMEM_MAX);
@@ -1210,10 +1240,12 @@ static int pack_all(struct packer *pk)
 		pk->files_done++;
 		progress(pk, 0);
 	}
-	if ((j = pk->cur)) {
-		pk->cur = NULL;
-		if ((rc = submit(pk, j)) < 0)
-			return rc;
+	for (int k = 0; k < 2; k++) {
+		if ((j = pk->cur[k])) {
+			pk->cur[k] = NULL;
+			if ((rc = submit(pk, j)) < 0)
+				return rc;
+		}
 	}
 	if ((j = pk->raw)) {
 		pk->raw = NULL;

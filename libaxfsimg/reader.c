@@ -818,17 +818,40 @@ void axfs_image_close(struct axfs_image *img)
 {
 	if (!img)
 		return;
-	for (int r = 0; r < AXFS_REGION_COUNT; r++)
-		free(img->owned[r]);
-	free(img->cblk);
+	for (size_t i = 0; i < AXFS_READER_CBLOCK_CACHE; i++)
+		free(img->cblk[i].data);
 	free(img->cin);
-	if (img->fd >= 0)
-		close(img->fd);
-	if (img->store_fd >= 0)
-		close(img->store_fd);
-	free(img->store_name);
-	free(img->name);
+	if (!img->is_clone) {
+		for (int r = 0; r < AXFS_REGION_COUNT; r++)
+			free(img->owned[r]);
+		if (img->fd >= 0)
+			close(img->fd);
+		if (img->store_fd >= 0)
+			close(img->store_fd);
+		free(img->store_name);
+		free(img->name);
+	}
 	free(img);
+}
+
+int axfs_image_clone(struct axfs_image **out, const struct axfs_image *img,
+		     struct axfs_error *err)
+{
+	struct axfs_image *c = malloc(sizeof(*c));
+
+	*out = NULL;
+	if (!c)
+		return axfs_error_sys(err, ENOMEM, "'%s': image handle",
+				      img->name);
+	/* Everything but the cblock cache is read-only after open, and
+	 * pread() on a shared descriptor is thread-safe. */
+	*c = *img;
+	memset(c->cblk, 0, sizeof(c->cblk));
+	c->cblk_clock = 0;
+	c->cin = NULL;
+	c->is_clone = 1;
+	*out = c;
+	return 0;
 }
 
 const char *axfs_image_name(const struct axfs_image *img)

@@ -249,26 +249,40 @@ int axfs_image_cblock(struct axfs_image *img, uint64_t c, uint8_t *out,
 			     cr->fsoffset + start, what, err);
 }
 
-/* The driver keeps one inflated cblock; so do we. */
+/* The cache entry holding cblock c, inflating it into the least
+ * recently used entry on a miss (see struct axfs_image). */
 static int cached_cblock(struct axfs_image *img, uint64_t c,
+			 struct axfs_cblock_cache **out,
 			 struct axfs_error *err)
 {
+	struct axfs_cblock_cache *e = &img->cblk[0];
 	int rc;
 
-	if (img->cblk_valid && img->cblk_index == c)
-		return 0;
-	if (!img->cblk) {
-		img->cblk = malloc(img->sb.cblock_size);
-		if (!img->cblk)
+	for (size_t i = 0; i < AXFS_READER_CBLOCK_CACHE; i++) {
+		struct axfs_cblock_cache *k = &img->cblk[i];
+
+		if (k->valid && k->index == c) {
+			k->used = ++img->cblk_clock;
+			*out = k;
+			return 0;
+		}
+		if (!k->valid || (e->valid && k->used < e->used))
+			e = k;
+	}
+	if (!e->data) {
+		e->data = malloc(img->sb.cblock_size);
+		if (!e->data)
 			return axfs_error_sys(err, ENOMEM, "'%s': cblock buffer",
 					      img->name);
 	}
-	img->cblk_valid = 0;
-	rc = axfs_image_cblock(img, c, img->cblk, &img->cblk_len, err);
+	e->valid = 0;
+	rc = axfs_image_cblock(img, c, e->data, &e->len, err);
 	if (rc < 0)
 		return rc;
-	img->cblk_index = c;
-	img->cblk_valid = 1;
+	e->index = c;
+	e->valid = 1;
+	e->used = ++img->cblk_clock;
+	*out = e;
 	return 0;
 }
 
@@ -286,16 +300,17 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		return rc;
 	if (loc.type == AXFS_NODE_COMPRESSED) {
 		size_t room = img->sb.cblock_size - loc.cnode_offset;
+		struct axfs_cblock_cache *cb = NULL;
 		size_t want;
 
-		rc = cached_cblock(img, loc.cblock, err);
+		rc = cached_cblock(img, loc.cblock, &cb, err);
 		if (rc < 0)
 			return rc;
 		n = room < AXFS_PAGE_SIZE ? room : AXFS_PAGE_SIZE;
 		/* Past the inflated bytes the driver's buffer holds stale
 		 * data from an earlier cblock: the file must not end there. */
 		want = loc.data_len < n ? (size_t)loc.data_len : n;
-		if (loc.cnode_offset + want > img->cblk_len)
+		if (loc.cnode_offset + want > cb->len)
 			return axfs__img_err(img, err, AXFS_ERR_FORMAT,
 					     loc.image_offset, "inode %" PRIu64
 					     " page %" PRIu64 ": its data "
@@ -303,9 +318,9 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 					     "runs past the end of cblock %"
 					     PRIu64 " (%zu bytes inflated)", ino,
 					     page, loc.cnode_offset, want,
-					     loc.cblock, img->cblk_len);
+					     loc.cblock, cb->len);
 		n = want;
-		memcpy(out, img->cblk + loc.cnode_offset, n);
+		memcpy(out, cb->data + loc.cnode_offset, n);
 	} else if (loc.type == AXFS_NODE_BYTE_ALIGNED) {
 		n = (size_t)loc.stored_len;
 		if (n > loc.data_len)

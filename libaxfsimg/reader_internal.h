@@ -24,6 +24,8 @@
 #define AXFS_READER_MAX_CBLOCK_LENIENT	(64u * 1024u * 1024u)
 /* Deepest directory nesting the walk follows. */
 #define AXFS_READER_MAX_DEPTH	4096
+/* Inflated cblocks each handle keeps (see struct axfs_image). */
+#define AXFS_READER_CBLOCK_CACHE	4
 
 struct axfs_image {
 	char *name;			/* for messages */
@@ -52,12 +54,24 @@ struct axfs_image {
 	uint64_t n_nodes;		/* valid node numbers: [0, n_nodes) */
 	int cblock_ok;			/* cblock_size usable for buffers */
 
-	/* One-cblock cache, as the driver keeps one. */
-	uint8_t *cblk;			/* cblock_size bytes, inflated */
+	/* A few inflated cblocks, least recently used replaced first.  The
+	 * driver keeps one; a reader going through files in directory
+	 * order comes back to a cblock shared by the last file of one
+	 * directory and the first of the next, so a handful saves most
+	 * repeated inflates (bench/RESULTS.md).  Each handle has its own:
+	 * a handle is used by one thread at a time. */
+	struct axfs_cblock_cache {
+		uint8_t *data;		/* cblock_size bytes, inflated */
+		size_t len;		/* inflated length */
+		uint64_t index;		/* cblock number */
+		uint64_t used;		/* img->cblk_clock at the last use */
+		int valid;
+	} cblk[AXFS_READER_CBLOCK_CACHE];
+	uint64_t cblk_clock;
 	uint8_t *cin;			/* cblock_size bytes, compressed */
-	size_t cblk_len;		/* inflated length of the cached one */
-	uint64_t cblk_index;
-	int cblk_valid;
+	/* A clone (axfs_image_clone) shares the parent's descriptors and
+	 * loaded regions: it closes and frees neither. */
+	int is_clone;
 };
 
 /* "'name': byte N: msg" (the offset part only when off != UINT64_MAX). */

@@ -26,6 +26,7 @@
 /* Longest symlink target: page 0 must also hold the NUL after it. */
 #define TREE_SYMLINK_MAX (AXFS_PAGE_SIZE - 1)
 
+
 struct node {
 	struct axfs_tree_entry e;	/* first: a node is its entry */
 	uint64_t serial;		/* insertion order; hashes the parent */

@@ -64,9 +64,13 @@ for s in $suites; do
 		# sanitizer report makes the affected test fail.
 		[ -n "$SAN_B" ] && [ -x "$top/$SAN_B/axfs" ] || continue
 		echo "== unit and CLI tests under ASan+UBSan ($SAN_B)"
-		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
-		export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}
+		# Reports also go to files in $sanlog: a test that expects a
+		# command to fail, or sends its stderr to a file, would hide them.
+		sanlog=$(mktemp -d "${TMPDIR:-/tmp}/axfs-san.XXXXXX")
+		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}:log_path=$sanlog/asan
+		export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}:log_path=$sanlog/ubsan
 		CK_FORK=yes "$top/$SAN_B/unit-tests" >"$log" 2>&1
+		cat "$sanlog"/* >>"$log" 2>/dev/null; rm -f "$sanlog"/*
 		run=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\1/p' "$log")
 		bad=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\2/p' "$log")
 		grep -E '^[0-9]+%: Checks' "$log" | sed 's/^/  san /'
@@ -81,6 +85,7 @@ for s in $suites; do
 			: >"$log"
 			AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 sh "$t" >"$log" 2>&1
 			rc=$?
+			cat "$sanlog"/* >>"$log" 2>/dev/null; rm -f "$sanlog"/*
 			if grep -q 'Sanitizer\|runtime error:' "$log"; then
 				echo "not ok - $(basename "$t") under sanitizers"
 				grep -B2 -A20 'Sanitizer\|runtime error:' "$log" | head -n 40
@@ -94,6 +99,7 @@ for s in $suites; do
 				passed=$((passed + 1))
 			fi
 		done
+		rm -rf "$sanlog"
 		;;
 	fuzz)
 		[ -x "$top/tests/fuzz/replay.sh" ] || continue

@@ -74,12 +74,16 @@ test_expect_success 'build the images under test' '
 	devices:
 	  - { path: /dev/console, type: char, major: 5, minor: 1, mode: "0600" }
 	  - { path: /dev/fifo, type: fifo, mode: "0600" }
+	files:
+	  - { match: /etc/rand, compress: none }
+	  - { match: /etc/small, compress: none }
 	EOF
 	"$AXFS" mkfs -q --compress-metadata=no --xip /bin/prog -b 8KiB \
 		-c policy.yaml tree -o good.axfs &&
 	"$AXFS" mkfs -q --compress-metadata=yes --xip /bin/prog -b 8KiB \
 		-c policy.yaml tree -o good-z.axfs &&
-	"$AXFS" mkfs -q --compress-metadata=no -b 64KiB tree -o good-64k.axfs &&
+	"$AXFS" mkfs -q --compress-metadata=no -b 64KiB -c policy.yaml tree \
+		-o good-64k.axfs &&
 	test "$(P good-z.axfs region strings | cut -d" " -f3)" -gt 0
 '
 
@@ -567,21 +571,33 @@ test_expect_success 'cnode.offset against the inflated length (deep)' '
 	expect cnode.offset $(off entry.cnode_offset.$6) &&
 	grep "inflates to only" out
 '
+# samecblock: pages $p and $p+1 of /etc/conf that share a cblock; sets
+# ja and jb to their cnodes.
+samecblock() {
+	c=$(ino /etc/conf) && p=0 &&
+	while [ $p -lt 20 ]; do
+		set -- $(P good.axfs page $c $p) && cb=$3 && ja=$6 &&
+		set -- $(P good.axfs page $c $((p + 1))) && jb=$6 &&
+		[ "$3" = "$cb" ] && return 0
+		p=$((p + 1))
+	done
+	return 1
+}
 test_expect_success 'cnode.overlap' '
-	fresh && set -- $(P t.axfs page $(ino /etc/b64) 0) && j=$6 &&
-	set -- $(P t.axfs page $(ino /bin/x) 0) &&
-	P t.axfs set entry.cnode_offset.$j $4 --digest &&
-	expect cnode.overlap $(off entry.cnode_offset.$j)
+	fresh && samecblock &&
+	P t.axfs set entry.cnode_offset.$jb $(ent cnode_offset $ja) --digest &&
+	expect cnode.overlap $(off entry.cnode_offset.$jb)
 '
 test_expect_success 'cnode.shared' '
-	fresh && x=$(P t.axfs page $(ino /bin/x) 0 | cut -d" " -f1) &&
-	set -- $(P t.axfs page $(ino /etc/b64) 0) &&
-	P t.axfs set entry.node_index.$x $6 --digest &&
-	expect cnode.shared $(off entry.node_index.$1)
+	fresh && set -- $(P t.axfs page $(ino /bin/x) 0) && x=$1 &&
+	set -- $(P t.axfs page $(ino /etc/conf) 0) && c=$1 && j=$6 &&
+	P t.axfs set entry.node_index.$x $j --digest &&
+	expect cnode.shared $(off entry.node_index.$((x > c ? x : c)))
 '
 test_expect_success 'cnode.unused' '
 	fresh && set -- $(P t.axfs page $(ino /bin/x) 0) && x=$1 && j=$6 &&
-	P t.axfs set entry.node_index.$x $((j + 1)) --digest &&
+	set -- $(P t.axfs page $(ino /etc/conf) 0) &&
+	P t.axfs set entry.node_index.$x $6 --digest &&
 	expect cnode.unused $(off entry.cnode_index.$j)
 '
 test_expect_success 'cblock.order' '

@@ -616,56 +616,110 @@ START_TEST(test_hostile_counts)
 }
 END_TEST
 
+/*
+ * A raw image built by hand, without the writer: regions[r] are the bytes
+ * of region r (a byte table when depth > 0), laid out after the 18
+ * descriptors, padded to 4096 with the end magic.  For shapes the tree
+ * code refuses to build.
+ */
+struct raw_region {
+	const uint8_t *data;
+	uint64_t size, max_index;
+	uint8_t depth;
+};
+
+static uint8_t *raw_image(const struct raw_region *rg, uint64_t files,
+			  size_t *len)
+{
+	uint64_t pos = 264 + 18 * 40, total;
+	uint8_t *img;
+
+	for (int r = 0; r < AXFS_REGION_COUNT; r++)
+		pos += rg[r].size;
+	total = (pos + 4 + 4095) / 4096 * 4096;
+	img = calloc(1, total);
+	axfs_put_be32(img, AXFS_MAGIC);
+	memcpy(img + AXFS_SB_SIGNATURE, AXFS_SIGNATURE, 16);
+	axfs_put_be32(img + AXFS_SB_CBLOCK_SIZE, 4096);
+	axfs_put_be64(img + AXFS_SB_FILES, files);
+	axfs_put_be64(img + AXFS_SB_SIZE, total);
+	axfs_put_be64(img + AXFS_SB_MMAP_SIZE, total);
+	img[AXFS_SB_VERSION_MAJOR] = 1;
+	img[AXFS_SB_PAGE_SHIFT] = 12;
+	pos = 264 + 18 * 40;
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		uint8_t *d = img + 264 + 40 * r;
+
+		axfs_put_be64(img + AXFS_SB_REGION(r), 264 + 40 * (uint64_t)r);
+		axfs_put_be64(d + AXFS_RD_FSOFFSET, rg[r].size ? pos : 0);
+		axfs_put_be64(d + AXFS_RD_SIZE, rg[r].size);
+		axfs_put_be64(d + AXFS_RD_MAX_INDEX, rg[r].max_index);
+		d[AXFS_RD_TABLE_DEPTH] = rg[r].depth;
+		if (rg[r].size)
+			memcpy(img + pos, rg[r].data, rg[r].size);
+		pos += rg[r].size;
+	}
+	axfs_put_be32(img + total - 4, AXFS_MAGIC);
+	*len = (size_t)total;
+	return img;
+}
+
 /* More than 4096 nested directories: valid for the driver, but beyond
- * what the reader's walk (and extract) accepts. */
+ * what the reader's walk (and extract) accepts.  Inode i is directory
+ * "d" holding inode i + 1. */
 START_TEST(test_tree_too_deep)
 {
-	enum { DEPTH = 4100 };
-	struct axfs_tree t;
-	struct axfs_packed p;
-	struct axfs_write_opts o;
-	struct axfs_layout lay;
-	struct axfs_error err;
+	enum { N = 4100 };
+	static const uint8_t strings[] = "\0d";
+	static const uint8_t mode[2] = { 0x41, 0xed };	/* 040755 */
+	uint8_t *name = malloc(N), *nent = malloc(N), *fsize = malloc(N);
+	uint8_t *ai = malloc(2 * N), *midx = calloc(1, N);
+	struct raw_region rg[AXFS_REGION_COUNT];
 	struct findings fs;
 	struct axfs_fsck_result res;
-	char *path = malloc(2 * DEPTH + 1);
-	struct stat st;
+	size_t len;
 	uint8_t *img;
-	FILE *tf;
-	int fd;
 
-	ck_assert_int_eq(axfs_tree_init(&t, NULL, NULL), 0);
-	path[0] = 0;
-	for (int i = 0; i < DEPTH; i++) {
-		strcat(path, i ? "/d" : "d");
-		entry(&t, path, AXFS_FT_DIR, 0755, 0, NULL, NULL);
+	for (int i = 0; i < N; i++) {
+		name[i] = i ? 1 : 0;
+		nent[i] = i < N - 1;
+		fsize[i] = i < N - 1 ? 2 : 0;	/* "d" + NUL */
+		axfs_bytetable_put(ai, 2, i, i < N - 1 ? i + 1 : 0);
 	}
-	ck_assert_msg(axfs_tree_finalize(&t, &err) == 0, "%s", err.msg);
-	memset(&p, 0, sizeof(p));
-	p.cblock_size = 4096;
-	p.xip.fd = p.byte_aligned.fd = p.compressed.fd = -1;
-	memset(&o, 0, sizeof(o));
-	o.compress_metadata = 0;
-	o.level = 9;
-	o.digest = 1;
-	tf = tmpfile();
-	fd = dup(fileno(tf));
-	fclose(tf);
-	ck_assert_msg(axfs_write_image(fd, &t, &p, &o, &lay, &err) == 0, "%s",
-		      err.msg);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	img = malloc((size_t)st.st_size);
-	ck_assert_int_eq(pread(fd, img, (size_t)st.st_size, 0), st.st_size);
-	close(fd);
-	run(img, (size_t)st.st_size, 1, 1, &fs, &res);
-	if (fs.n != 1)
+	memset(rg, 0, sizeof(rg));
+	rg[AXFS_R_STRINGS] = (struct raw_region){ strings, 3, N, 0 };
+	rg[AXFS_R_INODE_FILE_SIZE] = (struct raw_region){ fsize, N, N, 1 };
+	rg[AXFS_R_INODE_NAME_OFFSET] = (struct raw_region){ name, N, N, 1 };
+	rg[AXFS_R_INODE_NUM_ENTRIES] = (struct raw_region){ nent, N, N, 1 };
+	rg[AXFS_R_INODE_MODE_INDEX] = (struct raw_region){ midx, 0, N, 0 };
+	rg[AXFS_R_INODE_ARRAY_INDEX] = (struct raw_region){ ai, 2 * N, N, 2 };
+	rg[AXFS_R_MODES] = (struct raw_region){ mode, 2, 1, 2 };
+	rg[AXFS_R_UIDS].max_index = rg[AXFS_R_GIDS].max_index = 1;
+	img = raw_image(rg, N, &len);
+
+	run(img, len, 1, 1, &fs, &res);
+	if (fs.n != 2)
 		dump(&fs);
-	ck_assert_int_eq(fs.n, 1);
+	ck_assert_int_eq(fs.n, 2);
 	ck_assert_str_eq(fs.v[0].check, "tree.depth");
-	ck_assert_uint_eq(res.inodes, DEPTH + 1);
+	ck_assert_str_eq(fs.v[1].check, "digest.none");
+	ck_assert_uint_eq(res.errors, 0);
+	ck_assert_uint_eq(res.inodes, N);
+
+	/* The same chain with a cycle: the last directory holds the first
+	 * but one. */
+	nent[N - 1] = 1;
+	axfs_bytetable_put(ai, 2, N - 1, 1);
 	free(img);
-	free(path);
-	axfs_tree_free(&t);
+	img = raw_image(rg, N, &len);
+	run(img, len, 1, 1, &fs, &res);
+	ck_assert(has(&fs, "inode.multiple", UINT64_MAX));
+	free(img);
+	free(name);
+	free(nent);
+	free(fsize);
+	free(ai);
+	free(midx);
 }
 END_TEST
 

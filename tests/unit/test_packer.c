@@ -484,6 +484,38 @@ START_TEST(test_incompressible_byte_aligned)
 }
 END_TEST
 
+/* With 4 KiB cblocks a tail followed by a full page sits alone in its
+ * cblock; ten random bytes do not shrink there: byte-aligned, "tail". */
+START_TEST(test_lone_tail_byte_aligned)
+{
+	struct fx f;
+	unsigned char *a = text(4096 + 10, 1), *r = noise(10, 3);
+	unsigned char *b = text(8192, 2);
+	unsigned int counts[3] = { 0 };
+	struct axfs_tree_entry *e;
+
+	memcpy(a + 4096, r, 10);
+	fx_init(&f);
+	add_file(&f, "a", a, 4096 + 10);
+	add_file(&f, "b", b, 8192);
+	finalize_plan(&f, NULL, 0);
+	pack_ok(&f, 4096, 2);
+	check_invariants(&f.p);
+	check_file(&f, "/a", a, 4096 + 10, counts);
+	ck_assert_uint_eq(counts[AXFS_NODE_COMPRESSED], 1);
+	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 1);
+	e = axfs_tree_lookup(&f.t, "/a");
+	ck_assert_int_eq(e->pages[1].reason, AXFS_WHY_TAIL);
+	ck_assert_int_eq(e->pages[0].reason, AXFS_WHY_DEFAULT);
+	ck_assert_uint_eq(f.p.byte_aligned.size, 10);
+	check_file(&f, "/b", b, 8192, NULL);
+	free(a);
+	free(b);
+	free(r);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_uncompressed_by_policy)
 {
 	struct fx f;
@@ -814,6 +846,7 @@ Suite *suite_packer(void)
 	tcase_add_test(tc, test_xip_padding);
 	tcase_add_test(tc, test_tails_share_cblocks);
 	tcase_add_test(tc, test_incompressible_byte_aligned);
+	tcase_add_test(tc, test_lone_tail_byte_aligned);
 	tcase_add_test(tc, test_uncompressed_by_policy);
 	tcase_add_test(tc, test_symlink_nul);
 	tcase_add_test(tc, test_hard_links_share);

@@ -273,8 +273,9 @@ static void check_xip_order(struct data *d)
 					    fsck_table_off(f, AXFS_R_NODE_TYPE,
 							   r->start + p), r->ino,
 					    "page %llu is XIP and page %llu is "
-					    "not: an unaligned read() across them "
-					    "returns XIP bytes for page %llu",
+					    "not: on the 2008 driver an unaligned "
+					    "read() across them returns XIP bytes "
+					    "for page %llu",
 					    (unsigned long long)(p - 1),
 					    (unsigned long long)p,
 					    (unsigned long long)p);

@@ -92,7 +92,7 @@
 	X(NODE_INDEX, "node.index", ERROR, "a node index lies outside the XIP region or the cnode/banode tables") \
 	X(NODE_UNUSED, "node.unused", WARNING, "nodes are used by no file") \
 	X(NODE_OVERLAP, "node.overlap", WARNING, "files share only some nodes, or share nodes with different sizes") \
-	X(NODE_XIP_ORDER, "node.xip-order", ERROR, "an XIP page is followed by a non-XIP page: an unaligned read() across them returns wrong data") \
+	X(NODE_XIP_ORDER, "node.xip-order", NOTICE, "an XIP page is followed by a non-XIP page: the 2008 driver's read() returns wrong data for an unaligned read across them (mmap, exec and this project's driver are not affected)") \
 	X(XIP_SHARED, "xip.shared", WARNING, "an XIP page is used by more than one node") \
 	X(XIP_UNUSED, "xip.unused", WARNING, "XIP pages are used by no node") \
 	X(XIP_TAIL, "xip.tail", WARNING, "bytes after the end of a file in its XIP page are not zero") \

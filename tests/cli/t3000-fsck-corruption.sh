@@ -533,11 +533,15 @@ test_expect_success 'node.overlap' '
 		$(($(ent inode_array_index $i) + 1)) --digest &&
 	expect node.overlap $(off entry.inode_array_index.$s)
 '
-test_expect_success 'node.xip-order' '
-	fresh && n=$(P t.axfs page $(ino /bin/prog) 7 | cut -d" " -f1) &&
-	P t.axfs set entry.node_type.$n 2 &&
-	P t.axfs set entry.node_index.$n 0 --digest &&
-	expect node.xip-order $(off entry.node_type.$n)
+# Profiles make exactly the profiled pages XIP, so an XIP page may be
+# followed by a compressed one: only the 2008 driver's read() misreads an
+# unaligned read across them, hence a notice (exit 0), not a defect.
+test_expect_success 'node.xip-order is a notice: exit 0' '
+	mkdir -p xo/bin && head -c 20000 /dev/urandom >xo/bin/p &&
+	printf "./bin/p,0,5\n" >xo.csv &&
+	"$AXFS" mkfs -q -p xo.csv xo -o xo.axfs &&
+	"$AXFS" fsck -v xo.axfs >out 2>&1 &&
+	grep "^xo.axfs: byte [0-9]*: /bin/p: notice: .*\[node.xip-order\]$" out
 '
 test_expect_success 'xip.shared' '
 	fresh && n=$(P t.axfs page $(ino /bin/prog) 1 | cut -d" " -f1) &&

@@ -171,6 +171,12 @@ $(B)/bench-micro: bench/micro.c $(LIB_OBJS)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ bench/micro.c $(LIB_OBJS) $(PKG_LIBS) -lm
 
+# zlib against libdeflate (Debian libdeflate-dev); not built by `make bench`.
+$(B)/bench-deflate: bench/deflate.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ bench/deflate.c -lz -ldeflate
+
 bench: $(AXFS) $(B)/bench-micro
 	$(Q)AXFS=$(CURDIR)/$(AXFS) sh bench/run.sh
 	$(Q)$(B)/bench-micro

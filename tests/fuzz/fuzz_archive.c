@@ -1,50 +1,163 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz target: the archive source.  The input is written to a temporary
- * file, opened as an archive, and every entry and every byte of data is
- * read back.
+ * Fuzz target: the archive source, and the whole of mkfs behind it.  The
+ * input is written to a temporary file and
+ *  1. opened as an archive: every entry and every byte of data is read;
+ *  2. built into an image by axfs_build (what `axfs mkfs ARCHIVE` does:
+ *     tree, planner, packer, writer), with a cap on the bytes packed so
+ *     that a tiny archive claiming a huge sparse file stays fast;
+ *  3. if the build succeeded, the image is walked by the reader and checked
+ *     by fsck: an image our own mkfs wrote must be readable and free of
+ *     errors, whatever the archive held, so anything else aborts.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "axfs_build.h"
+#include "axfs_fsck.h"
+#include "axfs_reader.h"
 #include "axfs_source.h"
 #include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+#define PACK_LIMIT (8u << 20)	/* bytes of file data worth packing */
+
+static void read_entries(const char *path)
 {
-	char path[] = "/tmp/axfs-fuzz-archive.XXXXXX";
 	struct axfs_source *src;
 	struct axfs_src_entry e;
 	struct axfs_error err;
-	char buf[65536];
-	int fd = mkstemp(path);
+	static char buf[65536];
 
-	if (fd < 0)
-		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		unlink(path);
-		return 0;
-	}
-	close(fd);
-	if (axfs_source_archive_open(&src, path, NULL, &err) == 0) {
-		while (src->ops->next(src, &e, &err) > 0) {
-			void *h;
-			size_t got;
+	if (axfs_source_archive_open(&src, path, NULL, &err) < 0)
+		return;
+	while (src->ops->next(src, &e, &err) > 0) {
+		void *h;
+		size_t got;
 
-			if (e.type != AXFS_FT_REG || e.hardlink_to)
-				continue;
-			if (src->ops->data_open(src, &e.data, &h, &err) < 0)
-				continue;
+		if (e.type != AXFS_FT_REG || e.hardlink_to) {
+			free(e.data.host_path);
+			continue;
+		}
+		if (src->ops->data_open(src, &e.data, &h, &err) == 0) {
 			while (src->ops->data_read(src, h, buf, sizeof(buf),
 						   &got, &err) == 0 && got)
 				;
 			src->ops->data_close(src, h);
-			free(e.data.host_path);
 		}
-		axfs_source_destroy(src);
+		free(e.data.host_path);
+	}
+	axfs_source_destroy(src);
+}
+
+struct cap {
+	volatile int cancel;
+};
+
+static void progress(void *ctx, uint64_t files_done, uint64_t files_total,
+		     uint64_t bytes_done, uint64_t bytes_total)
+{
+	struct cap *c = ctx;
+
+	(void)files_done;
+	(void)files_total;
+	(void)bytes_done;
+	if (bytes_total > PACK_LIMIT)
+		c->cancel = 1;
+}
+
+static int walk_fn(void *ctx, const char *p, const struct axfs_inode_info *i)
+{
+	(void)ctx;
+	(void)p;
+	(void)i;
+	return 0;
+}
+
+/* The oracle: what mkfs wrote, the reader and fsck accept. */
+static void check_image(const char *image)
+{
+	struct axfs_image *img;
+	struct axfs_error err;
+	struct axfs_fsck_opts o;
+	struct axfs_fsck_result res;
+
+	if (axfs_image_open(&img, image, NULL, &err) < 0) {
+		fprintf(stderr, "fuzz_archive: mkfs wrote an image the reader "
+			"cannot open: %s\n", err.msg);
+		abort();
+	}
+	if (axfs_image_walk(img, walk_fn, NULL, &err) != 0) {
+		fprintf(stderr, "fuzz_archive: mkfs wrote an image the reader "
+			"cannot walk: %s\n", err.msg);
+		abort();
+	}
+	axfs_image_close(img);
+	axfs_fsck_opts_init(&o);
+	o.digest = 0;
+	if (axfs_fsck_file(image, NULL, &o, &res, &err) < 0 || res.errors) {
+		fprintf(stderr, "fuzz_archive: fsck finds %llu errors in an "
+			"image mkfs wrote (%s)\n",
+			(unsigned long long)res.errors, err.msg);
+		abort();
+	}
+}
+
+static void build(const char *archive, const char *dir)
+{
+	struct axfs_build_opts o;
+	struct axfs_build_result res;
+	struct axfs_error err;
+	struct cap cap = { 0 };
+	char image[4096];
+	int rc;
+
+	snprintf(image, sizeof(image), "%s/img", dir);
+	axfs_build_opts_init(&o);
+	o.source = archive;
+	o.output = image;
+	o.block_size = 4096;
+	o.level = 1;
+	o.jobs = 1;
+	o.has_timestamp = 1;
+	o.timestamp = 1700000000;
+	o.tmpdir = dir;
+	o.progress = progress;
+	o.progress_ctx = &cap;
+	o.cancel = &cap.cancel;
+	memset(&res, 0, sizeof(res));
+	rc = axfs_build(&o, &res, &err);
+	if (getenv("AXFS_FUZZ_VERBOSE"))	/* what the replay did */
+		fprintf(stderr, "  build: %s\n", rc == 0 ? "ok" : err.msg);
+	if (rc == 0) {
+		axfs_build_result_free(&res);
+		check_image(image);
+		unlink(image);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char dir[] = "/tmp/axfs-fuzz-archive.XXXXXX";
+	char path[sizeof(dir) + 16];
+	FILE *f;
+
+	if (!mkdtemp(dir))
+		return 0;
+	snprintf(path, sizeof(path), "%s/in", dir);
+	f = fopen(path, "wb");
+	if (f && fwrite(data, 1, size, f) == size && fclose(f) == 0) {
+		read_entries(path);
+		build(path, dir);
+	} else if (f) {
+		fclose(f);
 	}
 	unlink(path);
+	if (rmdir(dir) < 0) {
+		/* A failed build must not leave temporary files behind. */
+		fprintf(stderr, "fuzz_archive: files left in %s\n", dir);
+		abort();
+	}
 	return 0;
 }

@@ -256,9 +256,15 @@ static int cached_cblock(struct axfs_image *img, uint64_t c,
 			 struct axfs_error *err)
 {
 	struct axfs_cblock_cache *e = &img->cblk[0];
+	size_t n = img->sb.cblock_size ?
+		   AXFS_READER_CACHE_BYTES / img->sb.cblock_size : 2;
 	int rc;
 
-	for (size_t i = 0; i < AXFS_READER_CBLOCK_CACHE; i++) {
+	if (n < 2)
+		n = 2;
+	if (n > AXFS_READER_CBLOCK_CACHE)
+		n = AXFS_READER_CBLOCK_CACHE;
+	for (size_t i = 0; i < n; i++) {
 		struct axfs_cblock_cache *k = &img->cblk[i];
 
 		if (k->valid && k->index == c) {

@@ -24,8 +24,10 @@
 #define AXFS_READER_MAX_CBLOCK_LENIENT	(64u * 1024u * 1024u)
 /* Deepest directory nesting the walk follows. */
 #define AXFS_READER_MAX_DEPTH	4096
-/* Inflated cblocks each handle keeps (see struct axfs_image). */
-#define AXFS_READER_CBLOCK_CACHE	4
+/* Inflated cblocks each handle keeps at most (see struct axfs_image):
+ * as many as fit in AXFS_READER_CACHE_BYTES, at least 2. */
+#define AXFS_READER_CBLOCK_CACHE	16
+#define AXFS_READER_CACHE_BYTES	(2u << 20)
 
 struct axfs_image {
 	char *name;			/* for messages */
@@ -56,10 +58,10 @@ struct axfs_image {
 
 	/* A few inflated cblocks, least recently used replaced first.  The
 	 * driver keeps one; a reader going through files in directory
-	 * order comes back to a cblock shared by the last file of one
-	 * directory and the first of the next, so a handful saves most
-	 * repeated inflates (bench/RESULTS.md).  Each handle has its own:
-	 * a handle is used by one thread at a time. */
+	 * order comes back to cblocks shared with files of other
+	 * directories and to the cblocks that hold file tails, so a handful
+	 * saves most repeated inflates (bench/RESULTS.md).  Each handle has
+	 * its own: a handle is used by one thread at a time. */
 	struct axfs_cblock_cache {
 		uint8_t *data;		/* cblock_size bytes, inflated */
 		size_t len;		/* inflated length */

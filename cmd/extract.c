@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "options.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
 
@@ -736,25 +737,12 @@ int cmd_extract(int argc, char **argv)
 		case OPT_NO_PROGRESS:
 			progress = 0;
 			break;
-		case 'q':
-			cmd_verbosity = 0;
-			break;
-		case 'v':
-			cmd_verbosity = cmd_verbosity < 1 ? 2 : cmd_verbosity + 1;
-			break;
 		case 'h':
 			return usage();
-		case 'V':
-			return cmd_print_version();
-		case ':':
-			return cmd_usage_error("option '%s' needs a value",
-					       argv[optind - 1]);
 		default:
-			if (optopt)
-				return cmd_usage_error("invalid option -- '%c'",
-						       optopt);
-			return cmd_usage_error("unrecognized option '%s'",
-					       argv[optind - 1]);
+			c = cmd_shared_option(c, argv);
+			if (c != CMD_OPT_NEXT)
+				return c;
 		}
 	}
 	n = argc - optind;

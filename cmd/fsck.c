@@ -13,6 +13,7 @@
 
 #include "axfs_fsck.h"
 #include "common.h"
+#include "options.h"
 
 static const char usage_text[] =
 	"usage: axfs fsck [options] IMAGE [STORE-SEGMENT]\n"
@@ -287,27 +288,13 @@ int cmd_fsck(int argc, char **argv)
 			break;
 		case 'a': case 'p': case 'n': case 'y': case 'r': case 'f':
 			break;	/* fsck(8) passes these; nothing to repair */
-		case 'q':
-			cmd_verbosity = 0;
-			break;
-		case 'v':
-			if (cmd_verbosity > 0)
-				cmd_verbosity++;
-			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return cmd_finish_stdout(EXIT_OK);
-		case 'V':
-			return cmd_print_version();
-		case ':':
-			return cmd_usage_error("option '%s' needs a value",
-					       argv[optind - 1]);
 		default:
-			if (optopt && optopt < 256)
-				return cmd_usage_error("unknown option '-%c'",
-						       optopt);
-			return cmd_usage_error("unknown option '%s'",
-					       argv[optind - 1]);
+			rc = cmd_shared_option(c, argv);
+			if (rc != CMD_OPT_NEXT)
+				return rc;
 		}
 	}
 	if (optind >= argc)

@@ -23,6 +23,7 @@
 #include "axfs_format.h"
 #include "axfs_profile.h"
 #include "common.h"
+#include "options.h"
 
 static const char usage_text[] =
 	"usage: axfs merge-profile [options] CSV...\n"
@@ -415,30 +416,14 @@ int cmd_merge_profile(int argc, char **argv)
 		case 's':
 			stats = 1;
 			break;
-		case 'q':
-			cmd_verbosity = 0;
-			break;
-		case 'v':
-			cmd_verbosity++;
-			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			rc = cmd_finish_stdout(EXIT_OK);
 			goto done;
-		case 'V':
-			rc = cmd_print_version();
-			goto done;
-		case ':':
-			rc = cmd_usage_error("option '%s' needs an argument",
-					     argv[optind - 1]);
-			goto done;
 		default:
-			if (optopt)
-				rc = cmd_usage_error("unknown option '-%c'", optopt);
-			else
-				rc = cmd_usage_error("unknown option '%s'",
-						     argv[optind - 1]);
-			goto done;
+			rc = cmd_shared_option(c, argv);
+			if (rc != CMD_OPT_NEXT)
+				goto done;
 		}
 	}
 	if (optind >= argc) {

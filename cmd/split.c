@@ -18,6 +18,7 @@
 #include "axfs_format.h"
 #include "axfs_reader.h"
 #include "common.h"
+#include "options.h"
 
 static const char usage_text[] =
 	"usage: axfs split [options] IMAGE --mmap OUT1 --store OUT2\n"
@@ -265,22 +266,21 @@ int cmd_split(int argc, char **argv)
 	int join = 0, info = 0, c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:s:Jo:iqvhV", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:s:Jo:iqvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': mmap_out = optarg; break;
 		case 's': store_out = optarg; break;
 		case 'J': join = 1; break;
 		case 'o': out = optarg; break;
 		case 'i': info = 1; break;
-		case 'q': cmd_verbosity = 0; break;
-		case 'v': cmd_verbosity++; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return cmd_finish_stdout(EXIT_OK);
-		case 'V':
-			return cmd_print_version();
 		default:
-			return cmd_usage_error("unknown or incomplete option");
+			c = cmd_shared_option(c, argv);
+			if (c != CMD_OPT_NEXT)
+				return c;
 		}
 	}
 	argc -= optind;

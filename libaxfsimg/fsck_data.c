@@ -158,6 +158,22 @@ static void claim(struct fsck *f, uint64_t *owner, uint16_t *need_arr,
 		need_arr[idx] = need;
 }
 
+/* Node N (of inode INO) points at entry IDX of something COUNT long:
+ * reports it when outside, in words like "XIP page 9, outside the XIP
+ * region (4 pages)". */
+static int index_inside(struct fsck *f, uint64_t n, uint64_t ino,
+			uint64_t idx, uint64_t count, const char *what,
+			const char *where, const char *units)
+{
+	if (idx < count)
+		return 1;
+	fsck_report(f, FC_NODE_INDEX, fsck_table_off(f, AXFS_R_NODE_INDEX, n),
+		    ino, "node %llu is %s %llu, outside the %s (%llu %s)",
+		    (unsigned long long)n, what, (unsigned long long)idx,
+		    where, (unsigned long long)count, units);
+	return 0;
+}
+
 static void check_nodes(struct data *d)
 {
 	struct fsck *f = d->f;
@@ -183,17 +199,9 @@ static void check_nodes(struct data *d)
 			 * reported; its nodes are not checked against it. */
 			if (!f->r[AXFS_R_XIP].data)
 				break;
-			if (idx >= f->xip_pages) {
-				fsck_report(f, FC_NODE_INDEX,
-					    fsck_table_off(f, AXFS_R_NODE_INDEX,
-							   n), ino, "node %llu is "
-					    "XIP page %llu, outside the XIP "
-					    "region (%llu pages)",
-					    (unsigned long long)n,
-					    (unsigned long long)idx,
-					    (unsigned long long)f->xip_pages);
+			if (!index_inside(f, n, ino, idx, f->xip_pages,
+					  "XIP page", "XIP region", "pages"))
 				break;
-			}
 			if (d->xip_node)
 				claim(f, d->xip_node, NULL, idx, n, need,
 				      FC_XIP_SHARED, "XIP page", ino);
@@ -202,17 +210,9 @@ static void check_nodes(struct data *d)
 			if (!f->r[AXFS_R_CNODE_INDEX].table_ok ||
 			    !f->r[AXFS_R_CNODE_OFFSET].table_ok)
 				break;
-			if (idx >= f->n_cnodes) {
-				fsck_report(f, FC_NODE_INDEX,
-					    fsck_table_off(f, AXFS_R_NODE_INDEX,
-							   n), ino, "node %llu is "
-					    "cnode %llu, outside the cnode "
-					    "tables (%llu cnodes)",
-					    (unsigned long long)n,
-					    (unsigned long long)idx,
-					    (unsigned long long)f->n_cnodes);
+			if (!index_inside(f, n, ino, idx, f->n_cnodes,
+					  "cnode", "cnode tables", "cnodes"))
 				break;
-			}
 			if (d->cnode_node)
 				claim(f, d->cnode_node, d->cnode_need, idx, n,
 				      need, FC_CNODE_SHARED, "cnode", ino);
@@ -220,17 +220,9 @@ static void check_nodes(struct data *d)
 		case AXFS_NODE_BYTE_ALIGNED:
 			if (!f->r[AXFS_R_BANODE_OFFSET].table_ok)
 				break;
-			if (idx >= f->n_banodes) {
-				fsck_report(f, FC_NODE_INDEX,
-					    fsck_table_off(f, AXFS_R_NODE_INDEX,
-							   n), ino, "node %llu is "
-					    "banode %llu, outside the banode "
-					    "table (%llu banodes)",
-					    (unsigned long long)n,
-					    (unsigned long long)idx,
-					    (unsigned long long)f->n_banodes);
+			if (!index_inside(f, n, ino, idx, f->n_banodes,
+					  "banode", "banode table", "banodes"))
 				break;
-			}
 			if (d->banode_node)
 				claim(f, d->banode_node, d->banode_need, idx, n,
 				      need, FC_BANODE_SHARED, "banode", ino);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "axfs_compressor.h"
 #include "axfs_policy.h"
 
 const char *cmd_name = "axfs";
@@ -67,6 +68,13 @@ int cmd_usage_error(const char *fmt, ...)
 int cmd_print_version(void)
 {
 	printf("%s (axfs-tools) %s\n", cmd_name, AXFS_VERSION);
+	/* They decide the exact bytes mkfs writes (see axfs-mkfs(1),
+	 * "Reproducible images"). */
+	printf("compressors: %s %s (default), %s %s\n",
+	       axfs_compressor_name(AXFS_COMPRESSOR_LIBDEFLATE),
+	       axfs_compressor_version(AXFS_COMPRESSOR_LIBDEFLATE),
+	       axfs_compressor_name(AXFS_COMPRESSOR_ZLIB),
+	       axfs_compressor_version(AXFS_COMPRESSOR_ZLIB));
 	return cmd_finish_stdout(EXIT_OK);
 }
 

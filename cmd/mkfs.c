@@ -38,6 +38,7 @@ enum {
 	OPT_GID,
 	OPT_MTIME,
 	OPT_COMPRESS_METADATA,
+	OPT_COMPRESSOR,
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
 	OPT_REPORT,
@@ -49,6 +50,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "block-size", required_argument, NULL, 'b' },
 	{ "level", required_argument, NULL, 'l' },
+	{ "compressor", required_argument, NULL, OPT_COMPRESSOR },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "xip", required_argument, NULL, OPT_XIP },
 	{ "profile", required_argument, NULL, 'p' },
@@ -84,7 +86,10 @@ static int usage(void)
 "  -o, --output IMAGE        the image to write (replaced only when complete)\n"
 "  -b, --block-size SIZE     compression block size, a power of two from 4KiB\n"
 "                            to 1MiB (default %uKiB)\n"
-"  -l, --level N             zlib level 1..9 (default %d)\n"
+"  -l, --level N             compression level: 1..12 with libdeflate, 1..9\n"
+"                            with zlib (default %d)\n"
+"      --compressor NAME     the library that writes the zlib streams:\n"
+"                            libdeflate (default; smaller, faster) or zlib\n"
 "  -j, --jobs N              compression threads (default: online CPUs)\n"
 "      --xip GLOB            store the files matching GLOB (an image path such\n"
 "                            as '/bin/*') uncompressed for execute-in-place;\n"
@@ -243,6 +248,22 @@ static int parse_time(const char *s, int64_t *out)
 	return -1;
 }
 
+/* -l against the compressor of the command line, else the policy's, else
+ * the default: a usage error, before anything is read or written. */
+static int check_level(const struct axfs_build_opts *o)
+{
+	enum axfs_compressor c = o->compressor ? o->compressor :
+				 o->policy ? o->policy->compressor :
+				 AXFS_COMPRESSOR_DEFAULT;
+	int max = axfs_compressor_max_level(c);
+
+	if (o->level <= max)
+		return 0;
+	cmd_usage_error("invalid level '%d': %s takes 1 to %d", o->level,
+			axfs_compressor_name(c), max);
+	return -1;
+}
+
 static int add_string(const char ***v, size_t *n, const char *s)
 {
 	const char **nv = realloc(*v, (*n + 1) * sizeof(**v));
@@ -312,12 +333,23 @@ int cmd_mkfs(int argc, char **argv)
 			}
 			break;
 		case 'l':
-			if (cmd_parse_uint(optarg, 9, &v) < 0 || v < 1) {
+			/* Checked against the compressor once it is known. */
+			if (cmd_parse_uint(optarg, 1000, &v) < 0 || v < 1) {
 				rc = cmd_usage_error("invalid level '%s': use 1 "
-						     "to 9", optarg);
+					"to 12 with libdeflate, 1 to 9 with zlib",
+					optarg);
 				goto out;
 			}
 			o.level = (int)v;
+			break;
+		case OPT_COMPRESSOR:
+			o.compressor = axfs_compressor_by_name(optarg);
+			if (o.compressor == AXFS_COMPRESSOR_DEFAULT) {
+				rc = cmd_usage_error("invalid compressor '%s': "
+					"use %s", optarg,
+					axfs_compressor_names());
+				goto out;
+			}
 			break;
 		case 'j':
 			if (cmd_parse_uint(optarg, 1024, &v) < 0) {
@@ -489,6 +521,10 @@ int cmd_mkfs(int argc, char **argv)
 			goto out;
 		}
 		o.policy = &policy;
+	}
+	if (o.level && check_level(&o) < 0) {
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	if (nprofiles) {
 		axfs_profile_init(&profile, &cmd_logger);

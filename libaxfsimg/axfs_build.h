@@ -23,6 +23,7 @@ struct axfs_build_opts {
 	const char *output;		/* image path */
 	uint32_t block_size;		/* 0: policy, else default */
 	int level;			/* 0: policy, else default */
+	enum axfs_compressor compressor;	/* DEFAULT: policy, else default */
 	int jobs;			/* <= 0: online CPUs */
 	int has_timestamp;		/* else policy, SOURCE_DATE_EPOCH, now */
 	int64_t timestamp;
@@ -51,12 +52,11 @@ struct axfs_build_result {
 	struct axfs_layout layout;
 	struct axfs_plan_stats plan;
 	uint32_t block_size;
+	enum axfs_compressor compressor;	/* never DEFAULT */
 	int level;
 	int64_t timestamp;
 	unsigned int lossy;		/* union of enum axfs_lossy seen */
 };
-
-#define AXFS_DEFAULT_LEVEL 9
 
 void axfs_build_opts_init(struct axfs_build_opts *o);
 int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,

@@ -12,6 +12,7 @@
 #define AXFS_PACKER_H
 
 #include <stdint.h>
+#include "axfs_compressor.h"
 #include "axfs_tree.h"
 #include "axfs_source.h"
 
@@ -24,7 +25,8 @@
 
 struct axfs_pack_opts {
 	uint32_t cblock_size;		/* power of two, 4 KiB .. 1 MiB */
-	int level;			/* zlib level 1..9 */
+	enum axfs_compressor compressor;	/* DEFAULT: libdeflate */
+	int level;			/* 1 to axfs_compressor_max_level() */
 	int jobs;			/* threads; <= 0: online CPUs */
 	const char *tmpdir;		/* spool files; NULL = $TMPDIR, /tmp */
 	const struct axfs_logger *log;

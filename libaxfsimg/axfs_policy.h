@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "axfs_compressor.h"
 #include "axfs_error.h"
 #include "axfs_source.h"
 
@@ -34,6 +35,7 @@ struct axfs_policy_device {
 
 struct axfs_policy {
 	char *file;
+	enum axfs_compressor compressor;	/* DEFAULT: unset */
 	int level;			/* -1 unset */
 	uint32_t block_size;		/* 0 unset */
 	int has_xip_budget; uint64_t xip_budget;
@@ -43,6 +45,7 @@ struct axfs_policy {
 	/* where each xip.files / xip.exclude glob is (for warnings) */
 	struct axfs_policy_pos { size_t line, column; }
 		*xip_files_pos, *xip_exclude_pos;
+	struct axfs_policy_pos level_pos;	/* of compression.level */
 	int all_root;			/* -1 unset */
 	int has_uid; uint32_t uid;	/* owners.uid: force all */
 	int has_gid; uint32_t gid;

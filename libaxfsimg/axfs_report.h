@@ -38,7 +38,8 @@ struct axfs_report {
 /*
  * Gathers the report.  The flash cost of XIP is measured, not guessed: the
  * XIP pages of each file are read back from `image` and deflated in
- * cblock-sized runs at the build's level, as the packer would have.
+ * cblock-sized runs with the build's compressor and level, as the packer
+ * would have.
  */
 int axfs_report_build(struct axfs_report *r,
 		      const struct axfs_build_result *res, const char *image,

@@ -26,7 +26,8 @@ struct axfs_write_opts {
 	/* -1 auto (compress a metadata region when it saves space and no
 	 * mmap limit asks for in-place metadata), 0 never, 1 always. */
 	int compress_metadata;
-	int level;
+	enum axfs_compressor compressor;	/* DEFAULT: libdeflate */
+	int level;			/* invalid for the compressor: 9 */
 	int digest;			/* 1: write the SHA-1 digest */
 	const struct axfs_logger *log;
 };

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -565,6 +566,39 @@ static int check_depth(const struct axfs_tree *t, struct axfs_error *err)
 	return 0;
 }
 
+/*
+ * The compressor and the level: each from the command line, else the
+ * policy, else the default.  A level from the policy that the compressor
+ * does not take (the command line may have chosen zlib) is named by its
+ * place in the policy file.
+ */
+static int resolve_compression(const struct axfs_build_opts *o,
+			       const struct axfs_policy *pol,
+			       struct axfs_build_result *res,
+			       struct axfs_error *err)
+{
+	char where[256];
+
+	res->compressor = axfs_compressor_resolve(
+		o->compressor ? o->compressor :
+		pol ? pol->compressor : AXFS_COMPRESSOR_DEFAULT);
+	if (o->level) {
+		res->level = o->level;
+		return axfs_compressor_check_level(res->compressor, res->level,
+						   NULL, err);
+	}
+	if (!pol || pol->level <= 0) {
+		res->level = AXFS_DEFAULT_LEVEL;
+		return 0;
+	}
+	res->level = pol->level;
+	snprintf(where, sizeof(where), "%s:%zu:%zu: compression.level: ",
+		 pol->file ? pol->file : "policy", pol->level_pos.line,
+		 pol->level_pos.column);
+	return axfs_compressor_check_level(res->compressor, res->level, where,
+					   err);
+}
+
 /* Planned XIP pages, and how many of them were asked for by --xip or the
  * policy (whole files, rules) rather than by a profile. */
 static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
@@ -596,6 +630,7 @@ static int pack(const struct axfs_build_opts *o, struct axfs_tree *t,
 
 	memset(&po, 0, sizeof(po));
 	po.cblock_size = res->block_size;
+	po.compressor = res->compressor;
 	po.level = res->level;
 	po.jobs = o->jobs;
 	po.tmpdir = o->tmpdir;
@@ -640,12 +675,9 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 			"block size %u is not a power of two from 4 KiB to "
 			"1 MiB", res->block_size);
-	res->level = o->level ? o->level :
-		     pol && pol->level > 0 ? pol->level : AXFS_DEFAULT_LEVEL;
-	if (res->level < 1 || res->level > 9)
-		return axfs_error_set(err, AXFS_ERR_INVALID,
-				      "compression level %d is not 1 to 9",
-				      res->level);
+	rc = resolve_compression(o, pol, res, err);
+	if (rc < 0)
+		return rc;
 	mmap_limit = o->mmap_limit ? o->mmap_limit :
 		     pol ? pol->mmap_limit : 0;
 
@@ -720,6 +752,7 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	wo.timestamp = res->timestamp;
 	wo.mmap_limit = mmap_limit;
 	wo.compress_metadata = o->compress_metadata;
+	wo.compressor = res->compressor;
 	wo.level = res->level;
 	wo.digest = 1;
 	wo.log = o->log;

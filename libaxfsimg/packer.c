@@ -17,12 +17,13 @@
  *     want_compress == 0 (AXFS_WHY_UNCOMPRESSED) and tails of at most
  *     AXFS_PACK_TAIL_MAX bytes (AXFS_WHY_TAIL; none by default, see
  *     below).
- * A full cblock is handed to a pool of threads that deflate it (zlib,
- * RFC 1950 header, window 15, the chosen level).  Finished cblocks and raw
- * batches are committed strictly in the order they were handed over,
- * again in the calling thread: a cblock whose zlib stream is not shorter
- * than its data (and so may exceed cblock_size, format.md rule 17) is not
- * stored compressed; its pages go to the byte-aligned region
+ * A full cblock is handed to a pool of threads that deflate it (a zlib
+ * RFC 1950 stream, window 15, made by the chosen compressor at the chosen
+ * level; see deflater.h).  Finished cblocks and raw batches are committed
+ * strictly in the order they were handed over, again in the calling
+ * thread: a cblock whose stream is not shorter than its data (and so may
+ * exceed cblock_size, format.md rule 17) is not stored compressed; its
+ * pages go to the byte-aligned region
  * (AXFS_WHY_INCOMPRESSIBLE, or AXFS_WHY_TAIL for a lone tail).  Node numbers, cblock numbers and every
  * offset therefore depend only on the tree, the data and the options,
  * never on -j or timing: the spools are byte-identical for every -j.
@@ -34,14 +35,17 @@
  * Memory bound (besides the metadata: the tree, the plan, about 33 bytes
  * of node tables per page, 40 bytes per dedup candidate): a window of
  * W = 2 * threads + 3 jobs, each with an input buffer of
- * max(cblock_size, 64 KiB) and an output buffer of cblock_size; one zlib
- * deflate state per thread (256 KiB at the default memLevel); a 256 KiB
- * read buffer and a 256 KiB compare buffer; up to 1 MiB for a small
- * dedup candidate; 3 spool buffers of 256 KiB.  With 2 threads and
- * 64 KiB cblocks that is about 4 MiB, with 2 threads and 1 MiB cblocks
- * about 17 MiB, whatever the size of the tree (peak RSS of a whole
- * mkfs of a 312 MiB tree: 15 MiB, of which the tree and tables are
- * most; mksquashfs: 425 MiB).
+ * max(cblock_size, 64 KiB) and an output buffer of the compressor's bound
+ * for cblock_size (a little more than cblock_size); one compressor state
+ * per thread (zlib: 256 KiB at the default memLevel; libdeflate 1.14,
+ * measured: 0.2 MiB at level 1, 0.65 MiB at 2 to 9, 8.6 MiB at 10 to
+ * 12); a 256 KiB read buffer and a 256 KiB compare buffer; up to 1 MiB
+ * for a small dedup candidate; 3 spool buffers of 256 KiB.  With zlib,
+ * 2 threads and 64 KiB cblocks that is about 4 MiB, with 2 threads and
+ * 1 MiB cblocks about 17 MiB, whatever the size of the tree (peak RSS of
+ * a whole mkfs of a 312 MiB tree: 15 MiB, of which the tree and tables
+ * are most; mksquashfs: 425 MiB); libdeflate adds 0.8 MiB to that at
+ * level 9 and 17 MiB at levels 10 to 12.
  *
  * Hard links: the group's data is packed once, when the first entry of
  * the group (in inode order) is reached; every member gets the master's
@@ -69,6 +73,7 @@
 #include <zlib.h>
 
 #include "axfs_format.h"
+#include "deflater.h"
 #include "pack_spool.h"
 #include "workpool.h"
 
@@ -123,11 +128,12 @@ struct item {
 struct job {
 	struct workpool_item wi;	/* first: the pool hands us &wi */
 	enum job_mode mode;
+	enum axfs_compressor compressor;
 	int level;
 	unsigned char *in;
 	size_t in_len, in_cap;
-	unsigned char *out;		/* cblock_size bytes */
-	size_t out_len;
+	unsigned char *out;		/* out_cap bytes */
+	size_t out_len, out_cap;
 	int shrank, zerr;
 	struct item *items;
 	size_t nitems, items_cap;
@@ -309,43 +315,34 @@ static int page_is_xip(const struct axfs_tree_entry *e, uint64_t p)
 static void compress_job(struct workpool_item *it, void **state)
 {
 	struct job *j = (struct job *)it;
-	z_stream *zs = *state;
-	int rc;
+	struct deflater *d = *state;
 
-	if (!zs) {
-		zs = calloc(1, sizeof(*zs));
-		if (!zs || deflateInit2(zs, j->level, Z_DEFLATED, 15, 8,
-					Z_DEFAULT_STRATEGY) != Z_OK) {
-			free(zs);
+	if (!d) {
+		/* Once per thread: every job has the same compressor and
+		 * level. */
+		d = deflater_new(j->compressor, j->level);
+		if (!d) {
 			j->zerr = 1;
 			return;
 		}
-		*state = zs;
-	} else if (deflateReset(zs) != Z_OK) {
-		j->zerr = 1;
-		return;
+		*state = d;
 	}
 	j->shrank = 0;
 	j->out_len = 0;
 	if (j->in_len < 2)
 		return;
-	/* Room for one byte less than the input: a stream that does not
-	 * fit did not shrink, and deflate stops early on such data. */
-	zs->next_in = j->in;
-	zs->avail_in = (uInt)j->in_len;
-	zs->next_out = j->out;
-	zs->avail_out = (uInt)(j->in_len - 1);
-	rc = deflate(zs, Z_FINISH);
-	if (rc == Z_STREAM_END) {
+	/* The whole stream, into room for the longest: stored compressed
+	 * only when it is shorter than the data. */
+	j->out_len = deflater_run(d, j->in, j->in_len, j->out, j->out_cap);
+	if (j->out_len > 0 && j->out_len < j->in_len)
 		j->shrank = 1;
-		j->out_len = j->in_len - 1 - zs->avail_out;
-	}
+	else
+		j->out_len = 0;
 }
 
-static void free_zstate(void *state)
+static void free_deflater(void *state)
 {
-	deflateEnd(state);
-	free(state);
+	deflater_free(state);
 }
 
 static int job_done(struct packer *pk, struct job *j, int block)
@@ -399,7 +396,7 @@ static int commit_cblock(struct packer *pk, struct job *j)
 static int commit_raw(struct packer *pk, struct job *j)
 {
 	struct axfs_packed *out = pk->out;
-	/* A cblock holding nothing but one tail that zlib could not shrink:
+	/* A cblock holding nothing but one tail that did not shrink:
 	 * the tail is smaller byte-aligned, measured by compressing it. */
 	int lone_tail = j->mode == JOB_CBLOCK && j->nitems == 1 &&
 			j->items[0].len < AXFS_PAGE_SIZE;
@@ -441,7 +438,8 @@ static int commit_head(struct packer *pk, int block, int *did)
 		return 0;
 	if (j->zerr)
 		return axfs_error_set(pk->err, AXFS_ERR_NOMEM,
-				      "out of memory in the zlib compressor");
+				      "out of memory in the %s compressor",
+				      axfs_compressor_name(j->compressor));
 	rc = j->mode == JOB_CBLOCK && j->shrank ? commit_cblock(pk, j) :
 						   commit_raw(pk, j);
 	if (rc < 0)
@@ -487,7 +485,7 @@ static int get_job(struct packer *pk, enum job_mode mode, struct job **out)
 	j->shrank = 0;
 	j->zerr = 0;
 	if (mode == JOB_CBLOCK && !j->out) {
-		j->out = malloc(pk->cbs);
+		j->out = malloc(j->out_cap);
 		if (!j->out) {
 			j->next_free = pk->free_jobs;
 			pk->free_jobs = j;
@@ -1149,15 +1147,17 @@ static int setup(struct packer *pk)
 	for (size_t i = 0; i < pk->njobs; i++) {
 		struct job *j = &pk->jobs[i];
 
+		j->compressor = axfs_compressor_resolve(o->compressor);
 		j->level = o->level;
 		j->in_cap = in_cap;
+		j->out_cap = deflater_bound(j->compressor, pk->cbs);
 		j->in = malloc(in_cap);
 		if (!j->in)
 			return nomem(pk);
 		j->next_free = pk->free_jobs;
 		pk->free_jobs = j;
 	}
-	rc = workpool_create(&pk->pool, nt, compress_job, free_zstate);
+	rc = workpool_create(&pk->pool, nt, compress_job, free_deflater);
 	if (rc)
 		return axfs_error_sys(pk->err, rc, "cannot start %u "
 				      "compression threads", nt);
@@ -1291,10 +1291,9 @@ int axfs_pack_tree(struct axfs_tree *t, struct axfs_source *src,
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "block size %u is not a power of two "
 				      "from 4 KiB to 1 MiB", o->cblock_size);
-	if (o->level < 1 || o->level > 9)
-		return axfs_error_set(err, AXFS_ERR_INVALID,
-				      "compression level %d is not 1 to 9",
-				      o->level);
+	if ((rc = axfs_compressor_check_level(o->compressor, o->level, NULL,
+					      err)) < 0)
+		return rc;
 
 	memset(&pk, 0, sizeof(pk));
 	pk.t = t;

@@ -161,24 +161,37 @@ static int parse_dec(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int get_uint(struct walk *w, yaml_node_t *n, const char *key,
-		    uint64_t min, uint64_t max, uint64_t *out)
+/* An integer from min to max; `of`, when not NULL, names whose range it
+ * is ("zlib"). */
+static int get_uint_of(struct walk *w, yaml_node_t *n, const char *key,
+		       uint64_t min, uint64_t max, const char *of,
+		       uint64_t *out)
 {
-	const char *s;
+	const char *s, *sep = of ? " for " : "";
 	uint64_t v = 0;
 	int rc;
 
+	if (!of)
+		of = "";
 	if ((rc = want_scalar(w, n, key, "an integer", &s)) < 0)
 		return rc;
 	rc = parse_dec(*s == '+' ? s + 1 : s, &v);
 	if (rc == -1)
-		return FAIL(w, n, key, "'%s' is not an integer (expected %llu to %llu)",
-			    s, (unsigned long long)min, (unsigned long long)max);
+		return FAIL(w, n, key, "'%s' is not an integer (expected %llu to %llu%s%s)",
+			    s, (unsigned long long)min, (unsigned long long)max,
+			    sep, of);
 	if (rc < 0 || v < min || v > max)
-		return FAIL(w, n, key, "%s is out of range (%llu to %llu)", s,
-			    (unsigned long long)min, (unsigned long long)max);
+		return FAIL(w, n, key, "%s is out of range%s%s (%llu to %llu)", s,
+			    sep, of, (unsigned long long)min,
+			    (unsigned long long)max);
 	*out = v;
 	return 0;
+}
+
+static int get_uint(struct walk *w, yaml_node_t *n, const char *key,
+		    uint64_t min, uint64_t max, uint64_t *out)
+{
+	return get_uint_of(w, n, key, min, max, NULL, out);
 }
 
 static int get_u32(struct walk *w, yaml_node_t *n, const char *key,
@@ -431,24 +444,63 @@ static int check_mapping(struct walk *w, yaml_node_t *n, const char *path,
 
 /* ---- sections ---------------------------------------------------------------- */
 
+static int get_compressor(struct walk *w, yaml_node_t *n)
+{
+	const char *key = "compression.compressor", *s;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, axfs_compressor_names(), &s)) < 0)
+		return rc;
+	w->p->compressor = axfs_compressor_by_name(s);
+	if (w->p->compressor == AXFS_COMPRESSOR_DEFAULT)
+		return FAIL(w, n, key, "expected %s, got '%s'",
+			    axfs_compressor_names(), s);
+	return 0;
+}
+
+/* A level of the policy's compressor (if it names none, of the default;
+ * axfs_build checks it again against one the command line chose). */
+static int get_level(struct walk *w, yaml_node_t *n)
+{
+	enum axfs_compressor c = w->p->compressor;
+	uint64_t x;
+	int rc;
+
+	rc = get_uint_of(w, n, "compression.level", 1,
+			 (uint64_t)axfs_compressor_max_level(c),
+			 axfs_compressor_name(c), &x);
+	if (rc < 0)
+		return rc;
+	w->p->level = (int)x;
+	w->p->level_pos.line = n->start_mark.line + 1;
+	w->p->level_pos.column = n->start_mark.column + 1;
+	return 0;
+}
+
 static int parse_compression(struct walk *w, yaml_node_t *n)
 {
-	static const char *const keys[] = { "level", "block-size", NULL };
+	static const char *const keys[] = { "compressor", "level", "block-size",
+					     NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "compression", "a mapping (level, block-size)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "compression", "a mapping (compressor, level, block-size)", keys)) < 0)
 		return rc;
+	/* The compressor first: it decides which levels are valid. */
+	FOR_PAIRS(w, n, k, v)
+		if (!strcmp(k, "compressor") && (rc = get_compressor(w, v)) < 0)
+			return rc;
 	FOR_PAIRS(w, n, k, v) {
 		uint64_t x;
 
+		if (!strcmp(k, "compressor"))
+			continue;
 		if (!strcmp(k, "level")) {
-			if ((rc = get_uint(w, v, "compression.level", 1, 9, &x)) < 0)
+			if ((rc = get_level(w, v)) < 0)
 				return rc;
-			w->p->level = (int)x;
 		} else {
 			if ((rc = get_size(w, v, "compression.block-size", &x)) < 0)
 				return rc;

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libdeflate.h>
 
 static const char *const region_names[AXFS_REGION_COUNT] = {
 	"strings", "xip", "byte_aligned", "compressed", "node_type",
@@ -821,6 +822,7 @@ void axfs_image_close(struct axfs_image *img)
 	for (size_t i = 0; i < AXFS_READER_CBLOCK_CACHE; i++)
 		free(img->cblk[i].data);
 	free(img->cin);
+	libdeflate_free_decompressor(img->ld);
 	if (!img->is_clone) {
 		for (int r = 0; r < AXFS_REGION_COUNT; r++)
 			free(img->owned[r]);
@@ -849,6 +851,7 @@ int axfs_image_clone(struct axfs_image **out, const struct axfs_image *img,
 	memset(c->cblk, 0, sizeof(c->cblk));
 	c->cblk_clock = 0;
 	c->cin = NULL;
+	c->ld = NULL;
 	c->is_clone = 1;
 	*out = c;
 	return 0;

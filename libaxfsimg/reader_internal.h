@@ -11,6 +11,8 @@
 #include <zlib.h>
 #include "axfs_reader.h"
 
+struct libdeflate_decompressor;
+
 /*
  * The largest region we load into memory (strings, a byte table, or a
  * data region that is itself stored zlib-compressed).  A raw region is
@@ -71,6 +73,9 @@ struct axfs_image {
 	} cblk[AXFS_READER_CBLOCK_CACHE];
 	uint64_t cblk_clock;
 	uint8_t *cin;			/* cblock_size bytes, compressed */
+	/* Inflates cblocks (reader_data.c); allocated at the first, one
+	 * per handle since a handle is used by one thread at a time. */
+	struct libdeflate_decompressor *ld;
 	/* A clone (axfs_image_clone) shares the parent's descriptors and
 	 * loaded regions: it closes and frees neither. */
 	int is_clone;

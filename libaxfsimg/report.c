@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "axfs_format.h"
+#include "deflater.h"
 
 static int cmp_path(const void *a, const void *b)
 {
@@ -24,20 +24,14 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-/* Deflated size of `len` bytes at `level`, as one zlib stream. */
-static uint64_t deflated_size(const uint8_t *buf, size_t len, int level)
+/* Compressed size of `len` bytes as one stream; at most len (stored
+ * byte-aligned, as the packer would). */
+static uint64_t deflated_size(struct deflater *d, const uint8_t *buf,
+			      size_t len, uint8_t *out, size_t out_cap)
 {
-	uLongf out_len = compressBound((uLong)len);
-	uint8_t *out = malloc(out_len);
-	uint64_t n;
+	size_t n = deflater_run(d, buf, len, out, out_cap);
 
-	if (!out)
-		return len;
-	if (compress2(out, &out_len, buf, (uLong)len, level) != Z_OK)
-		out_len = len;
-	n = out_len < len ? out_len : len;
-	free(out);
-	return n;
+	return n && n < len ? n : len;
 }
 
 /*
@@ -45,7 +39,8 @@ static uint64_t deflated_size(const uint8_t *buf, size_t len, int level)
  * consecutive XIP pages: what storing them compressed would have cost.
  */
 static int measure_xip(struct axfs_report_file *f, const struct axfs_packed *p,
-		       int fd, uint64_t xip_off, int level, uint8_t *run,
+		       int fd, uint64_t xip_off, struct deflater *d,
+		       uint8_t *run, uint8_t *out, size_t out_cap,
 		       struct axfs_error *err)
 {
 	const struct axfs_tree_entry *e = f->entry;
@@ -68,7 +63,8 @@ static int measure_xip(struct axfs_report_file *f, const struct axfs_packed *p,
 			continue;
 		}
 		if (fill) {
-			f->xip_deflated += deflated_size(run, fill, level);
+			f->xip_deflated += deflated_size(d, run, fill, out,
+							 out_cap);
 			fill = 0;
 		}
 		if (xip)
@@ -83,7 +79,10 @@ int axfs_report_build(struct axfs_report *r,
 {
 	const struct axfs_tree *t = &res->tree;
 	const struct axfs_packed *p = &res->packed;
-	uint8_t *seen = NULL, *run = NULL;
+	size_t run_cap = p->cblock_size ? p->cblock_size : AXFS_PAGE_SIZE;
+	size_t out_cap = deflater_bound(res->compressor, run_cap);
+	uint8_t *seen = NULL, *run = NULL, *out = NULL;
+	struct deflater *d = NULL;
 	int fd = -1, rc = AXFS_ERR_NOMEM;
 
 	memset(r, 0, sizeof(*r));
@@ -93,13 +92,15 @@ int axfs_report_build(struct axfs_report *r,
 	r->byte_aligned_bytes = p->byte_aligned.size;
 	r->files = calloc(t->count ? t->count : 1, sizeof(*r->files));
 	seen = calloc(p->nnodes ? p->nnodes : 1, 1);
-	run = malloc(p->cblock_size ? p->cblock_size : AXFS_PAGE_SIZE);
-	if (!r->files || !seen || !run)
-		goto fail;
+	run = malloc(run_cap);
+	out = malloc(out_cap);
+	d = deflater_new(res->compressor, res->level);
+	if (!r->files || !seen || !run || !out || !d)
+		goto out;
 	fd = open(image, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = axfs_error_sys(err, errno, "cannot open '%s'", image);
-		goto fail;
+		goto out;
 	}
 	for (size_t ino = 0; ino < t->count; ino++) {
 		const struct axfs_tree_entry *e = t->by_ino[ino];
@@ -111,8 +112,10 @@ int axfs_report_build(struct axfs_report *r,
 		f = &r->files[r->nfiles];
 		axfs_tree_path(e, path, sizeof(path));
 		f->path = strdup(path);
-		if (!f->path)
-			goto fail;
+		if (!f->path) {
+			rc = AXFS_ERR_NOMEM;
+			goto out;
+		}
 		r->nfiles++;
 		f->entry = e;
 		f->size = e->size;
@@ -156,10 +159,10 @@ int axfs_report_build(struct axfs_report *r,
 		}
 		if (f->xip) {
 			rc = measure_xip(f, p, fd,
-					 res->layout.fsoffset[AXFS_R_XIP],
-					 res->level, run, err);
+					 res->layout.fsoffset[AXFS_R_XIP], d,
+					 run, out, out_cap, err);
 			if (rc < 0)
-				goto fail;
+				goto out;
 			/* Shared nodes: count the cost of the first owner. */
 			if (e->link_master == e || !e->link_master)
 				r->xip_deflated += f->xip_deflated;
@@ -171,18 +174,18 @@ int axfs_report_build(struct axfs_report *r,
 	/* Every profiled page that is XIP is no longer copied into the page
 	 * cache when it faults: it is mapped straight from flash. */
 	r->ram_saved = r->profiled_xip_pages * AXFS_PAGE_SIZE;
-	close(fd);
-	free(seen);
-	free(run);
-	return 0;
-fail:
+	rc = 0;
+out:
 	if (rc == AXFS_ERR_NOMEM)
 		axfs_error_set(err, rc, "out of memory building the report");
 	if (fd >= 0)
 		close(fd);
 	free(seen);
 	free(run);
-	axfs_report_free(r);
+	free(out);
+	deflater_free(d);
+	if (rc < 0)
+		axfs_report_free(r);
 	return rc;
 }
 
@@ -225,6 +228,9 @@ int axfs_report_write_text(const struct axfs_report *r, FILE *f)
 	fprintf(f, "image size:          %llu bytes\n",
 		(unsigned long long)res->layout.image_size);
 	fprintf(f, "block size:          %u\n", res->block_size);
+	fprintf(f, "compressor:          %s %s, level %d\n",
+		axfs_compressor_name(res->compressor),
+		axfs_compressor_version(res->compressor), res->level);
 	fprintf(f, "XIP pages:           %llu (%llu bytes)\n",
 		(unsigned long long)r->xip_pages,
 		(unsigned long long)r->xip_bytes);
@@ -292,6 +298,11 @@ int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 
 	fprintf(f, "{\n  \"image_size\": %llu,\n  \"block_size\": %u,\n",
 		(unsigned long long)res->layout.image_size, res->block_size);
+	fprintf(f, "  \"compressor\": {\"name\": ");
+	json_string(f, axfs_compressor_name(res->compressor));
+	fprintf(f, ", \"version\": ");
+	json_string(f, axfs_compressor_version(res->compressor));
+	fprintf(f, ", \"level\": %d},\n", res->level);
 	fprintf(f, "  \"totals\": {\"xip_pages\": %llu, \"compressed_pages\": %llu, "
 		"\"byte_aligned_pages\": %llu, \"xip_bytes\": %llu, "
 		"\"compressed_bytes\": %llu, \"byte_aligned_bytes\": %llu, "

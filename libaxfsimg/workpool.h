@@ -7,7 +7,8 @@
  * caller decides the order in which results are used (the packer commits
  * them strictly in submission order, so the output never depends on
  * which thread ran what).  Each thread keeps a private state pointer for
- * the function (the packer keeps one z_stream per thread there).
+ * the function (the packer keeps one compressor state, deflater.h, per
+ * thread there).
  */
 #ifndef AXFS_WORKPOOL_H
 #define AXFS_WORKPOOL_H

@@ -27,9 +27,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sha1.h>
-#include <zlib.h>
 
 #include "axfs_bytetable.h"
+#include "deflater.h"
 
 #define WBUF_SIZE (1u << 20)
 #define DESC_START AXFS_SUPER_SIZE_EXT
@@ -208,24 +208,27 @@ static int64_t triple_get(struct triple_index *ti, const struct triple *k)
 	return (int64_t)ti->n - 1;
 }
 
-static int zcompress(struct meta *m, int level, struct axfs_error *err)
+static int zcompress(struct meta *m, struct deflater *d,
+		     enum axfs_compressor c, struct axfs_error *err)
 {
-	uLongf zlen;
+	size_t cap, zlen;
 	uint8_t *z;
 
 	if (m->size == 0)
 		return 0;
 	if (m->size > (uint64_t)UINT32_MAX / 2)
 		return 0;	/* the driver passes sizes as int: store raw */
-	zlen = compressBound((uLong)m->size);
-	z = malloc(zlen);
+	cap = deflater_bound(c, (size_t)m->size);
+	z = malloc(cap);
 	if (!z)
 		return axfs_error_set(err, AXFS_ERR_NOMEM,
 				      "out of memory compressing metadata");
-	if (compress2(z, &zlen, m->raw, (uLong)m->size, level) != Z_OK) {
+	zlen = deflater_run(d, m->raw, (size_t)m->size, z, cap);
+	if (!zlen) {
 		free(z);
-		return axfs_error_set(err, AXFS_ERR_NOMEM,
-				      "zlib failed to compress metadata");
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "%s failed to "
+				      "compress metadata",
+				      axfs_compressor_name(c));
 	}
 	m->z = z;
 	m->zsize = zlen;
@@ -434,7 +437,10 @@ static int is_meta(int r)
 static int build_meta(struct build *b, const struct axfs_write_opts *o,
 		      struct axfs_error *err)
 {
-	int level = o->level >= 1 && o->level <= 9 ? o->level : 9;
+	enum axfs_compressor c = axfs_compressor_resolve(o->compressor);
+	int level = axfs_compressor_check_level(c, o->level, NULL, NULL) == 0 ?
+		    o->level : AXFS_DEFAULT_LEVEL;
+	struct deflater *d = NULL;
 	int rc;
 
 	if ((rc = inode_tables(b, err)) < 0 || (rc = node_tables(b, err)) < 0)
@@ -463,15 +469,22 @@ static int build_meta(struct build *b, const struct axfs_write_opts *o,
 		if (o->compress_metadata == 0 ||
 		    (o->compress_metadata < 0 && o->mmap_limit))
 			continue;
-		rc = zcompress(m, level, err);
-		if (rc < 0)
+		if (!d && !(d = deflater_new(c, level)))
+			return axfs_error_set(err, AXFS_ERR_NOMEM, "out of "
+					      "memory in the %s compressor",
+					      axfs_compressor_name(c));
+		rc = zcompress(m, d, c, err);
+		if (rc < 0) {
+			deflater_free(d);
 			return rc;
+		}
 		if (m->z && o->compress_metadata < 0 && m->zsize >= m->size) {
 			free(m->z);
 			m->z = NULL;
 			m->zsize = 0;
 		}
 	}
+	deflater_free(d);
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 set -eu
 
 # package : how we detect it is present
-need="zlib1g-dev:zlib libarchive-dev:libarchive libyaml-dev:yaml-0.1 check:check libmd-dev:libmd pkg-config:"
+need="zlib1g-dev:zlib libdeflate-dev:libdeflate libarchive-dev:libarchive libyaml-dev:yaml-0.1 check:check libmd-dev:libmd pkg-config:"
 
 missing=""
 for item in $need; do

@@ -37,7 +37,8 @@ test_expect_success 'bad block sizes are usage errors' '
 '
 
 test_expect_success 'bad levels, jobs, ids, times and sizes are usage errors' '
-	for a in "-l 0" "-l 10" "-l x" "-j -1" "-j many" "--uid -1" \
+	for a in "-l 0" "-l 13" "--compressor zlib -l 10" "-l 10 --compressor zlib" \
+		 "-l x" "--compressor gzip" "--compressor" "-j -1" "-j many" "--uid -1" \
 		 "--gid 4294967296" "--mtime yesterday" "--mtime -5" \
 		 "--xip-budget lots" "--mmap-limit 0" \
 		 "--compress-metadata=maybe" "--xip bin/*" "--bogus" "-Z"; do

@@ -47,9 +47,20 @@ test_expect_success 'wrong type' '
 '
 
 test_expect_success 'out-of-range compression level' '
-	policy_fails p.yaml "p.yaml:2:10: compression.level: 12 is out of range (1 to 9)" <<-EOF
+	policy_fails p.yaml "p.yaml:2:10: compression.level: 13 is out of range for libdeflate (1 to 12)" <<-EOF
+	compression:
+	  level: 13
+	EOF
+'
+
+test_expect_success 'a level that the compressor of the policy does not take; a bad compressor' '
+	policy_fails p.yaml "p.yaml:2:10: compression.level: 12 is out of range for zlib (1 to 9)" <<-EOF &&
 	compression:
 	  level: 12
+	  compressor: zlib
+	EOF
+	policy_fails p.yaml "p.yaml:1:27: compression.compressor: expected libdeflate or zlib, got '\''gzip'\''" <<-EOF
+	compression: {compressor: gzip}
 	EOF
 '
 

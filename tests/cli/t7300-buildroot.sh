@@ -36,6 +36,8 @@ test_expect_success 'the br2-external tree has every file Buildroot needs' '
 	for f in external.mk Config.in README.md \
 		 package/axfs-tools/axfs-tools.mk package/axfs-tools/Config.in.host \
 		 package/axfs-libmd/axfs-libmd.mk package/axfs-libmd/axfs-libmd.hash \
+		 package/axfs-libdeflate/axfs-libdeflate.mk \
+		 package/axfs-libdeflate/axfs-libdeflate.hash \
 		 fs/axfs/Config.in fs/axfs/axfs.mk; do
 		test -f "$ext/$f" || { echo "missing $f"; return 1; }
 	done
@@ -242,6 +244,7 @@ pkgdir = $(dir $(lastword $(MAKEFILE_LIST)))
 pkgname = $(lastword $(subst /, ,$(pkgdir)))
 host-generic-package = T7300_HOST_PACKAGES += host-$(pkgname)
 host-autotools-package = T7300_HOST_PACKAGES += host-$(pkgname)
+host-cmake-package = T7300_HOST_PACKAGES += host-$(pkgname)
 define inner-rootfs
 ROOTFS_$(2)_NAME = rootfs-$(1)
 ROOTFS_$(2)_FINAL_IMAGE_NAME = rootfs.$(1)
@@ -263,13 +266,13 @@ evaluate() {	# evaluate CONFIG OUTDIR: runs the stub make, fills OUTDIR
 }
 norm() { tr -s ' \t\n' '   ' <"$1" | sed 's/^ //; s/ $//'; }
 
-test_expect_success 'external.mk declares host-axfs-tools, host-axfs-libmd and the axfs rootfs' '
+test_expect_success 'external.mk declares host-axfs-tools, its libdeflate and libmd, and the axfs rootfs' '
 	evaluate defaults.config "$TRASH/d" &&
 	cat d/info &&
-	grep -q "hosts=host-axfs-libmd host-axfs-tools;" d/info &&
+	grep -q "hosts=host-axfs-libdeflate host-axfs-libmd host-axfs-tools;" d/info &&
 	grep -q "rootfs=axfs:AXFS;" d/info &&
 	grep -q "deps=host-axfs-tools;" d/info &&
-	grep -q "toolsdeps=host-pkgconf host-zlib host-libarchive host-libyaml host-axfs-libmd;" d/info &&
+	grep -q "toolsdeps=host-pkgconf host-zlib host-axfs-libdeflate host-libarchive host-libyaml host-axfs-libmd;" d/info &&
 	grep -q "site=$ext/../..;method=local" d/info &&
 	test -f "$ext/../../Makefile"
 '

@@ -17,7 +17,7 @@ test_expect_success 'the layer has its configuration, recipe, class and README' 
 	grep -q "^BBFILE_COLLECTIONS += \"axfs\"" "$layer/conf/layer.conf" &&
 	grep -q "^BBFILE_PATTERN_axfs = " "$layer/conf/layer.conf" &&
 	grep -q "^LAYERSERIES_COMPAT_axfs = " "$layer/conf/layer.conf" &&
-	grep -q "^LAYERDEPENDS_axfs = \"core\"" "$layer/conf/layer.conf" &&
+	grep -q "^LAYERDEPENDS_axfs = \"core openembedded-layer\"" "$layer/conf/layer.conf" &&
 	grep -q "recipes-\*/\*/\*.bb" "$layer/conf/layer.conf"
 '
 
@@ -34,10 +34,10 @@ test_expect_success 'the recipe extends to native and its licence checksums are 
 
 test_expect_success 'the recipe depends on every library the build uses' '
 	deps=$(sed -n "s/^DEPENDS = \"\(.*\)\"/\1/p" "$recipe") &&
-	for d in zlib libarchive libyaml libmd; do
+	for d in zlib libdeflate libarchive libyaml libmd; do
 		case " $deps " in *" $d "*) ;; *) echo "missing $d"; return 1 ;; esac
 	done &&
-	grep -q "^PKGS *:= zlib libarchive yaml-0.1 libmd$" "$AXFS_TOP/Makefile"
+	grep -q "^PKGS *:= zlib libdeflate libarchive yaml-0.1 libmd$" "$AXFS_TOP/Makefile"
 '
 
 test_expect_success 'every make variable the recipe sets is one the Makefile uses' '

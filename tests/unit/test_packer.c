@@ -184,23 +184,33 @@ static void finalize_plan(struct fx *f, const char *const *xip, size_t nxip)
 	ck_assert_msg(axfs_plan(&f->t, &o, &st, &err) == 0, "%s", err.msg);
 }
 
-static int pack(struct fx *f, uint32_t cbs, int jobs, struct axfs_error *err)
+static int pack_with(struct fx *f, uint32_t cbs, int jobs,
+		     enum axfs_compressor c, int level, struct axfs_error *err)
 {
 	struct axfs_pack_opts o;
 
 	memset(&o, 0, sizeof(o));
 	o.cblock_size = cbs;
-	o.level = 9;
+	o.compressor = c;
+	o.level = level;
 	o.jobs = jobs;
 	axfs_packed_free(&f->p);
 	return axfs_pack_tree(&f->t, &f->src.base, &o, &f->p, err);
 }
 
-static void pack_ok(struct fx *f, uint32_t cbs, int jobs)
+static void pack_ok_with(struct fx *f, uint32_t cbs, int jobs,
+			 enum axfs_compressor c, int level)
 {
 	struct axfs_error err;
 
-	ck_assert_msg(pack(f, cbs, jobs, &err) == 0, "%s", err.msg);
+	ck_assert_msg(pack_with(f, cbs, jobs, c, level, &err) == 0, "%s",
+		      err.msg);
+}
+
+/* The default compressor (libdeflate) at level 9. */
+static void pack_ok(struct fx *f, uint32_t cbs, int jobs)
+{
+	pack_ok_with(f, cbs, jobs, AXFS_COMPRESSOR_DEFAULT, 9);
 }
 
 /* ---- reading back as the driver does ---------------------------------- */
@@ -685,7 +695,11 @@ START_TEST(test_identical_files_dedup)
 END_TEST
 
 /* The same tree packed with 1, 2 and 8 threads: identical bytes. */
-START_TEST(test_deterministic_across_jobs)
+/* The spools of one compressor and level are the same for every -j, and
+ * every file reads back (zlib inflates each cblock); returns the
+ * compressed spool (its size in *csize). */
+static unsigned char *deterministic(enum axfs_compressor c, int level,
+				    uint64_t *csize)
 {
 	static const int jobs[] = { 1, 2, 8 };
 	struct fx f;
@@ -709,8 +723,13 @@ START_TEST(test_deterministic_across_jobs)
 	for (size_t j = 0; j < 3; j++) {
 		const struct axfs_spool *sp[3];
 
-		pack_ok(&f, 16384, jobs[j]);
+		pack_ok_with(&f, 16384, jobs[j], c, level);
 		check_invariants(&f.p);
+		for (int i = 0; i < 12; i++) {
+			snprintf(name, sizeof(name), "/f%02d", i);
+			check_file(&f, name, d[i], 3000 + (size_t)i * 37000,
+				   NULL);
+		}
 		sp[0] = &f.p.xip;
 		sp[1] = &f.p.byte_aligned;
 		sp[2] = &f.p.compressed;
@@ -740,13 +759,33 @@ START_TEST(test_deterministic_across_jobs)
 	}
 	ck_assert_uint_gt(refsz[2], 0);
 	ck_assert_uint_gt(refsz[1], 0);
-	for (int s = 0; s < 3; s++)
-		free(ref[s]);
+	free(ref[0]);
+	free(ref[1]);
 	for (int i = 0; i < 12; i++)
 		free(d[i]);
 	free(rtype);
 	free(ridx);
 	fx_free(&f);
+	*csize = refsz[2];
+	return ref[2];
+}
+
+START_TEST(test_deterministic_across_jobs)
+{
+	uint64_t zn, ln, l12n;
+	unsigned char *z = deterministic(AXFS_COMPRESSOR_ZLIB, 9, &zn);
+	unsigned char *l = deterministic(AXFS_COMPRESSOR_LIBDEFLATE, 9, &ln);
+	unsigned char *l12 = deterministic(AXFS_COMPRESSOR_LIBDEFLATE, 12,
+					   &l12n);
+
+	/* Different streams of the same data (as measured in
+	 * bench/RESULTS.md, libdeflate's are the smaller). */
+	ck_assert(zn != ln || memcmp(z, l, zn));
+	ck_assert_uint_lt(ln, zn);
+	ck_assert_uint_le(l12n, ln);
+	free(z);
+	free(l);
+	free(l12);
 }
 END_TEST
 
@@ -818,6 +857,25 @@ START_TEST(test_progress_cancel_errors)
 	o.level = 0;
 	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INVALID);
+	/* each compressor's own range, named */
+	o.level = 13;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+			 AXFS_ERR_INVALID);
+	ck_assert_str_eq(err.msg, "compression level 13 is out of range for "
+			 "libdeflate (1 to 12)");
+	o.compressor = AXFS_COMPRESSOR_ZLIB;
+	o.level = 10;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+			 AXFS_ERR_INVALID);
+	ck_assert_str_eq(err.msg, "compression level 10 is out of range for "
+			 "zlib (1 to 9)");
+	ck_assert_ptr_null(f.p.node_type);
+	o.compressor = AXFS_COMPRESSOR_LIBDEFLATE;
+	o.level = 12;
+	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
+	check_file(&f, "/a", tx, 50000, NULL);
+	axfs_packed_free(&f.p);
+	o.compressor = AXFS_COMPRESSOR_DEFAULT;
 	o.level = 9;
 
 	/* a file that shrank while being read: an error naming it */

@@ -41,6 +41,7 @@ static int parse(const char *text)
 	ck_assert_str_eq(err.msg, want); \
 	/* all or nothing: a failed parse leaves an empty policy */ \
 	ck_assert_int_eq(pol.level, -1); \
+	ck_assert_int_eq(pol.compressor, AXFS_COMPRESSOR_DEFAULT); \
 	ck_assert_uint_eq(pol.n_rules, 0); \
 	ck_assert_uint_eq(pol.n_devices, 0); } while (0)
 
@@ -122,14 +123,21 @@ START_TEST(test_compression_level)
 	ck_assert_int_eq(pol.level, 1);
 	OK("compression:\n  level: \"6\"\n");
 	ck_assert_int_eq(pol.level, 6);
-	ERR("compression:\n  level: 12\n",
-	    "p.yaml:2:10: compression.level: 12 is out of range (1 to 9)");
+	/* no compressor named: the default's levels, libdeflate's 1 to 12 */
+	OK("compression:\n  level: 12\n");
+	ck_assert_int_eq(pol.level, 12);
+	ck_assert_int_eq(pol.compressor, AXFS_COMPRESSOR_DEFAULT);
+	/* where it is, for axfs_build to name against another compressor */
+	ck_assert_uint_eq(pol.level_pos.line, 2);
+	ck_assert_uint_eq(pol.level_pos.column, 10);
+	ERR("compression:\n  level: 13\n",
+	    "p.yaml:2:10: compression.level: 13 is out of range for libdeflate (1 to 12)");
 	ERR("compression:\n  level: 0\n",
-	    "p.yaml:2:10: compression.level: 0 is out of range (1 to 9)");
+	    "p.yaml:2:10: compression.level: 0 is out of range for libdeflate (1 to 12)");
 	ERR("compression: {level: high}",
-	    "p.yaml:1:22: compression.level: 'high' is not an integer (expected 1 to 9)");
+	    "p.yaml:1:22: compression.level: 'high' is not an integer (expected 1 to 12 for libdeflate)");
 	ERR("compression: {level: -3}",
-	    "p.yaml:1:22: compression.level: '-3' is not an integer (expected 1 to 9)");
+	    "p.yaml:1:22: compression.level: '-3' is not an integer (expected 1 to 12 for libdeflate)");
 	ERR("compression: {level: [9]}",
 	    "p.yaml:1:22: compression.level: expected an integer, got a list");
 	ERR("compression: {level: }",
@@ -156,7 +164,38 @@ START_TEST(test_compression_block_size)
 	ERR("compression: {block-size: {a: 1}}",
 	    "p.yaml:1:27: compression.block-size: expected a size such as 64KiB, got a mapping");
 	ERR("compression: 9",
-	    "p.yaml:1:14: compression: expected a mapping (level, block-size), got a scalar");
+	    "p.yaml:1:14: compression: expected a mapping (compressor, level, block-size), got a scalar");
+}
+END_TEST
+
+START_TEST(test_compression_compressor)
+{
+	OK("compression: {compressor: zlib}");
+	ck_assert_int_eq(pol.compressor, AXFS_COMPRESSOR_ZLIB);
+	ck_assert_int_eq(pol.level, -1);
+	OK("compression: {compressor: libdeflate, level: 12}");
+	ck_assert_int_eq(pol.compressor, AXFS_COMPRESSOR_LIBDEFLATE);
+	ck_assert_int_eq(pol.level, 12);
+	/* the level is checked against the compressor wherever it stands */
+	OK("compression: {level: 9, compressor: zlib}");
+	ck_assert_int_eq(pol.compressor, AXFS_COMPRESSOR_ZLIB);
+	ck_assert_int_eq(pol.level, 9);
+	ERR("compression: {level: 10, compressor: zlib}",
+	    "p.yaml:1:22: compression.level: 10 is out of range for zlib (1 to 9)");
+	ERR("compression:\n  compressor: zlib\n  level: 12\n",
+	    "p.yaml:3:10: compression.level: 12 is out of range for zlib (1 to 9)");
+	ERR("compression: {compressor: libdeflate, level: 13}",
+	    "p.yaml:1:46: compression.level: 13 is out of range for libdeflate (1 to 12)");
+	ERR("compression: {compressor: gzip}",
+	    "p.yaml:1:27: compression.compressor: expected libdeflate or zlib, got 'gzip'");
+	ERR("compression: {compressor: Zlib}",
+	    "p.yaml:1:27: compression.compressor: expected libdeflate or zlib, got 'Zlib'");
+	ERR("compression: {compressor: [zlib]}",
+	    "p.yaml:1:27: compression.compressor: expected libdeflate or zlib, got a list");
+	ERR("compression: {compressor: }",
+	    "p.yaml:1:27: compression.compressor: expected libdeflate or zlib, got nothing");
+	ERR("compression: {compresor: zlib}",
+	    "p.yaml:1:15: compression.compresor: unknown key; did you mean 'compressor'?");
 }
 END_TEST
 
@@ -746,6 +785,7 @@ Suite *suite_policy(void)
 	tcase_add_test(tc, test_empty_and_null);
 	tcase_add_test(tc, test_compression_level);
 	tcase_add_test(tc, test_compression_block_size);
+	tcase_add_test(tc, test_compression_compressor);
 	tcase_add_test(tc, test_xip_budget_min_count);
 	tcase_add_test(tc, test_xip_files_exclude);
 	tcase_add_test(tc, test_owners);

@@ -1220,6 +1220,70 @@ START_TEST(test_incompressible_cblock)
 }
 END_TEST
 
+/*
+ * Where a cblock's stream ends (reader_data.c inflates with libdeflate and
+ * leaves what it refuses to zlib): bytes after the stream are ignored, as
+ * zlib and the driver ignore them; a stream cut short fails with zlib's
+ * reason; a clone inflates with its own state and reads the same bytes.
+ */
+START_TEST(test_cblock_stream_ends)
+{
+	struct tb t;
+	size_t len, n;
+	uint8_t *buf, *copy;
+	uint8_t page[AXFS_PAGE_SIZE];
+	uint64_t cb1;
+	struct axfs_image *img, *clone;
+	struct axfs_error e;
+
+	sample(&t);
+	buf = tb_build(&t, &len);
+	copy = malloc(len);
+	cb1 = axfs_bytetable_get(buf + t.fsoff[AXFS_R_CBLOCK_OFFSET],
+				 t.depth[AXFS_R_CBLOCK_OFFSET], 1);
+	/* cblock 0 followed by the first byte of cblock 1 */
+	memcpy(copy, buf, len);
+	axfs_bytetable_put(copy + t.fsoff[AXFS_R_CBLOCK_OFFSET],
+			   t.depth[AXFS_R_CBLOCK_OFFSET], 1, cb1 + 1);
+	img = open_ok(copy, len, 0);
+	for (uint64_t pg = 0; pg < 2; pg++) {
+		ck_assert_msg(axfs_image_read_page(img, 3, pg, page, &n, &e) == 0,
+			      "%s", e.msg);
+		ck_assert_uint_eq(n, AXFS_PAGE_SIZE);
+		ck_assert_int_eq(memcmp(page, big + pg * AXFS_PAGE_SIZE,
+					AXFS_PAGE_SIZE), 0);
+	}
+	/* ...which leaves cblock 1 without its header byte: zlib's words */
+	ck_assert_int_lt(axfs_image_read_page(img, 3, 2, page, &n, &e), 0);
+	ck_assert_msg(strstr(e.msg, "cblock 1: corrupt zlib stream "
+				    "(incorrect header check)"), "%s", e.msg);
+	axfs_image_close(img);
+	/* cblock 0 cut in half */
+	memcpy(copy, buf, len);
+	axfs_bytetable_put(copy + t.fsoff[AXFS_R_CBLOCK_OFFSET],
+			   t.depth[AXFS_R_CBLOCK_OFFSET], 1, cb1 / 2);
+	page_fails(copy, len, 0, 3, 0, "cblock 0: zlib stream is truncated",
+		   NULL);
+	/* a clone and its parent, in turn, on different cblocks */
+	img = open_ok(buf, len, 0);
+	ck_assert_int_eq(axfs_image_clone(&clone, img, &e), 0);
+	for (uint64_t pg = 0; pg < 4; pg++) {
+		struct axfs_image *h = pg % 2 ? clone : img;
+		size_t want = pg < 3 ? AXFS_PAGE_SIZE : sizeof(big) % AXFS_PAGE_SIZE;
+
+		ck_assert_msg(axfs_image_read_page(h, 3, pg, page, &n, &e) == 0,
+			      "%s", e.msg);
+		ck_assert_uint_eq(n, want);
+		ck_assert_int_eq(memcmp(page, big + pg * AXFS_PAGE_SIZE, want), 0);
+	}
+	axfs_image_close(clone);
+	axfs_image_close(img);
+	free(copy);
+	free(buf);
+	free(t.ino);
+}
+END_TEST
+
 /* Random corruption: never a crash, a hang or a sanitizer report. */
 START_TEST(test_random_corruption)
 {
@@ -1280,6 +1344,7 @@ Suite *suite_reader(void)
 	tcase_add_test(tc, test_too_deep);
 	tcase_add_test(tc, test_bad_nodes);
 	tcase_add_test(tc, test_incompressible_cblock);
+	tcase_add_test(tc, test_cblock_stream_ends);
 	tcase_add_test(tc, test_random_corruption);
 	suite_add_tcase(s, tc);
 	return s;

@@ -22,9 +22,11 @@ AXFS_TOOLS_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = \
 HOST_AXFS_TOOLS_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS = \
 	$(AXFS_TOOLS_OVERRIDE_SRCDIR_RSYNC_EXCLUSIONS)
 
-# libmd has no host variant in Buildroot; host-axfs-libmd builds one.
+# libdeflate (the default compressor) and libmd have no host variant in
+# Buildroot; host-axfs-libdeflate and host-axfs-libmd build them.
 HOST_AXFS_TOOLS_DEPENDENCIES = \
-	host-pkgconf host-zlib host-libarchive host-libyaml host-axfs-libmd
+	host-pkgconf host-zlib host-axfs-libdeflate host-libarchive \
+	host-libyaml host-axfs-libmd
 
 # The project's Makefile takes the usual variables.  Warnings are not
 # errors here: the host compiler may be newer than the project's CI.

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "axfs_profile.h"
 #include "common.h"
 #include "options.h"
+#include "signals.h"
 
 static const char usage_text[] =
 	"usage: axfs merge-profile [options] CSV...\n"
@@ -254,27 +254,6 @@ static int print_stats(const struct axfs_profile *p, size_t ninputs)
 
 /* ---- output ---------------------------------------------------------------- */
 
-/* A signal while the output is being written removes the temporary
- * file, then kills us as if it had not been caught. */
-static void on_signal(int sig)
-{
-	axfs_outfile_abort_all_signal_safe();
-	raise(sig);
-}
-
-static void install_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /*
  * Writes to a temporary file beside OUT and renames it over OUT only when
  * everything is written and synced (axfs_outfile_*), so a failed merge
@@ -294,7 +273,7 @@ static int write_output(const struct axfs_profile *p, const char *out)
 		}
 		return 0;
 	}
-	install_signals();
+	cmd_remove_output_on_signal();
 	if (axfs_outfile_open(&of, out, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return -1;

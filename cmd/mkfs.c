@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "signals.h"
 #include "axfs_build.h"
 #include "axfs_glob.h"
 #include "axfs_policy.h"
@@ -119,32 +119,6 @@ static int usage(void)
 "See axfs-mkfs(1).\n",
 	       AXFS_DEFAULT_BLOCK_SIZE / 1024, AXFS_DEFAULT_LEVEL);
 	return cmd_finish_stdout(EXIT_OK);
-}
-
-/* ---- signals ------------------------------------------------------------ */
-
-static volatile int cancel_flag;
-
-static void on_signal(int sig)
-{
-	/* Remove the temporary image, then die of the signal as if it had
-	 * not been caught (SA_RESETHAND restored the default action). */
-	cancel_flag = 1;
-	axfs_outfile_abort_all_signal_safe();
-	raise(sig);
-}
-
-static void install_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
 }
 
 /* ---- progress ----------------------------------------------------------- */
@@ -511,7 +485,7 @@ int cmd_mkfs(int argc, char **argv)
 	o.xip_globs = xip;
 	o.n_xip_globs = nxip;
 	o.log = &cmd_logger;
-	o.cancel = &cancel_flag;
+	o.cancel = &cmd_cancelled;
 
 	if (policy_file) {
 		axfs_policy_init(&policy);
@@ -547,7 +521,7 @@ int cmd_mkfs(int argc, char **argv)
 		o.progress_ctx = &pg;
 	}
 
-	install_signals();
+	cmd_remove_output_on_signal();
 	if (axfs_build(&o, &res, &err) < 0) {
 		progress_end(&pg);
 		cmd_error("%s", err.msg);

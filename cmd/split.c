@@ -19,6 +19,7 @@
 #include "axfs_reader.h"
 #include "common.h"
 #include "options.h"
+#include "signals.h"
 
 static const char usage_text[] =
 	"usage: axfs split [options] IMAGE --mmap OUT1 --store OUT2\n"
@@ -292,6 +293,9 @@ int cmd_split(int argc, char **argv)
 			return cmd_usage_error("--info takes IMAGE [STORE]");
 		return do_info(argv[0], argc == 2 ? argv[1] : NULL);
 	}
+	/* Both of the others write files: a signal must not leave a
+	 * temporary one behind. */
+	cmd_remove_output_on_signal();
 	if (join) {
 		if (argc != 2 || !out)
 			return cmd_usage_error("--join takes MMAP STORE -o IMAGE");

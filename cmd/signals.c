@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* cmd/signals.c - no temporary output left behind by SIGINT, SIGTERM, SIGHUP */
+#include "signals.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include "axfs_build.h"
+
+volatile int cmd_cancelled;
+
+static void on_signal(int sig)
+{
+	/* Only async-signal-safe work here: unlink the temporary files,
+	 * then die of the signal as if it had not been caught
+	 * (SA_RESETHAND restored the default action). */
+	cmd_cancelled = 1;
+	axfs_outfile_abort_all_signal_safe();
+	raise(sig);
+}
+
+void cmd_remove_output_on_signal(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd/signals.h - no temporary output left behind by SIGINT, SIGTERM, SIGHUP */
+#ifndef AXFS_CMD_SIGNALS_H
+#define AXFS_CMD_SIGNALS_H
+
+/* Set by the handler; long jobs (axfs_build's cancel) may poll it. */
+extern volatile int cmd_cancelled;
+
+/*
+ * From now on SIGINT, SIGTERM and SIGHUP remove every temporary output
+ * file still open (axfs_outfile_*), then end the process by the same
+ * signal, so the caller (make, a shell) sees what killed it.
+ */
+void cmd_remove_output_on_signal(void);
+
+#endif

@@ -133,7 +133,7 @@ echo "## Machine"
 echo
 echo "- $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo) RAM, Linux $(uname -r)"
 echo "- load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- $("$AXFS" --version | head -n 1); zlib $(dpkg-query -W -f '${Version}' zlib1g 2>/dev/null || echo '?')"
+echo "- $("$AXFS" --version | head -n 1); $("$AXFS" --version | sed -n 's/^compressors: //p')"
 have mksquashfs && echo "- $(mksquashfs -version 2>&1 | head -n 1)"
 have gensquashfs && echo "- $(gensquashfs --version 2>&1 | head -n 1)"
 have mkfs.erofs && echo "- mkfs.erofs (erofs-utils $(dpkg-query -W -f '${Version}' erofs-utils 2>/dev/null || echo '?'))"
@@ -155,6 +155,8 @@ for t in $trees; do
 	[ -f "$img" ] && cp "$img" "$out/axfs.img"
 	measure "$b" "axfs-mkfs-b128KiB" "$img" "$AXFS" mkfs -q -j "$jobs" -b 128KiB "$src" -o "$img"
 	measure "$b" "axfs-mkfs-b4KiB" "$img" "$AXFS" mkfs -q -j "$jobs" -b 4KiB "$src" -o "$img"
+	measure "$b" "axfs-mkfs-zlib" "$img" "$AXFS" mkfs -q -j "$jobs" --compressor zlib "$src" -o "$img"
+	measure "$b" "axfs-mkfs-b128KiB-zlib" "$img" "$AXFS" mkfs -q -j "$jobs" --compressor zlib -b 128KiB "$src" -o "$img"
 	measure "$b" "axfs-mkfs(default),tar-input" "$img" "$AXFS" mkfs -q -j "$jobs" "$WORK/$t.tar" -o "$img"
 	if have mksquashfs; then
 		measure "$b" "mksquashfs-gzip-128K" "$img" mksquashfs "$src" "$img" -comp gzip -processors "$jobs" -noappend -quiet -no-progress

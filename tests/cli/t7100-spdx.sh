@@ -144,4 +144,21 @@ test_expect_success 'the checker itself notices a file without a licence' '
 	test -z "$(reuse_license_of examples/rootfs/etc/fstab-not-annotated)"
 '
 
+# A pattern meant for build output (*.d, *.o, ...) must not hide a file
+# of the project: the example tree's etc/init.d/ was once missing from
+# every clone that way, and only CI noticed.
+if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	test_expect_success 'no file of the project is hidden by .gitignore' '
+		git -C "$top" ls-files --others --ignored --exclude-standard \
+			--directory -- examples man cmd libaxfsimg tests scripts \
+			contrib LICENSES .ci >ignored &&
+		{ test ! -s ignored || { cat ignored; false; }; } &&
+		! git -C "$top" check-ignore -q --no-index \
+			examples/rootfs/etc/init.d/rcS &&
+		git -C "$top" check-ignore -q --no-index build/cmd/main.d
+	'
+else
+	test_skip 'no file of the project is hidden by .gitignore (not a git checkout)'
+fi
+
 test_done

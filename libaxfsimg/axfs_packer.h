@@ -62,6 +62,7 @@ struct axfs_packed {
 	/* Statistics for reports. */
 	uint64_t bytes_in;		/* file bytes read */
 	uint64_t dedup_files;		/* files that reused another's nodes */
+	uint64_t dedup_pages;		/* pages that reused another's cnode */
 };
 
 /*

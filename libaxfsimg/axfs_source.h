@@ -81,6 +81,12 @@ struct axfs_source_ops {
 	int (*data_read)(struct axfs_source *src, void *handle, void *buf,
 			 size_t len, size_t *got, struct axfs_error *err);
 	void (*data_close)(struct axfs_source *src, void *handle);
+	/* Optional (NULL: not offered).  Read up to len bytes at byte off of
+	 * the data, whatever the handle's position; *got = 0 at the end.  The
+	 * packer compares a page with one it stored before this way. */
+	int (*data_pread)(struct axfs_source *src, void *handle, void *buf,
+			  size_t len, uint64_t off, size_t *got,
+			  struct axfs_error *err);
 	void (*destroy)(struct axfs_source *src);
 };
 

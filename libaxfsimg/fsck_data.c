@@ -140,11 +140,21 @@ static void check_ranges(struct data *d)
 
 /* ---- nodes -------------------------------------------------------------- */
 
+/* A node that needs a whole page of data, not a tail or a symlink. */
+static int full_page(uint16_t need)
+{
+	return NEED_BYTES(need) == AXFS_PAGE_SIZE && !(need & NEED_SYMLINK);
+}
+
 static void claim(struct fsck *f, uint64_t *owner, uint16_t *need_arr,
 		  uint64_t idx, uint64_t node, uint16_t need,
 		  enum fsck_check shared, const char *what, uint64_t ino)
 {
-	if (owner[idx]) {
+	if (owner[idx] && need_arr && full_page(need) &&
+	    full_page(need_arr[idx])) {
+		/* Two full pages with the same bytes: mkfs stores such a
+		 * page once and points both nodes at it. */
+	} else if (owner[idx]) {
 		fsck_report(f, shared, fsck_table_off(f, AXFS_R_NODE_INDEX,
 						      node), ino,
 			    "node %llu uses %s %llu, also used by node %llu",

@@ -99,7 +99,7 @@
 	X(CNODE_CBLOCK, "cnode.cblock", ERROR, "a cnode's cblock number lies outside the cblock table") \
 	X(CNODE_OFFSET, "cnode.offset", ERROR, "a page does not fit in its cblock (cnode_offset + bytes > cblock_size or the inflated length)") \
 	X(CNODE_OVERLAP, "cnode.overlap", WARNING, "two pages overlap inside a cblock") \
-	X(CNODE_SHARED, "cnode.shared", WARNING, "a cnode is used by more than one node") \
+	X(CNODE_SHARED, "cnode.shared", WARNING, "a cnode is shared by a node that is not a full page") \
 	X(CNODE_UNUSED, "cnode.unused", WARNING, "cnodes are used by no node") \
 	X(CBLOCK_ORDER, "cblock.order", ERROR, "cblock offsets are not strictly increasing from 0") \
 	X(CBLOCK_RANGE, "cblock.range", ERROR, "a cblock ends beyond the compressed region") \
@@ -112,7 +112,7 @@
 	X(COMPRESSED_UNUSED, "compressed.unused", WARNING, "bytes of the compressed region follow the last cblock") \
 	X(BANODE_RANGE, "banode.range", ERROR, "a byte-aligned page does not fit inside the byte-aligned region") \
 	X(BANODE_OVERLAP, "banode.overlap", WARNING, "two byte-aligned pages overlap") \
-	X(BANODE_SHARED, "banode.shared", WARNING, "a banode is used by more than one node") \
+	X(BANODE_SHARED, "banode.shared", WARNING, "a banode is shared by a node that is not a full page") \
 	X(BANODE_UNUSED, "banode.unused", WARNING, "banodes are used by no node") \
 	X(BA_SLACK, "banode.slack", WARNING, "bytes of the byte-aligned region that belong to no page are not zero") \
 	X(DIGEST_NONE, "digest.none", NOTICE, "the image has no digest (all 40 bytes are zero)") \

@@ -833,6 +833,30 @@ static int arc_data_read(struct axfs_source *src, void *handle, void *buf,
 	return 0;
 }
 
+static int arc_data_pread(struct axfs_source *src, void *handle, void *buf,
+			  size_t len, uint64_t off, size_t *got,
+			  struct axfs_error *err)
+{
+	struct arc_source *s = (struct arc_source *)src;
+	struct arc_handle *h = handle;
+	ssize_t n;
+
+	*got = 0;
+	if (off >= h->size || len == 0)
+		return 0;
+	if (len > h->size - off)
+		len = (size_t)(h->size - off);
+	do
+		n = pread(s->spool.fd, buf, len, (off_t)(h->off + off));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return axfs_error_sys(err, errno,
+			"'%s': cannot read the spool file in '%s'", s->disp,
+			s->spool.dir);
+	*got = (size_t)n;
+	return 0;
+}
+
 static void arc_data_close(struct axfs_source *src, void *handle)
 {
 	(void)src;
@@ -869,6 +893,7 @@ static const struct axfs_source_ops arc_ops = {
 	.data_open = arc_data_open,
 	.data_read = arc_data_read,
 	.data_close = arc_data_close,
+	.data_pread = arc_data_pread,
 	.destroy = arc_destroy,
 };
 

@@ -569,6 +569,28 @@ static int dir_data_read(struct axfs_source *src, void *handle, void *buf,
 	return 0;
 }
 
+static int dir_data_pread(struct axfs_source *src, void *handle, void *buf,
+			  size_t len, uint64_t off, size_t *got,
+			  struct axfs_error *err)
+{
+	struct dir_handle *h = handle;
+	ssize_t n;
+
+	(void)src;
+	*got = 0;
+	if (off >= h->size || len == 0)
+		return 0;
+	if (len > h->size - off)
+		len = (size_t)(h->size - off);
+	do
+		n = pread(h->fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
+	*got = (size_t)n;
+	return 0;
+}
+
 static void dir_data_close(struct axfs_source *src, void *handle)
 {
 	struct dir_handle *h = handle;
@@ -606,6 +628,7 @@ static const struct axfs_source_ops dir_ops = {
 	.data_open = dir_data_open,
 	.data_read = dir_data_read,
 	.data_close = dir_data_close,
+	.data_pread = dir_data_pread,
 	.destroy = dir_destroy,
 };
 

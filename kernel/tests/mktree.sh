@@ -51,6 +51,10 @@ done
 head -c 300000 /dev/zero >sizes/zeros-300k
 text 1500000 big >sizes/text-1.5m
 head -c 700000 /dev/urandom >sizes/rand-700k
+# Every full page repeats a page of rand-700k or text-1.5m: mkfs stores
+# them once and the nodes share (a banode, a cnode).
+head -c 409600 sizes/rand-700k >sizes/rand-shared
+tail -c +409601 sizes/text-1.5m | head -c 204800 >sizes/text-shared
 # Half random, half text: pages of different node types in one file.
 { head -c 20000 /dev/urandom; text 40000 mixed; head -c 5000 /dev/urandom; } >sizes/mixed
 

@@ -29,6 +29,9 @@ struct memsrc {
 	size_t len[MEM_FILES];
 	size_t nfiles;
 	size_t short_by[MEM_FILES];	/* pretend the file shrank */
+	/* What data_pread returns when set: the file changed after it was
+	 * read (same length). */
+	unsigned char *changed[MEM_FILES];
 	unsigned int opens;
 };
 
@@ -78,10 +81,37 @@ static void mem_close(struct axfs_source *s, void *h)
 	free(h);
 }
 
+static int mem_pread(struct axfs_source *s, void *h, void *buf, size_t len,
+		     uint64_t off, size_t *got, struct axfs_error *err)
+{
+	struct memsrc *m = (struct memsrc *)s;
+	struct memh *mh = h;
+	const unsigned char *d = m->changed[mh->idx] ? m->changed[mh->idx] :
+						       m->data[mh->idx];
+
+	(void)err;
+	*got = 0;
+	if (off >= m->len[mh->idx])
+		return 0;
+	if (len > m->len[mh->idx] - off)
+		len = (size_t)(m->len[mh->idx] - off);
+	memcpy(buf, d + off, len);
+	*got = len;
+	return 0;
+}
+
+/* Without data_pread: the packer cannot compare pages, shares none. */
 static const struct axfs_source_ops mem_ops = {
 	.data_open = mem_open,
 	.data_read = mem_read,
 	.data_close = mem_close,
+};
+
+static const struct axfs_source_ops mem_ops_pread = {
+	.data_open = mem_open,
+	.data_read = mem_read,
+	.data_close = mem_close,
+	.data_pread = mem_pread,
 };
 
 struct fx {
@@ -105,8 +135,10 @@ static void fx_free(struct fx *f)
 {
 	axfs_packed_free(&f->p);
 	axfs_tree_free(&f->t);
-	for (size_t i = 0; i < f->src.nfiles; i++)
+	for (size_t i = 0; i < f->src.nfiles; i++) {
 		free(f->src.data[i]);
+		free(f->src.changed[i]);
+	}
 }
 
 static void add_entry(struct fx *f, const char *path, enum axfs_ftype type,
@@ -694,6 +726,66 @@ START_TEST(test_identical_files_dedup)
 }
 END_TEST
 
+/* Identical full pages share a node's place; tails do not; a page whose
+ * twin reads back different (the file changed) is stored. */
+START_TEST(test_identical_pages_shared)
+{
+	unsigned char *n = noise(5 * 4096, 21), *t = text(4096, 3);
+	unsigned char a[3 * 4096 + 10], b[3 * 4096 + 10];
+	struct axfs_tree_entry *ea, *eb;
+	struct fx f;
+
+	memcpy(a, n, 3 * 4096);			/* n0 n1 n2 tail */
+	memcpy(a + 3 * 4096, n + 4 * 4096, 10);
+	memcpy(b, n + 4096, 4096);		/* n1 t n0 tail */
+	memcpy(b + 4096, t, 4096);
+	memcpy(b + 2 * 4096, n, 4096);
+	memcpy(b + 3 * 4096, n + 4 * 4096, 10);
+	for (int round = 0; round < 3; round++) {
+		fx_init(&f);
+		if (round != 2)
+			f.src.base.ops = &mem_ops_pread;
+		add_file(&f, "a", a, sizeof(a));
+		add_file(&f, "b", b, sizeof(b));
+		if (round == 1) {
+			f.src.changed[0] = malloc(sizeof(a));
+			memcpy(f.src.changed[0], a, sizeof(a));
+			f.src.changed[0][4096 + 7] ^= 0x40;
+		}
+		finalize_plan(&f, NULL, 0);
+		pack_ok(&f, 4096, 2);
+		check_invariants(&f.p);
+		check_file(&f, "/a", a, sizeof(a), NULL);
+		check_file(&f, "/b", b, sizeof(b), NULL);
+		ea = axfs_tree_lookup(&f.t, "/a");
+		eb = axfs_tree_lookup(&f.t, "/b");
+		if (round == 0) {
+			ck_assert_uint_eq(f.p.dedup_pages, 2);
+			ck_assert_uint_eq(f.p.node_index[eb->first_node],
+					  f.p.node_index[ea->first_node + 1]);
+			ck_assert_uint_eq(f.p.node_index[eb->first_node + 2],
+					  f.p.node_index[ea->first_node]);
+			ck_assert_int_eq(eb->pages[0].reason, AXFS_WHY_DEDUP);
+			/* the tails are equal too, but tails are never shared */
+			ck_assert(f.p.node_type[eb->first_node + 3] !=
+				  f.p.node_type[ea->first_node + 3] ||
+				  f.p.node_index[eb->first_node + 3] !=
+				  f.p.node_index[ea->first_node + 3]);
+		} else {
+			/* round 1: a's page 1 reads back changed, so b's
+			 * page 0 is stored; its page 2 (a's page 0) still
+			 * shares.  round 2: no data_pread, nothing shared. */
+			ck_assert_uint_eq(f.p.dedup_pages, round == 1 ? 1 : 0);
+			ck_assert_uint_ne(f.p.node_index[eb->first_node],
+					  f.p.node_index[ea->first_node + 1]);
+		}
+		fx_free(&f);
+	}
+	free(n);
+	free(t);
+}
+END_TEST
+
 /* The same tree packed with 1, 2 and 8 threads: identical bytes. */
 /* The spools of one compressor and level are the same for every -j, and
  * every file reads back (zlib inflates each cblock); returns the
@@ -910,6 +1002,7 @@ Suite *suite_packer(void)
 	tcase_add_test(tc, test_hard_links_share);
 	tcase_add_test(tc, test_hard_link_master_later);
 	tcase_add_test(tc, test_identical_files_dedup);
+	tcase_add_test(tc, test_identical_pages_shared);
 	tcase_add_test(tc, test_deterministic_across_jobs);
 	tcase_add_test(tc, test_progress_cancel_errors);
 	suite_add_tcase(s, tc);

@@ -33,7 +33,8 @@
  * to the spools (unlinked temporary files, see pack_spool.h).
  *
  * Memory bound (besides the metadata: the tree, the plan, about 33 bytes
- * of node tables per page, 40 bytes per dedup candidate): a window of
+ * of node tables per page, 40 bytes per dedup candidate, 32 bytes per
+ * full page stored in a cblock for page sharing): a window of
  * W = 2 * threads + 3 jobs, each with an input buffer of
  * max(cblock_size, 64 KiB) and an output buffer of the compressor's bound
  * for cblock_size (a little more than cblock_size); one compressor state

@@ -33,8 +33,8 @@
  * to the spools (unlinked temporary files, see pack_spool.h).
  *
  * Memory bound (besides the metadata: the tree, the plan, about 33 bytes
- * of node tables per page, 40 bytes per dedup candidate, 32 bytes per
- * full page stored in a cblock for page sharing): a window of
+ * of node tables per page, 40 bytes per dedup candidate, 48 bytes per
+ * full page stored in a cblock, for page sharing): a window of
  * W = 2 * threads + 3 jobs, each with an input buffer of
  * max(cblock_size, 64 KiB) and an output buffer of the compressor's bound
  * for cblock_size (a little more than cblock_size); one compressor state
@@ -76,7 +76,6 @@
 #include "axfs_format.h"
 #include "deflater.h"
 #include "pack_spool.h"
-#include "page_dedup.h"
 #include "workpool.h"
 
 /*
@@ -142,8 +141,12 @@ struct job {
 	struct job *next_free;
 };
 
+/* Files with the same data (files), symlinks with the same target
+ * (links) and full pages stored in cblocks (pages), found by a 64-bit key
+ * of their bytes and always confirmed by comparing the bytes. */
 struct dd_ent {
-	uint64_t size, key;
+	uint64_t key;
+	uint64_t aux;			/* files, links: size; pages: page */
 	struct axfs_tree_entry *e;
 	size_t next;			/* index + 1 into v, 0 ends */
 };
@@ -178,8 +181,11 @@ struct packer {
 	unsigned char *rbuf, *cbuf;	/* read / compare buffers */
 	unsigned char *mbuf;		/* a small dedup candidate */
 	uint8_t *cand;			/* per ino: size shared, may dedup */
-	struct dd_table files, links;
-	struct page_dedup pages;	/* full pages stored in cblocks */
+	struct dd_table files, links, pages;
+	struct shared_page {		/* node reuses master's place */
+		uint64_t node, master;
+	} *shared;
+	size_t nshared, shared_cap;
 	unsigned char *pbuf;		/* an earlier page, read again */
 	int share_pages;		/* the source can read a page again */
 
@@ -690,32 +696,129 @@ static int fr_page(struct freader *r, size_t len, const unsigned char **out)
 	return 0;
 }
 
-/* Stores the pages of master m as the plan says; nodes are allocated. */
+/* ---- keys and the tables of files, links and pages --------------------- */
+
+static uint64_t key_update(uint64_t key, const unsigned char *p, size_t n)
+{
+	uint32_t crc = (uint32_t)(key >> 32), ad = (uint32_t)key;
+
+	crc = (uint32_t)crc32_z(crc, p, n);
+	ad = (uint32_t)adler32_z(ad, p, n);
+	return ((uint64_t)crc << 32) | ad;
+}
+
+static uint64_t key_init(void)
+{
+	return ((uint64_t)crc32_z(0, NULL, 0) << 32) |
+	       (uint32_t)adler32_z(0, NULL, 0);
+}
+
+static size_t dd_slot(const struct dd_table *d, uint64_t key)
+{
+	return (size_t)((key * 0xff51afd7ed558ccdull) >> 17) &
+	       (d->nbucket - 1);
+}
+
+/* The chain that holds `key`, if any: index + 1 into v, 0 ends; follow
+ * ->next, and compare ->key (a chain holds other keys too). */
+static size_t dd_first(const struct dd_table *d, uint64_t key)
+{
+	return d->nbucket ? d->bucket[dd_slot(d, key)] : 0;
+}
+
+static int dd_add(struct dd_table *d, uint64_t key, uint64_t aux,
+		  struct axfs_tree_entry *e)
+{
+	size_t s;
+
+	if (d->n + 1 > d->nbucket / 2) {
+		size_t nb = d->nbucket ? d->nbucket * 2 : 1024;
+		size_t *b = calloc(nb, sizeof(*b));
+
+		if (!b)
+			return -1;
+		free(d->bucket);
+		d->bucket = b;
+		d->nbucket = nb;
+		for (size_t i = 0; i < d->n; i++) {
+			s = dd_slot(d, d->v[i].key);
+			d->v[i].next = b[s];
+			b[s] = i + 1;
+		}
+	}
+	if (grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
+		return -1;
+	s = dd_slot(d, key);
+	d->v[d->n].key = key;
+	d->v[d->n].aux = aux;
+	d->v[d->n].e = e;
+	d->v[d->n].next = d->bucket[s];
+	d->bucket[s] = d->n + 1;
+	d->n++;
+	return 0;
+}
+
+static void dd_free(struct dd_table *d)
+{
+	free(d->v);
+	free(d->bucket);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- identical pages ------------------------------------------------- */
+
 /*
- * Identical pages.  A full page bound for a cblock that equals a page
- * already stored in a cblock, of this file or another (identical files
- * already share all their nodes, see pack_candidate), is not stored again; its node takes the
- * earlier node's type and index once that one is committed
+ * A full page bound for a cblock that equals a page already stored in a
+ * cblock, of this file or another (identical files already share all
+ * their nodes, see pack_candidate), is not stored again: its node takes
+ * the earlier node's type and index once that one is committed
  * (resolve_shared_pages).  The driver reads a node through its own
  * node_type and node_index entries, so two nodes may name one cnode.  On
- * a 259 MiB Debian tree 2.9 % of the full pages repeat a page of another
- * file (bench/RESULTS.md).  A key finds candidates; the earlier page is
- * read again through the source and compared byte by byte, so colliding
- * keys, by chance or crafted, never share.  A page that cannot be read
- * again (the file changed, a read error) is simply stored.
+ * a 259 MiB Debian tree 2.9 % of the full pages repeat another
+ * (bench/RESULTS.md).  A key finds candidates (pk->pages, aux: the page
+ * number in its file); the earlier page is read again through the source
+ * and compared byte by byte, so colliding keys, by chance or crafted,
+ * never share.  A page that cannot be read again (the file changed, a
+ * read error) is simply stored.
  */
-static int same_page(struct packer *pk, const struct page_dedup_ent *c,
+
+/*
+ * Two 64-bit multiply-xorshift lanes over the page's 8-byte words: about
+ * ten times faster than key_update (crc32 + adler32), which matters
+ * because every compressed full page of the tree goes through it on the
+ * reading thread.  Words are read in host order: the key never reaches
+ * the image, and which pages share depends only on their bytes.
+ */
+static uint64_t page_key(const unsigned char *page)
+{
+	uint64_t a = 0x9e3779b97f4a7c15u, b = 0xc2b2ae3d27d4eb4fu;
+
+	for (size_t i = 0; i < AXFS_PAGE_SIZE; i += 16) {
+		uint64_t x, y;
+
+		memcpy(&x, page + i, sizeof(x));
+		memcpy(&y, page + i + 8, sizeof(y));
+		a = (a ^ x) * 0xff51afd7ed558ccdu;
+		a ^= a >> 32;
+		b = (b ^ y) * 0xc4ceb9fe1a85ec53u;
+		b ^= b >> 29;
+	}
+	a ^= b * 0x9e3779b97f4a7c15u;
+	return a ^ (a >> 31);
+}
+
+static int same_page(struct packer *pk, const struct dd_ent *c,
 		     const unsigned char *d)
 {
+	struct axfs_error ignored;	/* a failed re-read only means "store" */
 	void *h = NULL;
 	size_t got = 0;
 	int rc;
 
-	if (pk->src->ops->data_open(pk->src, &c->e->data, &h, pk->err) < 0)
+	if (pk->src->ops->data_open(pk->src, &c->e->data, &h, &ignored) < 0)
 		return 0;
 	rc = pk->src->ops->data_pread(pk->src, h, pk->pbuf, AXFS_PAGE_SIZE,
-				      (uint64_t)c->page * AXFS_PAGE_SIZE,
-				      &got, pk->err);
+				      c->aux * AXFS_PAGE_SIZE, &got, &ignored);
 	data_close(pk, h);
 	return rc == 0 && got == AXFS_PAGE_SIZE &&
 	       !memcmp(pk->pbuf, d, AXFS_PAGE_SIZE);
@@ -725,22 +828,25 @@ static int share_or_store_page(struct packer *pk, struct axfs_tree_entry *m,
 			       uint64_t page, uint64_t node,
 			       const unsigned char *d)
 {
-	struct page_dedup *t = &pk->pages;
-	uint64_t key = page_dedup_key(d);
+	const struct dd_table *t = &pk->pages;
+	uint64_t key = page_key(d);
 
-	for (uint32_t i = page_dedup_first(t, key); i;
-	     i = page_dedup_next(t, i)) {
-		const struct page_dedup_ent *c = &t->v[i - 1];
+	for (size_t i = dd_first(t, key); i; i = t->v[i - 1].next) {
+		const struct dd_ent *c = &t->v[i - 1];
 
 		if (c->key != key || !same_page(pk, c, d))
 			continue;
-		if (page_dedup_add_pair(t, node, c->node) < 0 ||
+		if (grow((void **)&pk->shared, &pk->shared_cap,
+			 pk->nshared + 1, sizeof(*pk->shared)) < 0 ||
 		    refine_reason(m, page, AXFS_WHY_DEDUP) < 0)
 			return nomem(pk);
+		pk->shared[pk->nshared].node = node;
+		pk->shared[pk->nshared].master = c->e->first_node + c->aux;
+		pk->nshared++;
 		pk->out->dedup_pages++;
 		return 0;
 	}
-	if (page_dedup_add(t, key, node, m, page) < 0)
+	if (dd_add(&pk->pages, key, page, m) < 0)
 		return nomem(pk);
 	return cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
 }
@@ -750,14 +856,17 @@ static void resolve_shared_pages(struct packer *pk)
 {
 	struct axfs_packed *out = pk->out;
 
-	for (size_t i = 0; i < pk->pages.npairs; i++) {
-		const struct page_dedup_pair *q = &pk->pages.pairs[i];
+	for (size_t i = 0; i < pk->nshared; i++) {
+		const struct shared_page *q = &pk->shared[i];
 
 		out->node_type[q->node] = out->node_type[q->master];
 		out->node_index[q->node] = out->node_index[q->master];
 	}
 }
 
+/* ---- storing a file --------------------------------------------------- */
+
+/* Stores the pages of master m as the plan says; nodes are allocated. */
 static int pack_pages(struct packer *pk, struct freader *r)
 {
 	struct axfs_tree_entry *m = r->m;
@@ -812,68 +921,6 @@ static int pack_stream(struct packer *pk, struct axfs_tree_entry *m)
 }
 
 /* ---- identical files -------------------------------------------------- */
-
-static uint64_t key_update(uint64_t key, const unsigned char *p, size_t n)
-{
-	uint32_t crc = (uint32_t)(key >> 32), ad = (uint32_t)key;
-
-	crc = (uint32_t)crc32_z(crc, p, n);
-	ad = (uint32_t)adler32_z(ad, p, n);
-	return ((uint64_t)crc << 32) | ad;
-}
-
-static uint64_t key_init(void)
-{
-	return ((uint64_t)crc32_z(0, NULL, 0) << 32) |
-	       (uint32_t)adler32_z(0, NULL, 0);
-}
-
-static size_t dd_slot(const struct dd_table *d, uint64_t size, uint64_t key)
-{
-	uint64_t h = (key ^ (size * 0x9e3779b97f4a7c15ull)) *
-		     0xff51afd7ed558ccdull;
-
-	return (size_t)(h >> 17) & (d->nbucket - 1);
-}
-
-static int dd_add(struct dd_table *d, uint64_t size, uint64_t key,
-		  struct axfs_tree_entry *e)
-{
-	size_t s;
-
-	if (d->n + 1 > d->nbucket / 2) {
-		size_t nb = d->nbucket ? d->nbucket * 2 : 1024;
-		size_t *b = calloc(nb, sizeof(*b));
-
-		if (!b)
-			return -1;
-		free(d->bucket);
-		d->bucket = b;
-		d->nbucket = nb;
-		for (size_t i = 0; i < d->n; i++) {
-			s = dd_slot(d, d->v[i].size, d->v[i].key);
-			d->v[i].next = b[s];
-			b[s] = i + 1;
-		}
-	}
-	if (grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
-		return -1;
-	s = dd_slot(d, size, key);
-	d->v[d->n].size = size;
-	d->v[d->n].key = key;
-	d->v[d->n].e = e;
-	d->v[d->n].next = d->bucket[s];
-	d->bucket[s] = d->n + 1;
-	d->n++;
-	return 0;
-}
-
-static void dd_free(struct dd_table *d)
-{
-	free(d->v);
-	free(d->bucket);
-	memset(d, 0, sizeof(*d));
-}
 
 /* Same pages XIP and the same compress choice: the nodes can be shared. */
 static int same_plan(const struct axfs_tree_entry *a,
@@ -946,13 +993,10 @@ static struct axfs_tree_entry *dd_find(struct packer *pk,
 	const struct dd_table *d = &pk->files;
 
 	*rc = 0;
-	if (!d->nbucket)
-		return NULL;
-	for (size_t i = d->bucket[dd_slot(d, m->size, key)]; i;
-	     i = d->v[i - 1].next) {
+	for (size_t i = dd_first(d, key); i; i = d->v[i - 1].next) {
 		const struct dd_ent *de = &d->v[i - 1];
 
-		if (de->size != m->size || de->key != key ||
+		if (de->aux != m->size || de->key != key ||
 		    !same_plan(de->e, m))
 			continue;
 		*rc = same_bytes(pk, de->e, m, mem);
@@ -1044,7 +1088,7 @@ static int pack_candidate(struct packer *pk, struct axfs_tree_entry *m)
 			return share_nodes(pk, m, twin);
 		rc = pack_stream(pk, m);
 	}
-	if (rc == 0 && dd_add(&pk->files, m->size, key, m) < 0)
+	if (rc == 0 && dd_add(&pk->files, key, m->size, m) < 0)
 		rc = nomem(pk);
 	return rc;
 }
@@ -1074,19 +1118,17 @@ static int pack_symlink(struct packer *pk, struct axfs_tree_entry *e)
 				"a symlink target must be 1 to 4095 bytes");
 	key = key_update(key_init(), (const unsigned char *)e->link_target,
 			 len);
-	if (d->nbucket)
-		for (size_t i = d->bucket[dd_slot(d, len, key)]; i;
-		     i = d->v[i - 1].next) {
-			const struct dd_ent *de = &d->v[i - 1];
+	for (size_t i = dd_first(d, key); i; i = d->v[i - 1].next) {
+		const struct dd_ent *de = &d->v[i - 1];
 
-			if (de->size == len && de->key == key &&
-			    !strcmp(de->e->link_target, e->link_target)) {
-				e->first_node = de->e->first_node;
-				e->node_count = 1;
-				e->packed = 1;
-				return 0;
-			}
+		if (de->aux == len && de->key == key &&
+		    !strcmp(de->e->link_target, e->link_target)) {
+			e->first_node = de->e->first_node;
+			e->node_count = 1;
+			e->packed = 1;
+			return 0;
 		}
+	}
 	if ((rc = alloc_nodes(pk, 1, &node)) < 0)
 		return rc;
 	e->first_node = node;
@@ -1098,7 +1140,7 @@ static int pack_symlink(struct packer *pk, struct axfs_tree_entry *e)
 			     AXFS_WHY_TAIL);
 	else
 		rc = cblock_add(pk, node, e->link_target, len + 1, NULL, 0);
-	if (rc == 0 && dd_add(d, len, key, e) < 0)
+	if (rc == 0 && dd_add(d, key, len, e) < 0)
 		rc = nomem(pk);
 	return rc;
 }
@@ -1256,10 +1298,11 @@ static void teardown(struct packer *pk)
 	free(pk->cbuf);
 	free(pk->mbuf);
 	free(pk->pbuf);
-	page_dedup_free(&pk->pages);
+	free(pk->shared);
 	free(pk->cand);
 	dd_free(&pk->files);
 	dd_free(&pk->links);
+	dd_free(&pk->pages);
 	pack_spool_release(&pk->xipw);
 	pack_spool_release(&pk->baw);
 	pack_spool_release(&pk->cw);

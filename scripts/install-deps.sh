@@ -1,19 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Debian packages the build needs, when they are missing.
-# Run by `make` (through the deps target).  As root it installs with
-# apt-get, saying what it installs; otherwise it names what is missing.
+# Run by `make` (through the deps target), and with --tests by
+# tests/run-tests.sh for what only the tests need.  As root it installs
+# with apt-get, saying what it installs; otherwise it names what is missing.
 set -eu
 
-# package : how we detect it is present
+# package : how we detect it is present (a pkg-config module; empty: the
+# command named like the package)
 need="zlib1g-dev:zlib libdeflate-dev:libdeflate libarchive-dev:libarchive libyaml-dev:yaml-0.1 check:check libmd-dev:libmd pkg-config:"
+# The tests' tools (tests/tools/*.py, seedread.py among them) are Python;
+# python3 is not on a minimal Debian 12.
+what="build dependencies"
+if [ "${1:-}" = --tests ]; then
+	need="python3:"
+	what="test dependencies"
+fi
 
 missing=""
 for item in $need; do
 	pkg=${item%%:*}
 	pc=${item#*:}
 	if [ -z "$pc" ]; then
-		command -v pkg-config >/dev/null 2>&1 || missing="$missing $pkg"
+		command -v "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
 	elif ! pkg-config --exists "$pc" 2>/dev/null; then
 		missing="$missing $pkg"
 	fi
@@ -22,7 +31,7 @@ done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "axfs-tools: missing build dependencies:$missing" >&2
+	echo "axfs-tools: missing $what:$missing" >&2
 	echo "axfs-tools: install them with: apt-get install$missing" >&2
 	exit 1
 fi

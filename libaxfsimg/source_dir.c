@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -76,6 +77,67 @@ static char *join(const char *a, const char *b)
 	return s;
 }
 
+/*
+ * The kernel takes paths of at most PATH_MAX bytes.  An entry nested
+ * deeper is reached by opening its parent directory one component at a
+ * time below the root, never following a symlink, and naming it through
+ * /proc/self/fd: nothing in the format limits the depth of a tree.
+ */
+struct reach {
+	int fd;				/* the parent directory, or -1 */
+	char alias[32 + NAME_MAX];
+};
+
+/* The path to use for entry `rel` of the tree at `root` (whose host path
+ * is `host`): `host` itself when short enough, else r->alias; NULL with
+ * errno set when a directory on the way cannot be opened. */
+static const char *reach(const char *root, const char *host, const char *rel,
+			 struct reach *r)
+{
+	const char *p = rel, *slash;
+	int fd, e;
+
+	r->fd = -1;
+	if (strlen(host) < PATH_MAX)
+		return host;
+	fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	while (fd >= 0 && (slash = strchr(p, '/')) != NULL) {
+		char comp[NAME_MAX + 1];
+		size_t n = (size_t)(slash - p);
+		int next = -1;
+
+		errno = ENAMETOOLONG;
+		if (n <= NAME_MAX) {
+			memcpy(comp, p, n);
+			comp[n] = '\0';
+			next = openat(fd, comp, O_PATH | O_DIRECTORY |
+				      O_NOFOLLOW | O_CLOEXEC);
+		}
+		e = errno;
+		close(fd);
+		errno = e;
+		fd = next;
+		p = slash + 1;
+	}
+	if (fd < 0)
+		return NULL;
+	if (strlen(p) > NAME_MAX) {
+		close(fd);
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	r->fd = fd;
+	snprintf(r->alias, sizeof(r->alias), "/proc/self/fd/%d/%s", fd, p);
+	return r->alias;
+}
+
+static void reach_done(struct reach *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -88,11 +150,11 @@ static void free_names(char **v, size_t n)
 	free(v);
 }
 
-/* Reads and sorts the names in host directory `path`. */
-static int read_names(const char *path, char ***out, size_t *nout,
-		      struct axfs_error *err)
+/* Reads and sorts the names in host directory `path` (opened as `at`). */
+static int read_names(const char *path, const char *at, char ***out,
+		      size_t *nout, struct axfs_error *err)
 {
-	DIR *d = opendir(path);
+	DIR *d = opendir(at);
 	struct dirent *de;
 	char **v = NULL;
 	size_t n = 0, cap = 0;
@@ -224,7 +286,7 @@ static int hl_lookup(struct dir_source *s, const struct stat *st,
 /* ---- the walk ----------------------------------------------------------- */
 
 static int push_dir(struct dir_source *s, const char *rel, const char *host,
-		    struct axfs_error *err)
+		    const char *at, struct axfs_error *err)
 {
 	struct dir_frame f = { 0 };
 	int rc;
@@ -239,7 +301,7 @@ static int push_dir(struct dir_source *s, const char *rel, const char *host,
 		s->stack = v;
 		s->cap = c;
 	}
-	rc = read_names(host, &f.names, &f.n, err);
+	rc = read_names(host, at, &f.names, &f.n, err);
 	if (rc < 0)
 		return rc;
 	f.rel = strdup(rel);
@@ -295,8 +357,8 @@ static unsigned int xattr_lossy(const char *host)
 }
 
 static int fill_from_stat(struct dir_source *s, struct axfs_src_entry *ent,
-			  const char *host, const struct stat *st,
-			  struct axfs_error *err)
+			  const char *host, const char *at,
+			  const struct stat *st, struct axfs_error *err)
 {
 	ent->type = axfs_ftype_from_mode(st->st_mode);
 	if (ent->type == AXFS_FT_NONE)
@@ -320,7 +382,7 @@ static int fill_from_stat(struct dir_source *s, struct axfs_src_entry *ent,
 			if (ensure(&s->target, &s->target_cap, want) < 0)
 				return axfs_error_set(err, AXFS_ERR_NOMEM,
 						      "out of memory");
-			n = readlink(host, s->target, s->target_cap);
+			n = readlink(at, s->target, s->target_cap);
 			if (n < 0)
 				return axfs_error_sys(err, errno,
 					"cannot read symlink '%s'", host);
@@ -332,7 +394,7 @@ static int fill_from_stat(struct dir_source *s, struct axfs_src_entry *ent,
 		}
 		ent->link_target = s->target;
 	}
-	ent->lossy = xattr_lossy(host);
+	ent->lossy = xattr_lossy(at);
 	return 0;
 }
 
@@ -353,7 +415,7 @@ static int dir_next(struct axfs_source *src, struct axfs_src_entry *ent,
 		if (!S_ISDIR(st.st_mode))
 			return axfs_error_set(err, AXFS_ERR_INVALID,
 					      "'%s' is not a directory", s->root);
-		rc = push_dir(s, "", s->root, err);
+		rc = push_dir(s, "", s->root, s->root, err);
 		if (rc < 0)
 			return rc;
 		s->rel[0] = '\0';
@@ -372,8 +434,10 @@ static int dir_next(struct axfs_source *src, struct axfs_src_entry *ent,
 		const char *name;
 		size_t lrel, lname;
 		char *host;
+		const char *at;
+		struct reach r;
 		struct stat st;
-		int rc;
+		int rc, access_errno = 0;
 
 		if (f->i == f->n) {
 			pop_dir(s);
@@ -411,13 +475,16 @@ static int dir_next(struct axfs_source *src, struct axfs_src_entry *ent,
 			free(host);
 			return rc;
 		}
-		if (lstat(host, &st) < 0) {
+		at = reach(s->root, host, s->rel, &r);
+		if (!at || lstat(at, &st) < 0) {
 			rc = axfs_error_sys(err, errno, "cannot stat '%s'", host);
+			reach_done(&r);
 			free(host);
 			return rc;
 		}
-		rc = fill_from_stat(s, ent, host, &st, err);
+		rc = fill_from_stat(s, ent, host, at, &st, err);
 		if (rc < 0) {
+			reach_done(&r);
 			free(host);
 			return rc;
 		}
@@ -425,10 +492,15 @@ static int dir_next(struct axfs_source *src, struct axfs_src_entry *ent,
 		if (ent->type == AXFS_FT_DIR) {
 			/* Reading it now reports an unreadable directory
 			 * here, and continues the walk inside it next. */
-			rc = push_dir(s, s->rel, host, err);
+			rc = push_dir(s, s->rel, host, at, err);
+			reach_done(&r);
 			free(host);
 			return rc < 0 ? rc : 1;
 		}
+		if (ent->type == AXFS_FT_REG &&
+		    faccessat(AT_FDCWD, at, R_OK, AT_EACCESS) < 0)
+			access_errno = errno;
+		reach_done(&r);
 		if (st.st_nlink > 1) {
 			const char *first;
 
@@ -452,8 +524,8 @@ static int dir_next(struct axfs_source *src, struct axfs_src_entry *ent,
 		}
 		if (ent->type == AXFS_FT_REG) {
 			/* Fail now, not after compressing for an hour. */
-			if (faccessat(AT_FDCWD, host, R_OK, AT_EACCESS) < 0) {
-				rc = axfs_error_sys(err, errno,
+			if (access_errno) {
+				rc = axfs_error_sys(err, access_errno,
 						    "cannot read '%s'", host);
 				free(host);
 				return rc;
@@ -477,7 +549,6 @@ static int dir_data_open(struct axfs_source *src,
 	struct dir_handle *h;
 	struct stat st;
 
-	(void)src;
 	*handle = NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -488,7 +559,19 @@ static int dir_data_open(struct axfs_source *src,
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 	}
 	h->size = ref->size;
-	h->fd = open(h->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	{
+		const struct dir_source *s = (const struct dir_source *)src;
+		const char *rel = h->path + strlen(s->root);
+		struct reach r;
+		const char *at;
+
+		if (*rel == '/')
+			rel++;
+		at = reach(s->root, h->path, rel, &r);
+		h->fd = at ? open(at, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+				  O_NOCTTY) : -1;
+		reach_done(&r);
+	}
 	if (h->fd < 0) {
 		int rc = axfs_error_sys(err, errno, "cannot open '%s'",
 					h->path);

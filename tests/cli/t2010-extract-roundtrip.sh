@@ -183,4 +183,73 @@ test_expect_success '-v lists each path; --progress draws on stderr' '
 	grep "100%" progress
 '
 
+# fwalk_list DIR: JSON like `seedread list` (type, mode, owner, size,
+# sha256, symlink target) of a tree of any depth: os.fwalk opens each
+# directory relative to its parent, so no path goes beyond PATH_MAX.
+fwalk_list() {
+	python3 - "$1" <<-\EOF
+	import hashlib, json, os, stat, sys
+	types = {stat.S_IFREG: "reg", stat.S_IFDIR: "dir", stat.S_IFLNK: "lnk"}
+	out = {}
+	def add(path, st, dfd, name):
+	    e = {"type": types[stat.S_IFMT(st.st_mode)], "mode": st.st_mode,
+	         "uid": st.st_uid, "gid": st.st_gid}
+	    if e["type"] == "reg":
+	        fd = os.open(name, os.O_RDONLY, dir_fd=dfd)
+	        with os.fdopen(fd, "rb") as f:
+	            e["sha256"] = hashlib.sha256(f.read()).hexdigest()
+	        e["size"] = st.st_size
+	    elif e["type"] == "lnk":
+	        e["target"] = os.readlink(name, dir_fd=dfd)
+	    out[path or "/"] = e
+	top = sys.argv[1]
+	add("", os.lstat(top), None, top)
+	for d, dirs, files, dfd in os.fwalk(top):
+	    rel = d[len(top):]
+	    for n in dirs + files:
+	        add(rel + "/" + n, os.stat(n, dir_fd=dfd, follow_symlinks=False), dfd, n)
+	json.dump(out, sys.stdout, sort_keys=True, indent=0)
+	EOF
+}
+
+# The image's view (seedread list) reduced to the fields fwalk_list has.
+image_list() {
+	seedread list "$1" | python3 -c '
+import json, sys
+keep = ("type", "mode", "uid", "gid", "sha256", "size", "target")
+d = json.load(sys.stdin)
+out = {p: {k: v for k, v in e.items() if k in keep and (k != "size" or e["type"] == "reg")}
+       for p, e in d.items()}
+json.dump(out, sys.stdout, sort_keys=True, indent=0)'
+}
+
+test_expect_success 'a tree nested deeper than PATH_MAX: built, read back, extracted' '
+	mkdir -p pm/top && python3 -c "
+import os
+fd = os.open(\"pm/top\", os.O_RDONLY)
+def put(name, data, mode=0o644):
+    f = os.open(name, os.O_WRONLY | os.O_CREAT, mode, dir_fd=fd)
+    os.write(f, data)
+    os.close(f)
+for i in range(30):
+    name = \"n\" * 200 + str(i)
+    os.mkdir(name, dir_fd=fd)
+    nfd = os.open(name, os.O_RDONLY, dir_fd=fd)
+    os.close(fd)
+    fd = nfd
+    put(\"file\", b\"level %d\\n\" % i)
+put(\"bottom\", os.urandom(70000))
+os.symlink(\"../file\", \"up\", dir_fd=fd)
+os.mkdir(\"last\", 0o700, dir_fd=fd)
+fd = os.open(\"last\", os.O_RDONLY, dir_fd=fd)
+put(\"f\", b\"end\", 0o600)
+" &&
+	"$AXFS" mkfs -q pm -o pm.axfs &&
+	fwalk_list pm >want.json && image_list pm.axfs >got.json &&
+	test "$(grep -c sha256 want.json)" -eq 32 &&
+	cmp want.json got.json &&
+	"$AXFS" extract -q pm.axfs pm.out &&
+	fwalk_list pm.out >back.json && cmp want.json back.json
+'
+
 test_done

@@ -6,8 +6,12 @@
  *
  * The superblock (every field), the 18 regions (where each descriptor is
  * and what it says), and an `ls -l`-style listing of every inode with its
- * full path; --pages adds where each page of each file is stored.  --json
- * prints all of it as one JSON document (schema in axfs-dump(1)).
+ * full path; --pages adds where each page of each file is stored and, per
+ * file, how many pages are XIP, compressed and byte-aligned.  With -p
+ * CSV (a profile, as for mkfs -p) each page also shows its profile count,
+ * and each file why its pages are or are not XIP as far as the image and
+ * the profile tell.  --json prints all of it as one JSON document (schema
+ * in axfs-dump(1)).
  *
  * Everything goes through the reader, which validates the image first;
  * a bad image is an error naming the byte at fault (exit 8).
@@ -23,6 +27,7 @@
 
 #include "common.h"
 #include "options.h"
+#include "axfs_profile.h"
 #include "axfs_reader.h"
 
 enum {
@@ -46,6 +51,7 @@ static const struct option longopts[] = {
 	{ "regions", no_argument, NULL, OPT_REGIONS },
 	{ "inodes", no_argument, NULL, OPT_INODES },
 	{ "pages", no_argument, NULL, OPT_PAGES },
+	{ "profile", required_argument, NULL, 'p' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -68,6 +74,8 @@ static int usage(void)
 "      --regions       show the region descriptors\n"
 "      --inodes        list every inode with its full path (ls -l style)\n"
 "      --pages         list inodes and where each page of each file lives\n"
+"  -p, --profile CSV   with --pages: each page's profile count and why it\n"
+"                      is XIP or not (implies --pages; repeatable)\n"
 "      --json          print everything selected as JSON (see axfs-dump(1))\n"
 "      --lenient       open with fsck's fewer checks (still bounds-checked)\n"
 "  -q, --quiet         print errors only\n"
@@ -338,6 +346,111 @@ struct dump {
 	int json;
 	int first;
 	struct axfs_error err;
+	const struct axfs_profile *prof;	/* canonical, or NULL */
+	unsigned char *used;			/* per profile entry */
+	struct node_count *nodes;		/* profiled nodes, by node */
+	size_t nnodes;
+};
+
+/* A profiled page as the driver counts it: by node (the file's
+ * array_index plus the page), so that every name of a hard-linked or
+ * shared file sees the counts given under any of its names. */
+struct node_count {
+	uint64_t node, count;
+};
+
+/* The profile entries of `path` (they are sorted by path, then offset):
+ * *lo is the first, the return value one past the last. */
+static size_t profile_range(const struct dump *d, const char *path,
+			    size_t *lo)
+{
+	size_t a = 0, b = d->prof->n;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (strcmp(d->prof->v[m].path, path) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	while (b < d->prof->n && strcmp(d->prof->v[b].path, path) == 0)
+		b++;
+	return b < a ? a : b;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct node_count *x = a, *y = b;
+
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* First walk with -p: the profile entries that name pages of regular
+ * files of the image become node counts. */
+static int collect_fn(void *ctx, const char *path,
+		      const struct axfs_inode_info *in)
+{
+	struct dump *d = ctx;
+	size_t lo, hi;
+
+	if (!S_ISREG(in->mode))
+		return 0;
+	hi = profile_range(d, path, &lo);
+	for (size_t i = lo; i < hi; i++) {
+		const struct axfs_profile_entry *e = &d->prof->v[i];
+
+		if (e->offset >= in->size)
+			continue;
+		d->nodes[d->nnodes].node = in->array_index +
+					   e->offset / AXFS_PAGE_SIZE;
+		d->nodes[d->nnodes++].count = e->count;
+		d->used[i] = 1;
+	}
+	return 0;
+}
+
+static int collect_profile(struct dump *d)
+{
+	size_t w = 0;
+	int rc;
+
+	d->nodes = malloc((d->prof->n ? d->prof->n : 1) * sizeof(*d->nodes));
+	if (!d->nodes)
+		return axfs_error_set(&d->err, AXFS_ERR_NOMEM, "out of memory");
+	rc = axfs_image_walk(d->img, collect_fn, d, &d->err);
+	if (rc < 0)
+		return rc;
+	qsort(d->nodes, d->nnodes, sizeof(*d->nodes), cmp_node);
+	for (size_t i = 0; i < d->nnodes; i++) {	/* two names, one node */
+		if (w && d->nodes[w - 1].node == d->nodes[i].node) {
+			uint64_t *c = &d->nodes[w - 1].count;
+
+			*c = *c > UINT64_MAX - d->nodes[i].count ? UINT64_MAX :
+			     *c + d->nodes[i].count;
+			continue;
+		}
+		d->nodes[w++] = d->nodes[i];
+	}
+	d->nnodes = w;
+	return 0;
+}
+
+static const struct node_count *node_lookup(const struct dump *d,
+					    uint64_t node)
+{
+	struct node_count key = { .node = node };
+
+	if (!d->nnodes)
+		return NULL;
+	return bsearch(&key, d->nodes, d->nnodes, sizeof(key), cmp_node);
+}
+
+/* Pages of one file by node type, and by reason with a profile. */
+struct page_counts {
+	uint64_t pages, xip, compressed, byte_aligned;
+	uint64_t profile, not_profiled, left_out;
 };
 
 static int has_pages(uint32_t mode)
@@ -350,10 +463,35 @@ static int is_dev(uint32_t mode)
 	return S_ISCHR(mode) || S_ISBLK(mode);
 }
 
+static void show_counts_text(const struct dump *d, const struct page_counts *c)
+{
+	printf("    %" PRIu64 " page%s: %" PRIu64 " xip, %" PRIu64
+	       " compressed, %" PRIu64 " byte-aligned", c->pages,
+	       c->pages == 1 ? "" : "s", c->xip, c->compressed,
+	       c->byte_aligned);
+	if (d->prof)
+		printf("; why: profile %" PRIu64 ", not-profiled %" PRIu64
+		       ", left-out %" PRIu64, c->profile, c->not_profiled,
+		       c->left_out);
+	putchar('\n');
+}
+
+static void show_counts_json(const struct dump *d, const struct page_counts *c)
+{
+	printf(", \"xip\": %" PRIu64 ", \"compressed\": %" PRIu64
+	       ", \"byte_aligned\": %" PRIu64, c->xip, c->compressed,
+	       c->byte_aligned);
+	if (d->prof)
+		printf(", \"why\": {\"profile\": %" PRIu64
+		       ", \"not_profiled\": %" PRIu64 ", \"left_out\": %"
+		       PRIu64 "}", c->profile, c->not_profiled, c->left_out);
+}
+
 static int show_pages(struct dump *d, const struct axfs_inode_info *in)
 {
 	uint64_t pages = in->size / AXFS_PAGE_SIZE +
 			 (in->size % AXFS_PAGE_SIZE != 0);
+	struct page_counts cnt = { .pages = pages };
 	struct axfs_page_loc loc;
 
 	if (d->json)
@@ -361,9 +499,24 @@ static int show_pages(struct dump *d, const struct axfs_inode_info *in)
 	for (uint64_t p = 0; p < pages; p++) {
 		int rc = axfs_image_page_location(d->img, in->ino, p, &loc,
 						  &d->err);
+		const struct node_count *pe = NULL;
 
 		if (rc < 0)
 			return rc;
+		if (d->prof && S_ISREG(in->mode))
+			pe = node_lookup(d, loc.node);
+		if (loc.type == AXFS_NODE_XIP)
+			cnt.xip++;
+		else if (loc.type == AXFS_NODE_COMPRESSED)
+			cnt.compressed++;
+		else
+			cnt.byte_aligned++;
+		if (pe && loc.type == AXFS_NODE_XIP)
+			cnt.profile++;
+		else if (pe)
+			cnt.left_out++;
+		else if (loc.type == AXFS_NODE_XIP)
+			cnt.not_profiled++;
 		if (d->json) {
 			printf("%s{\"page\": %" PRIu64 ", \"node\": %" PRIu64
 			       ", \"type\": \"%s\", \"node_type\": %u"
@@ -377,6 +530,9 @@ static int show_pages(struct dump *d, const struct axfs_inode_info *in)
 				printf(", \"cblock\": %" PRIu64
 				       ", \"cnode_offset\": %" PRIu64,
 				       loc.cblock, loc.cnode_offset);
+			if (pe)
+				printf(", \"profile_count\": %" PRIu64,
+				       pe->count);
 			putchar('}');
 			continue;
 		}
@@ -388,10 +544,19 @@ static int show_pages(struct dump *d, const struct axfs_inode_info *in)
 			printf(" (cblock %" PRIu64 " of %" PRIu64 " bytes, "
 			       "offset %" PRIu64 ")", loc.cblock,
 			       loc.stored_len, loc.cnode_offset);
-		printf(", length %" PRIu64 "\n", loc.data_len);
+		printf(", length %" PRIu64, loc.data_len);
+		if (pe)
+			printf(", profile count %" PRIu64, pe->count);
+		putchar('\n');
 	}
 	if (d->json)
 		putchar(']');
+	if (!S_ISREG(in->mode))
+		return 0;
+	if (d->json)
+		show_counts_json(d, &cnt);
+	else
+		show_counts_text(d, &cnt);
 	return 0;
 }
 
@@ -498,10 +663,39 @@ static int show_inodes(struct dump *d)
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* Loads and canonicalises the -p profiles (summed as mkfs sums them). */
+static int load_profiles(struct axfs_profile *prof, char **files, size_t n,
+			 struct axfs_error *err)
+{
+	axfs_profile_init(prof, &cmd_logger);
+	for (size_t i = 0; i < n; i++)
+		if (axfs_profile_read(prof, files[i], err) < 0)
+			return -1;
+	return axfs_profile_canonicalize(prof, err);
+}
+
+/* Profile lines that named no page of a regular file of the image. */
+static void warn_unused(const struct dump *d)
+{
+	size_t n = 0, first = 0;
+
+	for (size_t i = d->prof->n; i-- > 0;)
+		if (!d->used[i]) {
+			n++;
+			first = i;
+		}
+	if (n)
+		cmd_warn("%zu profile page%s name%s no page of a regular file "
+			 "of the image (first: '%s' at %" PRIu64 ")", n,
+			 n == 1 ? "" : "s", n == 1 ? "s" : "",
+			 d->prof->v[first].path, d->prof->v[first].offset);
+}
+
 static int dump(const char *image, const char *store, unsigned int show,
-		int json, int lenient)
+		int json, int lenient, char **profiles, size_t nprofiles)
 {
 	struct axfs_open_opts o = { .lenient = lenient, .store_path = store };
+	struct axfs_profile prof;
 	struct dump d;
 	const char *sep = "";
 	int rc;
@@ -509,9 +703,27 @@ static int dump(const char *image, const char *store, unsigned int show,
 	memset(&d, 0, sizeof(d));
 	d.show = show;
 	d.json = json;
+	if (nprofiles) {
+		if (load_profiles(&prof, profiles, nprofiles, &d.err) < 0) {
+			cmd_error("%s", d.err.msg);
+			axfs_profile_free(&prof);
+			return EXIT_OPERATIONAL;
+		}
+		d.prof = &prof;
+		d.used = calloc(prof.n ? prof.n : 1, 1);
+		if (!d.used) {
+			cmd_error("out of memory");
+			axfs_profile_free(&prof);
+			return EXIT_OPERATIONAL;
+		}
+	}
 	rc = axfs_image_open(&d.img, image, &o, &d.err);
 	if (rc < 0) {
 		cmd_error("%s", d.err.msg);
+		if (d.prof) {
+			free(d.used);
+			axfs_profile_free(&prof);
+		}
 		return EXIT_OPERATIONAL;
 	}
 	if (json) {
@@ -544,7 +756,9 @@ static int dump(const char *image, const char *store, unsigned int show,
 		}
 	}
 	rc = 0;
-	if (show & (SHOW_INODES | SHOW_PAGES)) {
+	if (d.prof)
+		rc = collect_profile(&d);
+	if (rc >= 0 && (show & (SHOW_INODES | SHOW_PAGES))) {
 		fputs(sep, stdout);
 		rc = show_inodes(&d);
 	}
@@ -552,7 +766,14 @@ static int dump(const char *image, const char *store, unsigned int show,
 		printf("}\n");
 	if (rc < 0)
 		cmd_error("%s", d.err.msg);
+	else if (d.prof)
+		warn_unused(&d);
 	axfs_image_close(d.img);
+	if (d.prof) {
+		free(d.used);
+		free(d.nodes);
+		axfs_profile_free(&prof);
+	}
 	return rc < 0 ? EXIT_OPERATIONAL : EXIT_OK;
 }
 
@@ -560,11 +781,27 @@ int cmd_dump(int argc, char **argv)
 {
 	unsigned int show = 0;
 	int json = 0, lenient = 0, c;
+	char **profiles = NULL;
+	size_t nprofiles = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qvhVp:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'p': {
+			char **np = realloc(profiles, (nprofiles + 1) *
+					    sizeof(*np));
+
+			if (!np) {
+				free(profiles);
+				cmd_error("out of memory");
+				return EXIT_OPERATIONAL;
+			}
+			profiles = np;
+			profiles[nprofiles++] = optarg;
+			show |= SHOW_INODES | SHOW_PAGES;
+			break;
+		}
 		case OPT_SUPER:
 			show |= SHOW_SUPER;
 			break;
@@ -584,20 +821,25 @@ int cmd_dump(int argc, char **argv)
 			lenient = 1;
 			break;
 		case 'h':
+			free(profiles);
 			return usage();
 		default:
 			c = cmd_shared_option(c, argv);
-			if (c != CMD_OPT_NEXT)
+			if (c != CMD_OPT_NEXT) {
+				free(profiles);
 				return c;
+			}
 		}
 	}
-	if (argc - optind < 1)
-		return cmd_usage_error("no image given");
-	if (argc - optind > 2)
-		return cmd_usage_error("too many arguments");
+	if (argc - optind < 1 || argc - optind > 2) {
+		free(profiles);
+		return cmd_usage_error(argc - optind < 1 ? "no image given" :
+				       "too many arguments");
+	}
 	if (!show)
 		show = SHOW_SUPER | SHOW_REGIONS | SHOW_INODES;
-	return cmd_finish_stdout(dump(argv[optind], argc - optind == 2 ?
-				      argv[optind + 1] : NULL, show, json,
-				      lenient));
+	c = dump(argv[optind], argc - optind == 2 ? argv[optind + 1] : NULL,
+		 show, json, lenient, profiles, nprofiles);
+	free(profiles);
+	return cmd_finish_stdout(c);
 }

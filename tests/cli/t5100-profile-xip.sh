@@ -55,7 +55,44 @@ test_expect_success 'profile lines for absent, non-regular and past-EOF pages ar
 
 test_expect_success 'the XIP pages are read back by axfs dump --pages too' '
 	"$AXFS" dump --pages img.axfs >dump &&
-	grep -c -i "xip" dump >n && test "$(cat n)" -ge 4
+	test "$(grep -c " xip index " dump)" = 4 &&
+	grep -A8 " /usr/bin/prog$" dump >prog &&
+	grep "^    7 pages: 2 xip, [0-9]* compressed, [0-9]* byte-aligned$" prog
+'
+
+# count_pages DUMP: "path xip compressed byte-aligned" from the page lines
+# of `axfs dump --pages`, and the same from its per-file count lines.
+count_pages() {
+	python3 - "$1" <<-\EOF_PY
+	import re, sys
+	lines = open(sys.argv[1]).read().splitlines()
+	path, seen = None, {}
+	for l in lines:
+	    m = re.match(r"^-\S+ +\d+ +\d+ +\d+ +\d+ (.*)$", l)
+	    if m:
+	        path = m.group(1)
+	        seen[path] = [0, 0, 0]
+	        continue
+	    m = re.match(r"^    page \d+: node \d+ (\S+) ", l)
+	    if m:
+	        seen[path][["xip", "compressed", "byte-aligned"].index(m.group(1))] += 1
+	        continue
+	    m = re.match(r"^    (\d+) pages?: (\d+) xip, (\d+) compressed, (\d+) byte-aligned", l)
+	    if m:
+	        n, x, c, b = map(int, m.groups())
+	        assert [x, c, b] == seen[path] and n == x + c + b, (path, l, seen[path])
+	        print("%s %d %d %d" % (path, x, c, b))
+	EOF_PY
+}
+
+test_expect_success 'dump --pages counts each file'"'"'s pages by node type' '
+	"$AXFS" dump --pages img.axfs >dump &&
+	count_pages dump >counts &&
+	test "$(wc -l <counts)" = 3 &&
+	seedread xip img.axfs | sed "s/,[0-9]*\$//" | sort | uniq -c |
+		while read n p; do
+			grep -F "$p $n " counts || exit 1
+		done
 '
 
 test_expect_success 'a budget keeps the hottest pages; ties go by path, then offset' '
@@ -79,6 +116,48 @@ test_expect_success 'the chosen set and the bytes do not depend on -j' '
 	"$AXFS" mkfs -q -j 1 tree -p tie.csv --xip-budget 8KiB -o j1.axfs &&
 	"$AXFS" mkfs -q -j 3 tree -p tie.csv --xip-budget 8KiB -o j3.axfs &&
 	cmp b.axfs j1.axfs && cmp b.axfs j3.axfs
+'
+
+test_expect_success 'dump -p: profile counts, and why pages are XIP or not' '
+	"$AXFS" dump -p tie.csv b.axfs >dump 2>err &&
+	test ! -s err &&
+	count_pages dump >counts &&
+	grep -A8 " /usr/bin/prog$" dump >prog &&
+	grep "^    page 0: .*, profile count 5$" prog &&
+	grep "^    page 1: .*, profile count 5$" prog &&
+	grep "^    page 3: node [0-9]* xip .*, profile count 9$" prog &&
+	! grep "page 2: .*profile" prog &&
+	grep "^    7 pages: 1 xip, [0-9]* compressed, [0-9]* byte-aligned; why: profile 1, not-profiled 0, left-out 2$" prog &&
+	grep -A5 " /usr/bin/other$" dump | grep "why: profile 1, not-profiled 0, left-out 0$" &&
+	"$AXFS" dump -p tie.csv --json b.axfs >dump.json &&
+	python3 - <<-\EOF_PY
+	import json
+	d = {i["path"]: i for i in json.load(open("dump.json"))["inodes"]}
+	prog = d["/usr/bin/prog"]
+	assert prog["xip"] == 1 and prog["compressed"] + prog["byte_aligned"] == 6
+	assert prog["why"] == {"profile": 1, "not_profiled": 0, "left_out": 2}
+	assert [p.get("profile_count") for p in prog["pages"]] == \
+	    [5, 5, None, 9, None, None, None], prog["pages"]
+	EOF_PY
+'
+
+test_expect_success 'dump -p: whole files, hard links, lines the image lacks' '
+	mkdir -p hl &&
+	(cd hl && pages a 3 && ln a b && pages c 2) &&
+	printf "./b,4096,3\n./a,4096,2\n./gone,0,1\n./c,65536,1\n" >hl.csv &&
+	"$AXFS" mkfs -q hl -p hl.csv --xip /c -o hl.axfs &&
+	"$AXFS" dump -p hl.csv hl.axfs >dump 2>err &&
+	grep "2 profile pages name no page of a regular file" err &&
+	for f in a b; do
+		grep -A5 " /$f$" dump | grep "^    page 1: .* xip .*, profile count 5$" &&
+		grep -A5 " /$f$" dump |
+			grep "why: profile 1, not-profiled 0, left-out 0$" || return 1
+	done &&
+	grep -A4 " /c$" dump | grep "3 pages: 3 xip, .*why: profile 0, not-profiled 3, left-out 0$" &&
+	"$AXFS" dump -q -p hl.csv hl.axfs >/dev/null 2>err && test ! -s err &&
+	printf "./a,100,1\n" >bad.csv &&
+	{ "$AXFS" dump -p bad.csv hl.axfs 2>err; test $? = 8; } &&
+	grep "bad.csv:1:" err
 '
 
 test_expect_success 'several profiles are summed' '

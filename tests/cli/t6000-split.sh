@@ -94,6 +94,85 @@ test_expect_success 'an mmap limit too small for the XIP pages fails and says by
 	grep -i "bytes" err && test ! -e small.axfs
 '
 
+# An independent reader (tests/tools/mmapseg.py, no code shared with the
+# C tools) gets only the mmap segment and must find in it every XIP page
+# that the seed-driver reader finds in the whole image, and every region
+# the 2008 driver uses in place.  Profiles, whole-file XIP, mmap limits,
+# cblock sizes and compressed metadata vary.
+MMAPSEG="python3 $AXFS_TOP/tests/tools/mmapseg.py"
+SEEDREAD="python3 $AXFS_TOP/tests/tools/seedread.py"
+mk_profile() {	# page p of /bin/prog is counted p + 1 times: high pages are hot
+	p=0 && while [ $p -lt 74 ]; do
+		echo "./bin/prog,$((p * 4096)),$((p + 1))"; p=$((p + 1))
+	done >prof.csv &&
+	p=0 && while [ $p -lt 18 ]; do
+		echo "./lib/l8,$((p * 4096)),$((200 + p))"; p=$((p + 1))
+	done >>prof.csv
+}
+
+test_expect_success 'the mmap segment alone holds every XIP page and in-place region' '
+	mk_profile &&
+	printf "split: {mmap-limit: 2MiB}\nxip: {files: [/etc/conf]}\n" >pol.yaml &&
+	n=0 &&
+	for opts in "--xip /bin/prog --mmap-limit 1MiB" \
+		    "-p prof.csv --mmap-limit 1MiB -b 4KiB" \
+		    "-p prof.csv --mmap-limit 2MiB -b 1MiB --compress-metadata=yes" \
+		    "--xip /lib/* --mmap-limit 4MiB -b 16KiB" \
+		    "-c pol.yaml -p prof.csv"; do
+		n=$((n + 1)) &&
+		(set -f; "$AXFS" mkfs -q $opts tree -o v$n.axfs) &&
+		"$AXFS" split -q v$n.axfs --mmap v$n.nor --store v$n.nand &&
+		"$AXFS" split -q --join v$n.nor v$n.nand -o v$n.joined &&
+		cmp v$n.axfs v$n.joined &&
+		$SEEDREAD xip v$n.axfs | sort >v$n.want &&
+		$MMAPSEG v$n.nor >v$n.got &&
+		test -s v$n.want && cmp v$n.want v$n.got &&
+		$MMAPSEG --regions v$n.nor >v$n.regions &&
+		grep -q "^xip .* in-place$" v$n.regions &&
+		grep -q "^compressed .* store$" v$n.regions ||
+		{ echo "failed: $opts"; exit 1; }
+	done &&
+	grep -q "^node_type .* in-place$" v2.regions &&
+	grep -q "^node_type .* copied$" v3.regions
+'
+
+test_expect_success 'the segment reader refuses a short segment and a bad cut' '
+	head -c $(( $(stat -c %s v1.nor) - 4096 )) v1.nor >short.nor &&
+	! $MMAPSEG short.nor 2>err && grep "mmap_size" err &&
+	! $MMAPSEG v1.axfs 2>err && grep "mmap_size" err &&
+	x=$(python3 "$AXFS_TOP/tests/tools/axfs_patch.py" v1.axfs get desc.xip.fsoffset) &&
+	xs=$(python3 "$AXFS_TOP/tests/tools/axfs_patch.py" v1.axfs get desc.xip.size) &&
+	cp v1.axfs early.axfs &&
+	python3 "$AXFS_TOP/tests/tools/axfs_patch.py" early.axfs set sb.mmap_size $((x + xs)) &&
+	head -c $((x + xs)) early.axfs >early.nor &&
+	! $MMAPSEG early.nor 2>err && grep "strings" err
+'
+
+test_expect_success 'an mmap limit too small for the --xip pages names the exact excess' '
+	"$AXFS" mkfs -q --xip /bin/prog --mmap-limit 16MiB tree -o roomy.axfs &&
+	need=$("$AXFS" dump --json roomy.axfs | python3 -c "import json,sys; print(json.load(sys.stdin)[\"superblock\"][\"mmap_size\"])") &&
+	! "$AXFS" mkfs -q --xip /bin/prog --mmap-limit 128KiB tree -o small.axfs 2>err &&
+	grep "needs $need bytes, $((need - 131072)) more than the mmap limit of 131072" err &&
+	test ! -e small.axfs
+'
+
+test_expect_success 'over the mmap limit, the coldest profiled pages are dropped, with a warning' '
+	"$AXFS" mkfs -q -p prof.csv --mmap-limit 16MiB tree -o all.axfs &&
+	$SEEDREAD xip all.axfs | sort >all.xip &&
+	test $(wc -l <all.xip) -eq 92 &&
+	"$AXFS" mkfs -p prof.csv --mmap-limit 256KiB tree -o fit.axfs 2>err &&
+	grep "warning: the mmap limit of 262144 bytes leaves no room for [0-9]* profiled XIP pages" err &&
+	dropped=$(sed -n "s/.*leaves no room for \([0-9]*\) profiled.*/\1/p" err) &&
+	"$AXFS" split -q fit.axfs --mmap fit.nor --store fit.nand &&
+	test $(stat -c %s fit.nor) -le 262144 &&
+	$MMAPSEG fit.nor >fit.xip &&
+	kept=$(wc -l <fit.xip) && test "$kept" -gt 0 &&
+	test $((kept + dropped)) -eq 92 &&
+	sort -t, -k3,3nr prof.csv | head -n "$kept" |
+		sed "s/^\.//; s/,[0-9]*\$//" | sort >hottest &&
+	cmp hottest fit.xip
+'
+
 test_expect_success 'usage errors exit 16' '
 	"$AXFS" split img.axfs --mmap only; test $? -eq 16
 '

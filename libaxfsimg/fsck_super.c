@@ -34,7 +34,12 @@ int fsck_check_superblock(struct fsck *f)
 			AXFS_SIGNATURE_LEN) == 0;
 	if (magic != AXFS_MAGIC)
 		fsck_report(f, FC_SB_MAGIC, AXFS_SB_MAGIC, FSCK_NO_INO,
-			    "magic is 0x%08x, not 0x%08x", magic, AXFS_MAGIC);
+			    "magic is 0x%08x, not 0x%08x%s", magic, AXFS_MAGIC,
+			    f->split && f->len - f->seg1_len >= 4 &&
+			    axfs_get_be32(f->img + f->seg1_len) == AXFS_MAGIC ?
+			    " (the second file starts with the superblock: the "
+			    "segments are swapped; give the mmap segment first)" :
+			    "");
 	if (!sig_ok)
 		fsck_report(f, FC_SB_SIGNATURE, AXFS_SB_SIGNATURE, FSCK_NO_INO,
 			    "signature is not \"%s\" followed by NUL",

@@ -657,8 +657,19 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 	if (img->store_name) {
 		uint64_t store_len, m = img->sb.mmap_size;
 
-		if (img->sb.magic != AXFS_MAGIC)
+		if (img->sb.magic != AXFS_MAGIC) {
+			uint8_t m4[4];
+
+			/* Swapped segments: say so rather than "bad magic". */
+			if (pread(img->store_fd, m4, 4, 0) == 4 &&
+			    axfs_get_be32(m4) == AXFS_MAGIC)
+				return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+					AXFS_SB_MAGIC, "no AXFS superblock, "
+					"but the store segment '%s' starts with "
+					"one: the segments are swapped (give the "
+					"mmap segment first)", img->store_name);
 			return check_super(img, err);
+		}
 		rc = fd_length(img->store_fd, img->store_name, &store_len,
 			       err);
 		if (rc < 0)

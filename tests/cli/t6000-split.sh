@@ -66,7 +66,8 @@ for r in d[\"regions\"]:
 
 test_expect_success 'fsck refuses swapped and truncated segments' '
 	test_expect_code() { want=$1; shift; "$@"; test $? -eq $want; } &&
-	test_expect_code 4 "$AXFS" fsck nand.bin nor.bin &&
+	test_expect_code 4 "$AXFS" fsck nand.bin nor.bin >out &&
+	grep "segments are swapped" out &&
 	head -c $(( $(stat -c %s nand.bin) - 100 )) nand.bin >cut.bin &&
 	! "$AXFS" fsck nor.bin cut.bin
 '
@@ -74,7 +75,9 @@ test_expect_success 'fsck refuses swapped and truncated segments' '
 test_expect_success 'swapped segments are refused with a reason' '
 	! "$AXFS" split --join nand.bin nor.bin -o bad.axfs 2>err &&
 	test ! -e bad.axfs &&
-	grep "nand.bin" err
+	grep "nand.bin.*segments are swapped" err &&
+	! "$AXFS" dump nand.bin nor.bin 2>err && grep "segments are swapped" err &&
+	! "$AXFS" extract nand.bin nor.bin swapped 2>err && grep "segments are swapped" err
 '
 
 test_expect_success 'a truncated store segment is refused' '

@@ -9,6 +9,9 @@
 #   kt_kernel              Debian's kernel and headers (fetch-kernel.sh):
 #                          sets KVER KDIR VMLINUZ MODROOT
 #   kt_build_module        make -C kernel; sets KO
+#   kt_debian_pkgs         real Debian package trees (KT_DEBIAN_PKGS, as
+#                          `dpkg-deb -x` unpacks them) in the cache; sets
+#                          KT_DEBROOT, or KT_SKIP when they cannot be had
 #   kt_initramfs DIR OUT   busybox, the modules the tests use (with their
 #                          dependencies), axfs.ko and DIR's files -> cpio
 #   kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
@@ -85,6 +88,35 @@ kt_build_module() {
 	make -s -C "$KT_KERNEL" KDIR="$KDIR" modules >&2 || return 1
 	KO=$KT_KERNEL/axfs.ko
 	[ -f "$KO" ]
+}
+
+# Real Debian package trees for the test tree, beside the kernel cache:
+# time zones (1300 entries, 365 symbolic links), a program with man pages
+# and a shared library with its links.  Fetched once with apt-get download.
+KT_DEBIAN_PKGS="tzdata less zlib1g"
+
+kt_debian_pkgs() {
+	local cache=${AXFS_KCACHE:-/var/cache/axfs-tools/kernel}/debian-pkgs p
+	KT_DEBROOT=$cache/root
+	mkdir -p "$cache" || { KT_SKIP="cannot create $cache"; return 1; }
+	(
+		# Two test runs at once: the second waits, then finds it done.
+		flock 9 2>/dev/null
+		[ -e "$cache/.complete" ] &&
+			[ "$(cat "$cache/.complete")" = "$KT_DEBIAN_PKGS" ] && exit 0
+		rm -rf "$cache/debs" "$KT_DEBROOT" &&
+		mkdir -p "$cache/debs" "$KT_DEBROOT" &&
+		(cd "$cache/debs" && apt-get download -q $KT_DEBIAN_PKGS >&2) ||
+			exit 1
+		for p in $KT_DEBIAN_PKGS; do
+			mkdir -p "$KT_DEBROOT/$p" &&
+				dpkg-deb -x "$cache"/debs/"$p"_*.deb "$KT_DEBROOT/$p" ||
+				exit 1
+		done
+		rm -rf "$cache/debs"
+		echo "$KT_DEBIAN_PKGS" >"$cache/.complete"
+	) 9>"$cache/.lock" ||
+		{ KT_SKIP="apt-get download $KT_DEBIAN_PKGS failed"; return 1; }
 }
 
 # Modules the guest loads (and, through modules.dep, what they need).

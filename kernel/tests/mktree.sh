@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# mktree.sh DIR KIND - build a source tree for the qemu tests (run as root:
+# mktree.sh DIR KIND [MODROOT [DEBROOT]] - build a source tree for the qemu tests (run as root:
 # it makes device nodes and gives files to other owners).
 #
 #   full   every file type and the awkward cases: empty and page-boundary
@@ -9,14 +9,17 @@
 #          and large directories, hard links, symbolic links (relative,
 #          absolute, dangling, 4000 bytes), devices, FIFOs, sockets,
 #          set-id and sticky bits, other owners; a static busybox in
-#          /bin; and a real Debian package tree (linux-kbuild, as dpkg
-#          unpacked it into the kernel cache) under /debian.
+#          /bin; and real Debian package trees under /debian:
+#          linux-kbuild, as dpkg unpacked it into the kernel cache
+#          (MODROOT is its lib/modules/KVER), and each package that
+#          DEBROOT holds unpacked (DEBROOT/PKG, see kt_debian_pkgs).
 #   mini   a few small files covering the three node types, for the
 #          corrupted-image tests.
 set -eu
 dir=$1
 kind=$2
 modroot=${3:-}
+debroot=${4:-}
 
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -106,4 +109,10 @@ mkdir owners/dir && chown 42:43 owners/dir
 if [ -n "$modroot" ]; then
 	mkdir -p debian
 	cp -a "$modroot"/../../../usr/lib/linux-kbuild-* debian/
+fi
+if [ -n "$debroot" ]; then
+	mkdir -p debian
+	for pkg in "$debroot"/*; do
+		cp -a "$pkg" debian/
+	done
 fi

@@ -11,14 +11,17 @@
 # AXFS_KCACHE (default /var/cache/axfs-tools/kernel).  Only when those
 # cannot be had does it print "ok 1 # skip REASON" and stop.
 #
-# Host side: build axfs.ko, a static probe program, two source trees, the
-# images (`axfs mkfs`), corrupted images (corrupt.py), the expected listing
-# (guest/listing.sh with the same busybox), an initramfs.  Boot 1
-# (guest/boot1.sh) mounts them over virtio-blk, loop, MTD (mtdram, phram,
-# block2mtd), physaddr= and two devices, profiles a workload, and tries
-# the corrupted images.  The host builds an image with `axfs mkfs -p` from
-# that profile and checks its pages are XIP; boot 2 (guest/boot2.sh) runs
-# the workload from it in memory.  AXFS_KEEP=1 keeps the work directory.
+# Host side: build axfs.ko, a static probe program, two source trees (the
+# full one with real Debian package trees), the images (`axfs mkfs`),
+# corrupted images (corrupt.py), the expected listing (guest/listing.sh
+# with the same busybox), an initramfs.  Boot 1 (guest/boot1.sh) mounts
+# them over virtio-blk, loop, MTD (mtdram, phram, block2mtd), physaddr=
+# and two devices, and profiles a workload.  The host builds images with
+# `axfs mkfs -p` from that profile, alone and with --mmap-limit (split;
+# mmapseg.py reads the mmap segment alone), and checks their pages are
+# XIP; boot 2 (guest/boot2.sh) mounts them on every backend, runs the
+# workload from memory, and tries the corrupted images.  AXFS_KEEP=1
+# keeps the work directory.
 set -u
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -99,7 +102,16 @@ host_check "build the static probe program" \
 
 # ---- trees and images -------------------------------------------------------
 MTIME=1700000000
-sh "$here/mktree.sh" "$W/full" full "$MODROOT" >"$W/mktree.log" 2>&1 &&
+# Real Debian package trees in the full tree: fetched once into the cache.
+# Without them (no archive, nothing cached) the tree still has linux-kbuild.
+KT_DEBROOT=
+if kt_debian_pkgs >"$W/debian-pkgs.log" 2>&1; then
+	echo "# Debian packages in the tree: $KT_DEBIAN_PKGS"
+else
+	echo "# no extra Debian packages in the tree: $KT_SKIP"
+	KT_DEBROOT=
+fi
+sh "$here/mktree.sh" "$W/full" full "$MODROOT" "$KT_DEBROOT" >"$W/mktree.log" 2>&1 &&
 	sh "$here/mktree.sh" "$W/mini" mini >>"$W/mktree.log" 2>&1 ||
 	{ tap fail "build the source trees"; sed 's/^/#   /' "$W/mktree.log"; finish; }
 
@@ -286,18 +298,49 @@ if "$AXFS" dump --pages "$W/treeprof.img" >"$W/treeprof.dump" 2>/dev/null; then
 		sh -c "test -s '$W/treeprof.dumpxip' && comm -23 '$W/profile.pages' '$W/treeprof.dumpxip' | head -n 5 | { ! grep .; }"
 fi
 PROF_BB_NONXIP=$(nonxip_pages "$W/treeprof.img")
-host_check "profiled image fits below the corrupted images" fits "$W/treeprof.img" $((0x3000000))
+host_check "profiled image fits below the dual image's segment" fits "$W/treeprof.img" $((0x2000000))
+
+# Profile and two segments at once: the profiled pages must land in the
+# memory-mapped segment, which an independent reader (mmapseg.py) given
+# only that segment walks: every XIP page and every region the 2008
+# driver uses in place lie inside it.
+if mk profdual -p "$W/profile.csv" --mmap-limit 16MiB "$W/full" &&
+   "$AXFS" split -q "$W/profdual.img" --mmap "$W/profdual.mmap" --store "$W/profdual.store" \
+	>>"$W/mkfs-profdual.log" 2>&1; then
+	tap ok "mkfs -p --mmap-limit, axfs split: profiled dual-device image"
+else
+	tap fail "mkfs -p --mmap-limit, axfs split: profiled dual-device image"
+	sed 's/^/#   /' "$W/mkfs-profdual.log" | head -n 10
+	finish
+fi
+host_check "profiled dual image: split and joined again gives the same bytes" \
+	sh -c "'$AXFS' split -q --join '$W/profdual.mmap' '$W/profdual.store' -o '$W/profdual.joined' &&
+	       cmp '$W/profdual.img' '$W/profdual.joined'"
+for d in dual profdual; do
+	$SEEDREAD xip "$W/$d.img" | sort >"$W/$d.xip"
+	host_check "$d: the mmap segment alone holds every XIP page ($(wc -l <"$W/$d.xip")) and in-place region" \
+		sh -c "python3 '$AXFS_TOP/tests/tools/mmapseg.py' '$W/$d.mmap' >'$W/$d.segxip' &&
+		       test -s '$W/$d.xip' && cmp '$W/$d.xip' '$W/$d.segxip'"
+done
+host_check "profiled dual image: every profiled page is XIP" \
+	sh -c "comm -23 '$W/profile.pages' '$W/profdual.xip' | head -n 5 | { ! grep .; }"
+host_check "profiled dual image: the mmap segment fits below the corrupted images" \
+	fits "$W/profdual.mmap" $((0x1000000))
 
 # ---- boot 2 -----------------------------------------------------------------
 cat >>"$stage/data/config" <<EOF
 PHYS_PROF=$PHYS_XIP
+PROF_SIZE=$(stat -c %s "$W/treeprof.img")
 PROF_BB_NONXIP=$PROF_BB_NONXIP
+PROFDUAL_BB_NONXIP=$(nonxip_pages "$W/profdual.img")
 EOF
 KT_INITRD=$W/initrd2.cpio
 kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
 # shellcheck disable=SC2086
 kt_boot "$W/boot2.log" 300 "axfsplan=boot2 slub_debug=FZPU,kmalloc-*" \
+	$(drive "$W/treeprof.img" prof) $(drive "$W/profdual.store" pstore) \
 	-device loader,file="$W/treeprof.img",addr=$PHYS_XIP,force-raw=on \
+	-device loader,file="$W/profdual.mmap",addr=$PHYS_DUAL,force-raw=on \
 	$loaders
 echo "# boot 2 done after $(($(date +%s) - T0)) s"
 parse_guest "$W/boot2.log" boot2

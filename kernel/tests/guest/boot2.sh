@@ -5,6 +5,9 @@
 #  - the image built with `axfs mkfs -p` from the profile boot 1
 #    collected, in memory at $PHYS_PROF: the pages the workload touched
 #    must now be XIP, mapped straight from memory, not copied into RAM;
+#    the same image over virtio-blk and over an MTD (phram);
+#  - the image built with the profile and --mmap-limit, cut by axfs
+#    split: mmap segment at $PHYS_DUAL, store segment on a virtio disk;
 #  - the corrupted images (hostile.sh).
 . /tests/lib.sh
 
@@ -25,6 +28,28 @@ check "profiled image: a running busybox has a VM_MIXEDMAP text mapping" \
 	awk -v want=/mnt/p/bin/busybox '$NF == want && $2 ~ /x/ { inv = 1; next } /^[0-9a-f]+-/ { inv = 0 } inv && /^VmFlags:/ && / mm/ { found = 1 } END { exit !found }' /proc/$pid/smaps
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
+umount /mnt/p
+
+# The same profiled image (files part XIP, part compressed) on the other
+# backends: a block device and an MTD (phram over the same memory).
+modprobe virtio_blk 2>/dev/null; modprobe virtio_pci 2>/dev/null
+sleep 1
+check "profiled image over virtio-blk: full comparison" mount_compare /mnt/p "$(disk prof)"
+check "profiled image over virtio-blk: mmap reads what read() reads" \
+	sh -c 'for f in /mnt/p/bin/busybox /mnt/p/sizes/mixed; do probe mmap "$f" || exit 1; done'
+umount /mnt/p 2>/dev/null
+modprobe phram phram=axfsprof,$PHYS_PROF,$(( (PROF_SIZE + 4095) / 4096 * 4096 ))
+check "profiled image over MTD (phram mtd:axfsprof): full comparison" mount_compare /mnt/p mtd:axfsprof
+umount /mnt/p 2>/dev/null
+
+# Profile and two segments: the mmap segment in memory, the store on a disk.
+check "profiled dual image: physaddr=$PHYS_DUAL + second_dev: full comparison" \
+	mount_compare /mnt/p -o physaddr=$PHYS_DUAL,second_dev="$(disk pstore)" none
+probe xip /mnt/p/bin/busybox >/tmp/xip.out 2>&1
+check "profiled dual image: busybox mapped VM_MIXEDMAP, only its $PROFDUAL_BB_NONXIP non-XIP pages in RAM ($(head -n 1 /tmp/xip.out))" \
+	grep -q "^mixedmap=1 size_kb=[0-9]* rss_kb=$((PROFDUAL_BB_NONXIP * 4))\$" /tmp/xip.out
+check "profiled dual image: the workload runs from it" \
+	sh -c 'sh /tests/workload.sh /mnt/p/bin/busybox | grep -q "workload: done"'
 umount /mnt/p
 
 . /tests/hostile.sh

@@ -372,9 +372,12 @@ int cmd_mkfs(int argc, char **argv)
 						     why);
 				goto out;
 			}
-			if (o.mmap_limit == 0) {
+			/* As the policy's split.mmap-limit: the mapped part
+			 * ends on a page boundary, so a limit is in pages. */
+			if (o.mmap_limit == 0 || o.mmap_limit % 4096) {
 				rc = cmd_usage_error("invalid --mmap-limit: it "
-						     "must be more than 0");
+						     "must be a positive "
+						     "multiple of 4KiB");
 				goto out;
 			}
 			break;

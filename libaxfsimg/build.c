@@ -6,9 +6,11 @@
  *          -> write to a temporary file beside the output -> digest
  *          -> fsync + rename
  *
- * With an mmap limit, profiled XIP pages are dropped (coldest first, by
- * the planner) and the data packed again until the memory-mapped part
- * fits; pages asked for by --xip or the policy are never dropped.
+ * With an mmap limit and an XIP budget, profiled XIP pages are dropped
+ * (coldest first, by the planner) and the data packed again until the
+ * memory-mapped part fits; pages asked for by --xip or the policy are
+ * never dropped.  Without a budget an image that does not fit is an
+ * error: the user asked for every profiled page.
  * Any failure removes the temporary file and leaves an existing output
  * untouched.
  */
@@ -622,6 +624,27 @@ static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
 	}
 }
 
+/*
+ * The mapped part does not fit and no budget allows dropping pages: when
+ * some XIP pages come from a profile, say how to let mkfs drop the
+ * coldest of them instead of failing.
+ */
+static void hint_budget(const struct axfs_tree *t, struct axfs_error *err)
+{
+	uint64_t planned, asked;
+	char msg[AXFS_ERROR_MSG_MAX];
+
+	count_xip_pages(t, &planned, &asked);
+	if (!err || planned == asked)
+		return;
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	axfs_error_set(err, AXFS_ERR_LIMIT,
+		       "%s; %llu of the XIP pages come from the profile: with an "
+		       "XIP budget (--xip-budget or xip.budget) the coldest of "
+		       "them are stored compressed until the rest fits", msg,
+		       (unsigned long long)(planned - asked));
+}
+
 static int pack(const struct axfs_build_opts *o, struct axfs_tree *t,
 		struct axfs_source *src, struct axfs_build_result *res,
 		struct axfs_error *err)
@@ -767,11 +790,16 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 		    res->layout.mmap_size <= mmap_limit)
 			break;
 		/*
-		 * The mapped part is too big.  Profiled pages are a wish
-		 * within a budget: drop the coldest until it fits.  Pages
+		 * The mapped part is too big.  With a budget, profiled pages
+		 * are a wish within it: drop the coldest until it fits.
+		 * Without one every profiled page was asked for, and pages
 		 * that --xip or the policy asked for are a requirement: if
-		 * they alone do not fit, fail and say by how much.
+		 * they do not fit, fail and say by how much.
 		 */
+		if (!plo.has_budget) {
+			hint_budget(&res->tree, err);
+			break;
+		}
 		count_xip_pages(&res->tree, &planned, &asked);
 		over = res->layout.mmap_size - mmap_limit;
 		over = (over + AXFS_PAGE_SIZE - 1) / AXFS_PAGE_SIZE;

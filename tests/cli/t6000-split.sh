@@ -159,11 +159,24 @@ test_expect_success 'an mmap limit too small for the --xip pages names the exact
 	test ! -e small.axfs
 '
 
-test_expect_success 'over the mmap limit, the coldest profiled pages are dropped, with a warning' '
+test_expect_success 'over the mmap limit without a budget, profiled pages fail the build with a hint' '
+	! "$AXFS" mkfs -p prof.csv --mmap-limit 256KiB tree -o fit.axfs 2>err &&
+	grep "more than the mmap limit of 262144; 92 of the XIP pages come from the profile: with an XIP budget" err &&
+	test ! -e fit.axfs &&
+	printf "split: {mmap-limit: 256KiB}\n" >lim.yaml &&
+	! "$AXFS" mkfs -c lim.yaml -p prof.csv tree -o fit.axfs 2>err &&
+	grep "92 of the XIP pages come from the profile" err &&
+	test ! -e fit.axfs
+'
+
+test_expect_success 'over the mmap limit with a budget, the coldest profiled pages are dropped, with a warning' '
 	"$AXFS" mkfs -q -p prof.csv --mmap-limit 16MiB tree -o all.axfs &&
 	$SEEDREAD xip all.axfs | sort >all.xip &&
 	test $(wc -l <all.xip) -eq 92 &&
-	"$AXFS" mkfs -p prof.csv --mmap-limit 256KiB tree -o fit.axfs 2>err &&
+	printf "split: {mmap-limit: 256KiB}\nxip: {budget: 16MiB}\n" >limb.yaml &&
+	"$AXFS" mkfs -q -c limb.yaml -p prof.csv tree -o pol.axfs &&
+	"$AXFS" mkfs -p prof.csv --xip-budget 16MiB --mmap-limit 256KiB tree -o fit.axfs 2>err &&
+	cmp pol.axfs fit.axfs &&
 	grep "warning: the mmap limit of 262144 bytes leaves no room for [0-9]* profiled XIP pages" err &&
 	dropped=$(sed -n "s/.*leaves no room for \([0-9]*\) profiled.*/\1/p" err) &&
 	"$AXFS" split -q fit.axfs --mmap fit.nor --store fit.nand &&

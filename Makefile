@@ -209,8 +209,13 @@ install: all $(LIBA)
 	install -m 644 contrib/bash-completion/axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/axfs
 	ln -sf axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/mkfs.axfs
 	ln -sf axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/fsck.axfs
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PC_LIBDIR)|; s|@INCLUDEDIR@|$(PC_INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
 		libaxfsimg/axfsimg.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/axfsimg.pc
+
+# axfsimg.pc names its directories under ${prefix} where they are, so that
+# `pkg-config --define-prefix` finds a relocated (DESTDIR) install.
+PC_LIBDIR     = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
+PC_INCLUDEDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs $(DESTDIR)$(SBINDIR)/fsck.axfs

@@ -187,6 +187,30 @@ test_expect_success 'a program links with the installed libaxfsimg.a and its Req
 	cmp prog.out static.out
 '
 
+test_expect_success 'the static link flags name the thread library' '
+	pkg-config --static --libs axfsimg | grep -q -- "-pthread"
+'
+
+# The default PREFIX, and no sysroot: pkg-config --define-prefix derives
+# the prefix from where axfsimg.pc lies, as a user of an unpacked DESTDIR
+# tree (or a relocated SDK) does.
+D2=$TRASH/dest-local
+test_expect_success 'a /usr/local install in a DESTDIR builds a program with pkg-config --define-prefix' '
+	make -s -C "$top" B="$B" install DESTDIR="$D2" >install2.log 2>&1 ||
+		{ cat install2.log; false; } &&
+	pc="$D2/usr/local/lib/pkgconfig/axfsimg.pc" &&
+	grep -qx "prefix=/usr/local" "$pc" &&
+	grep -qx "libdir=\${prefix}/lib" "$pc" &&
+	flags=$(env -u PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH="$D2/usr/local/lib/pkgconfig" \
+		pkg-config --define-prefix --cflags --libs axfsimg) &&
+	echo "$flags" | grep -q -- "-I$D2/usr/local/include/axfs" &&
+	$CC -std=c11 -Wall -Wextra -Werror -o prog-local prog.c $flags &&
+	LD_LIBRARY_PATH="$D2/usr/local/lib" ./prog-local tree.axfs >local.out &&
+	cmp prog.out local.out &&
+	make -s -C "$top" B="$B" uninstall DESTDIR="$D2" >uninstall2.log 2>&1 &&
+	! find "$D2" ! -type d | grep .
+'
+
 if command -v mkfs >/dev/null 2>&1 && command -v fsck >/dev/null 2>&1; then
 test_expect_success 'mkfs -t axfs and fsck -t axfs reach our commands' '
 	PATH="$D/usr/sbin:$D/usr/bin:$PATH" mkfs -t axfs tree viamkfs.axfs &&

@@ -4,7 +4,7 @@
 # (kconfiglib) and gives the defaults and selects Buildroot would, its
 # external.mk evaluated by GNU make with stubs of Buildroot's package and
 # rootfs macros declares the host packages and produces the expected
-# ROOTFS_AXFS_CMD, and that command (and the fsck hook) builds a correct
+# ROOTFS_AXFS_TOOLS_CMD, and that command (and the fsck hook) builds a correct
 # image with the real axfs on a small tree.
 . "$(dirname "$0")/lib.sh"
 
@@ -38,20 +38,34 @@ test_expect_success 'the br2-external tree has every file Buildroot needs' '
 		 package/axfs-libmd/axfs-libmd.mk package/axfs-libmd/axfs-libmd.hash \
 		 package/axfs-libdeflate/axfs-libdeflate.mk \
 		 package/axfs-libdeflate/axfs-libdeflate.hash \
-		 fs/axfs/Config.in fs/axfs/axfs.mk; do
+		 fs/axfs-tools/Config.in fs/axfs-tools/axfs-tools.mk; do
 		test -f "$ext/$f" || { echo "missing $f"; return 1; }
 	done
 '
 
 test_expect_success 'every option of ours the .mk files use is defined in a Config.in' '
-	cat "$ext"/fs/axfs/*.mk "$ext"/package/*/*.mk | sed "s/#.*//" |
+	cat "$ext"/fs/axfs-tools/*.mk "$ext"/package/*/*.mk | sed "s/#.*//" |
 		grep -o "BR2_[A-Z0-9_]*" | grep -v "^BR2_EXTERNAL_" | sort -u >used &&
-	cat "$ext/Config.in" "$ext"/fs/axfs/Config.in "$ext"/package/*/Config.in* |
+	cat "$ext/Config.in" "$ext"/fs/axfs-tools/Config.in "$ext"/package/*/Config.in* |
 		sed -n "s/^\(menu\)\{0,1\}config \(BR2_[A-Z0-9_]*\)$/\2/p" | sort -u >defined &&
-	grep -q BR2_TARGET_ROOTFS_AXFS_BS used &&
+	grep -q BR2_TARGET_ROOTFS_AXFS_TOOLS_BS used &&
 	comm -23 used defined >undefined &&
 	cat undefined &&
 	! test -s undefined
+'
+
+# Buildroot 2015.11-2025.08 has its own fs/axfs (host-axfsutils), and from
+# 2025.11 BR2_TARGET_ROOTFS_AXFS selects BR2_LEGACY, which stops the build;
+# libdeflate and libmd are target packages of Buildroot.  A br2-external
+# symbol or package of one of those names would merge with Buildroot's.
+test_expect_success 'no symbol or package name is one Buildroot has or had' '
+	cat "$ext/Config.in" "$ext"/fs/*/Config.in "$ext"/package/*/Config.in* |
+		sed -n "s/^\(menu\)\{0,1\}config \(BR2_[A-Z0-9_]*\)$/\2/p" >syms &&
+	test -s syms &&
+	! grep -x -e BR2_TARGET_ROOTFS_AXFS -e BR2_PACKAGE_HOST_AXFSUTILS \
+		-e BR2_PACKAGE_AXFSUTILS -e BR2_PACKAGE_LIBDEFLATE -e BR2_PACKAGE_LIBMD syms &&
+	(cd "$ext" && ls -d fs/* package/*) >dirs &&
+	! grep -x -e fs/axfs -e package/axfsutils -e package/libdeflate -e package/libmd dirs
 '
 
 # ---- Buildroot's coding style (the rules of utils/check-package) ------------
@@ -161,24 +175,24 @@ def val(name):
 
 # Nothing is on by default; enabling the filesystem selects the host tools
 # and gives squashfs-like defaults.
-assert val("BR2_TARGET_ROOTFS_AXFS") == "n", val("BR2_TARGET_ROOTFS_AXFS")
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS") == "n", val("BR2_TARGET_ROOTFS_AXFS_TOOLS")
 assert val("BR2_PACKAGE_HOST_AXFS_TOOLS") == "n"
-sym["BR2_TARGET_ROOTFS_AXFS"].set_value("y")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS"].set_value("y")
 assert val("BR2_PACKAGE_HOST_AXFS_TOOLS") == "y", "host tools not selected"
-assert val("BR2_TARGET_ROOTFS_AXFS_BS") == "64KiB", val("BR2_TARGET_ROOTFS_AXFS_BS")
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_BS") == "64KiB", val("BR2_TARGET_ROOTFS_AXFS_TOOLS_BS")
 for s in ("POLICY", "PROFILE", "XIP_BUDGET", "XIP_FILES"):
-    assert val("BR2_TARGET_ROOTFS_AXFS_" + s) == "", s
+    assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_" + s) == "", s
 k.write_config("defaults.config")
 for kib, want in ((4, "4KiB"), (16, "16KiB"), (1024, "1MiB")):
-    sym["BR2_TARGET_ROOTFS_AXFS_BS_%dK" % kib].set_value("y")
-    assert val("BR2_TARGET_ROOTFS_AXFS_BS") == want, (kib, val("BR2_TARGET_ROOTFS_AXFS_BS"))
+    sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_BS_%dK" % kib].set_value("y")
+    assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_BS") == want, (kib, val("BR2_TARGET_ROOTFS_AXFS_TOOLS_BS"))
 
 # The configuration the command-line test uses.
-sym["BR2_TARGET_ROOTFS_AXFS_BS_128K"].set_value("y")
-sym["BR2_TARGET_ROOTFS_AXFS_POLICY"].set_value(sys.argv[1])
-sym["BR2_TARGET_ROOTFS_AXFS_PROFILE"].set_value(sys.argv[2])
-sym["BR2_TARGET_ROOTFS_AXFS_XIP_BUDGET"].set_value("1MiB")
-sym["BR2_TARGET_ROOTFS_AXFS_XIP_FILES"].set_value("/bin/* /usr/lib/*.so*")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_BS_128K"].set_value("y")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY"].set_value(sys.argv[1])
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE"].set_value(sys.argv[2])
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET"].set_value("1MiB")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_FILES"].set_value("/bin/* /usr/lib/*.so*")
 k.write_config("full.config")
 print("ok")
 EOF
@@ -194,32 +208,32 @@ PROF="$TRASH/a.csv $TRASH/b.csv"
 if KPY=$(kpy); then
 	test_expect_success 'Config.in loads without warnings, selects the host tools, gives the defaults' '
 		CONFIG_= "$KPY" kconf.py "$P" "$PROF" &&
-		grep -qx "BR2_TARGET_ROOTFS_AXFS=y" full.config &&
+		grep -qx "BR2_TARGET_ROOTFS_AXFS_TOOLS=y" full.config &&
 		grep -qx "BR2_PACKAGE_HOST_AXFS_TOOLS=y" full.config &&
-		grep -qx "BR2_TARGET_ROOTFS_AXFS_BS=\"128KiB\"" full.config
+		grep -qx "BR2_TARGET_ROOTFS_AXFS_TOOLS_BS=\"128KiB\"" full.config
 	'
 else
 	test_skip 'python3-kconfiglib is not installed (run as root to install it)'
 	# The .config Buildroot would write for the same choices.
 	cat >defaults.config <<-EOF
 	BR2_PACKAGE_HOST_AXFS_TOOLS=y
-	BR2_TARGET_ROOTFS_AXFS=y
-	BR2_TARGET_ROOTFS_AXFS_BS_64K=y
-	BR2_TARGET_ROOTFS_AXFS_BS="64KiB"
-	BR2_TARGET_ROOTFS_AXFS_POLICY=""
-	BR2_TARGET_ROOTFS_AXFS_PROFILE=""
-	BR2_TARGET_ROOTFS_AXFS_XIP_BUDGET=""
-	BR2_TARGET_ROOTFS_AXFS_XIP_FILES=""
+	BR2_TARGET_ROOTFS_AXFS_TOOLS=y
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS_64K=y
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS="64KiB"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY=""
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE=""
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET=""
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_FILES=""
 	EOF
 	cat >full.config <<-EOF
 	BR2_PACKAGE_HOST_AXFS_TOOLS=y
-	BR2_TARGET_ROOTFS_AXFS=y
-	BR2_TARGET_ROOTFS_AXFS_BS_128K=y
-	BR2_TARGET_ROOTFS_AXFS_BS="128KiB"
-	BR2_TARGET_ROOTFS_AXFS_POLICY="$P"
-	BR2_TARGET_ROOTFS_AXFS_PROFILE="$PROF"
-	BR2_TARGET_ROOTFS_AXFS_XIP_BUDGET="1MiB"
-	BR2_TARGET_ROOTFS_AXFS_XIP_FILES="/bin/* /usr/lib/*.so*"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS=y
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS_128K=y
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS="128KiB"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY="$P"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE="$PROF"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET="1MiB"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_FILES="/bin/* /usr/lib/*.so*"
 	EOF
 fi
 
@@ -247,7 +261,8 @@ host-autotools-package = T7300_HOST_PACKAGES += host-$(pkgname)
 host-cmake-package = T7300_HOST_PACKAGES += host-$(pkgname)
 define inner-rootfs
 ROOTFS_$(2)_NAME = rootfs-$(1)
-ROOTFS_$(2)_FINAL_IMAGE_NAME = rootfs.$(1)
+ROOTFS_$(2)_IMAGE_NAME ?= rootfs.$(1)
+ROOTFS_$(2)_FINAL_IMAGE_NAME = $$(strip $$(ROOTFS_$(2)_IMAGE_NAME))
 T7300_ROOTFS += $(1):$(2)
 endef
 rootfs = $(call inner-rootfs,$(pkgname),$(call UPPERCASE,$(pkgname)))
@@ -255,9 +270,9 @@ rootfs = $(call inner-rootfs,$(pkgname),$(call UPPERCASE,$(pkgname)))
 include $(BR2_EXTERNAL_AXFS_PATH)/external.mk
 
 $(BINARIES_DIR)/rootfs.axfs:
-	$(file >$(T)/cmd.sh,$(ROOTFS_AXFS_CMD))
-	$(file >$(T)/hooks.sh,$(foreach h,$(ROOTFS_AXFS_POST_GEN_HOOKS),$(call $(h))$(sep)))
-	$(file >$(T)/info,hosts=$(T7300_HOST_PACKAGES);rootfs=$(T7300_ROOTFS);deps=$(strip $(ROOTFS_AXFS_DEPENDENCIES));toolsdeps=$(strip $(HOST_AXFS_TOOLS_DEPENDENCIES));site=$(AXFS_TOOLS_SITE);method=$(AXFS_TOOLS_SITE_METHOD))
+	$(file >$(T)/cmd.sh,$(ROOTFS_AXFS_TOOLS_CMD))
+	$(file >$(T)/hooks.sh,$(foreach h,$(ROOTFS_AXFS_TOOLS_POST_GEN_HOOKS),$(call $(h))$(sep)))
+	$(file >$(T)/info,hosts=$(T7300_HOST_PACKAGES);rootfs=$(T7300_ROOTFS);deps=$(strip $(ROOTFS_AXFS_TOOLS_DEPENDENCIES));toolsdeps=$(strip $(HOST_AXFS_TOOLS_DEPENDENCIES));site=$(AXFS_TOOLS_SITE);method=$(AXFS_TOOLS_SITE_METHOD))
 EOF
 
 evaluate() {	# evaluate CONFIG OUTDIR: runs the stub make, fills OUTDIR
@@ -270,19 +285,19 @@ test_expect_success 'external.mk declares host-axfs-tools, its libdeflate and li
 	evaluate defaults.config "$TRASH/d" &&
 	cat d/info &&
 	grep -q "hosts=host-axfs-libdeflate host-axfs-libmd host-axfs-tools;" d/info &&
-	grep -q "rootfs=axfs:AXFS;" d/info &&
+	grep -q "rootfs=axfs-tools:AXFS_TOOLS;" d/info &&
 	grep -q "deps=host-axfs-tools;" d/info &&
 	grep -q "toolsdeps=host-pkgconf host-zlib host-axfs-libdeflate host-libarchive host-libyaml host-axfs-libmd;" d/info &&
 	grep -q "site=$ext/../..;method=local" d/info &&
 	test -f "$ext/../../Makefile"
 '
 
-test_expect_success 'ROOTFS_AXFS_CMD with the defaults' '
+test_expect_success 'ROOTFS_AXFS_TOOLS_CMD with the defaults' '
 	test "$(norm d/cmd.sh)" = "$TRASH/d/host/bin/axfs mkfs --no-progress -j 3 -b 64KiB $TRASH/d/target $TRASH/d/images/rootfs.axfs" ||
 	{ norm d/cmd.sh; false; }
 '
 
-test_expect_success 'ROOTFS_AXFS_CMD with every option set' '
+test_expect_success 'ROOTFS_AXFS_TOOLS_CMD with every option set' '
 	evaluate full.config "$TRASH/f" &&
 	want="$TRASH/f/host/bin/axfs mkfs --no-progress -j 3 -b 128KiB --policy $P --profile $TRASH/a.csv --profile $TRASH/b.csv --xip-budget 1MiB --xip '"'/bin/*'"' --xip '"'/usr/lib/*.so*'"' $TRASH/f/target $TRASH/f/images/rootfs.axfs" &&
 	test "$(norm f/cmd.sh)" = "$want" ||

@@ -70,6 +70,7 @@ expand() {	# expand FILE: substitutes the variables of the environment
 	sed -e "s|\${IMAGE_ROOTFS}|$IMAGE_ROOTFS|g" \
 	    -e "s|\${IMGDEPLOYDIR}|$IMGDEPLOYDIR|g" \
 	    -e "s|\${IMAGE_NAME}|$IMAGE_NAME|g" \
+	    -e "s|\${AXFS_IMAGE_NAME_SUFFIX}|${AXFS_IMAGE_NAME_SUFFIX-}|g" \
 	    -e "s|\${AXFS_POLICY}|$AXFS_POLICY|g" \
 	    -e "s|\${AXFS_PROFILE}|$AXFS_PROFILE|g" \
 	    -e "s|\${EXTRA_IMAGECMD}|$EXTRA_IMAGECMD|g" "$1"
@@ -81,7 +82,7 @@ test_expect_success 'IMAGE_CMD:axfs uses only the variables BitBake provides' '
 	grep -o "\${[A-Za-z_:]*}" body.sh | sort -u >refs &&
 	cat refs &&
 	! grep -v -x -e "\${IMAGE_ROOTFS}" -e "\${IMGDEPLOYDIR}" -e "\${IMAGE_NAME}" \
-		-e "\${AXFS_POLICY}" -e "\${AXFS_PROFILE}" -e "\${EXTRA_IMAGECMD}" refs
+		-e "\${AXFS_IMAGE_NAME_SUFFIX}" -e "\${AXFS_POLICY}" -e "\${AXFS_PROFILE}" -e "\${EXTRA_IMAGECMD}" refs
 '
 
 mkdir -p rootfs/bin rootfs/etc rootfs/usr/lib deploy bin
@@ -125,6 +126,40 @@ test_expect_success 'IMAGE_CMD:axfs with only the defaults (empty variables)' '
 	AXFS_POLICY= AXFS_PROFILE= EXTRA_IMAGECMD= expand body.sh >run2.sh &&
 	PATH="$TRASH/bin:$PATH" sh -e run2.sh &&
 	"$AXFS" fsck deploy/plain.axfs
+'
+
+# The file name image.bbclass looks for: kirkstone (LAYERSERIES_CORENAMES)
+# appends IMAGE_NAME_SUFFIX to IMAGE_NAME, later releases have it in
+# IMAGE_NAME already.  The inline Python, run as BitBake would.
+test_expect_success 'the image file name follows the release (kirkstone: IMAGE_NAME_SUFFIX)' '
+	sed -n "s/^AXFS_IMAGE_NAME_SUFFIX = \"\\\${@\(.*\)}\"\$/\1/p" "$class" >suffix.py &&
+	test -s suffix.py &&
+	cat >bb.py <<-\PY &&
+	import sys
+	class utils:
+	    @staticmethod
+	    def contains(var, item, t, f, d):
+	        return t if item in (d.getVar(var) or "").split() else f
+	class bb: pass
+	bb.utils = utils
+	class D(dict):
+	    def getVar(self, k): return self.get(k)
+	expr = open("suffix.py").read()
+	for series in ("kirkstone", "scarthgap", "styhead walnascar"):
+	    d = D(LAYERSERIES_CORENAMES=series, IMAGE_NAME_SUFFIX=".rootfs")
+	    print(series.split()[0], repr(eval(expr)))
+	PY
+	python3 bb.py >names &&
+	cat names &&
+	grep -qx "kirkstone '"'"'.rootfs'"'"'" names &&
+	grep -qx "scarthgap '"'"''"'"'" names &&
+	grep -qx "styhead '"'"''"'"'" names &&
+	rm -rf deploy && mkdir deploy &&
+	IMAGE_ROOTFS=$TRASH/rootfs IMGDEPLOYDIR=$TRASH/deploy IMAGE_NAME=k-20240101 \
+	AXFS_IMAGE_NAME_SUFFIX=.rootfs AXFS_POLICY= AXFS_PROFILE= EXTRA_IMAGECMD= \
+		expand body.sh >runk.sh &&
+	PATH="$TRASH/bin:$PATH" sh -e runk.sh &&
+	"$AXFS" fsck -q deploy/k-20240101.rootfs.axfs
 '
 
 test_expect_success 'IMAGE_CMD:axfs fails the task when mkfs fails' '

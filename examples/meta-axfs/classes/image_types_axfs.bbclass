@@ -15,7 +15,8 @@
 #   EXTRA_IMAGECMD:axfs more "axfs mkfs" options, for example
 #                       "--block-size 64KiB --xip-budget 8MiB"
 #
-# The image is ${IMGDEPLOYDIR}/${IMAGE_NAME}.axfs, checked with axfs fsck.
+# The image is ${IMGDEPLOYDIR}/${IMAGE_NAME}.axfs (kirkstone:
+# ${IMAGE_NAME}${IMAGE_NAME_SUFFIX}.axfs), checked with axfs fsck.
 # Owners, modes and device nodes are those of the rootfs under pseudo.
 
 AXFS_POLICY ?= ""
@@ -23,6 +24,11 @@ AXFS_PROFILE ?= ""
 EXTRA_IMAGECMD:axfs ?= ""
 
 IMAGE_TYPES += "axfs"
+
+# The file name image.bbclass links and converts: from nanbield (4.3) on
+# IMAGE_NAME holds IMAGE_NAME_SUFFIX (".rootfs") and image_types.bbclass
+# writes ${IMAGE_NAME}.TYPE; kirkstone writes ${IMAGE_NAME}${IMAGE_NAME_SUFFIX}.TYPE.
+AXFS_IMAGE_NAME_SUFFIX = "${@bb.utils.contains('LAYERSERIES_CORENAMES', 'kirkstone', d.getVar('IMAGE_NAME_SUFFIX') or '', '', d)}"
 
 IMAGE_CMD:axfs () {
 	axfs_opts=""
@@ -36,8 +42,8 @@ IMAGE_CMD:axfs () {
 	# does (reproducible builds set it to REPRODUCIBLE_TIMESTAMP_ROOTFS).
 	export SOURCE_DATE_EPOCH=$(stat -c '%Y' ${IMAGE_ROOTFS})
 	axfs mkfs --no-progress $axfs_opts ${EXTRA_IMAGECMD} \
-		${IMAGE_ROOTFS} -o ${IMGDEPLOYDIR}/${IMAGE_NAME}.axfs
-	axfs fsck -q ${IMGDEPLOYDIR}/${IMAGE_NAME}.axfs
+		${IMAGE_ROOTFS} -o ${IMGDEPLOYDIR}/${IMAGE_NAME}${AXFS_IMAGE_NAME_SUFFIX}.axfs
+	axfs fsck -q ${IMGDEPLOYDIR}/${IMAGE_NAME}${AXFS_IMAGE_NAME_SUFFIX}.axfs
 }
 
 do_image_axfs[depends] += "axfs-tools-native:do_populate_sysroot"

@@ -147,3 +147,23 @@ int cmd_progress_enabled(int forced)
 		return 0;
 	return isatty(STDERR_FILENO);
 }
+
+void cmd_progress_rate(char *buf, size_t len, const struct timespec *start,
+		       unsigned long long done, unsigned long long total)
+{
+	struct timespec now;
+	double el, rate;
+	char eta[32] = "--:--";
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	el = (double)(now.tv_sec - start->tv_sec) +
+	     (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+	rate = el > 0 ? (double)done / el : 0;
+	if (rate > 0 && total >= done) {
+		double left = (double)(total - done) / rate;
+
+		snprintf(eta, sizeof(eta), "%d:%02d", (int)(left / 60),
+			 (int)left % 60);
+	}
+	snprintf(buf, len, ", %.1f MiB/s, ETA %s", rate / 1048576.0, eta);
+}

@@ -107,7 +107,7 @@ struct extract {
 	uint64_t files_total, bytes_total;
 	uint64_t files_done, bytes_done;
 	int progress;
-	struct timespec last_draw;
+	struct timespec start, last_draw;
 	int drawn;
 	/* what could not be restored */
 	uint64_t not_owned, skipped_devices;
@@ -122,6 +122,7 @@ struct extract {
 static void progress_draw(struct extract *x, int last)
 {
 	struct timespec now;
+	char rate[64];
 
 	if (!x->progress)
 		return;
@@ -132,12 +133,14 @@ static void progress_draw(struct extract *x, int last)
 		return;
 	x->last_draw = now;
 	x->drawn = 1;
+	cmd_progress_rate(rate, sizeof(rate), &x->start, x->bytes_done,
+			  x->bytes_total);
 	fprintf(stderr, "\r\033[K%s: %3d%% files %" PRIu64 "/%" PRIu64
-		", %.1f/%.1f MiB", cmd_name, x->bytes_total ?
+		", %.1f/%.1f MiB%s", cmd_name, x->bytes_total ?
 		(int)(100.0 * (double)x->bytes_done /
 		      (double)x->bytes_total) : 100, x->files_done,
 		x->files_total, (double)x->bytes_done / 1048576.0,
-		(double)x->bytes_total / 1048576.0);
+		(double)x->bytes_total / 1048576.0, rate);
 	fflush(stderr);
 }
 
@@ -669,6 +672,7 @@ static int extract(const char *image, const char *store, const char *dir,
 	x.depth = 1;
 	x.open_dirs = 1;
 	x.progress = progress;
+	clock_gettime(CLOCK_MONOTONIC, &x.start);
 	if (axfs_stream_open(&x.stream, x.img, x.files, x.nfiles, &so,
 			     &x.err) < 0) {
 		cmd_error("%s", x.err.msg);

@@ -73,6 +73,7 @@ struct out {
 	int progress;
 	int progress_shown;
 	int last_pct;
+	struct timespec start;
 };
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -155,6 +156,7 @@ static void progress_clear(struct out *o)
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct out *o = ctx;
+	char rate[64];
 	int pct;
 
 	if (!o->progress || !total)
@@ -164,7 +166,10 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 		return;
 	o->last_pct = pct;
 	o->progress_shown = 1;
-	fprintf(stderr, "\r%s: inflating cblocks: %3d%%", o->image, pct);
+	cmd_progress_rate(rate, sizeof(rate), &o->start, done, total);
+	fprintf(stderr, "\r\033[K%s: checking file data: %3d%%, %.1f/%.1f MiB%s",
+		o->image, pct, (double)done / 1048576.0,
+		(double)total / 1048576.0, rate);
 	fflush(stderr);
 }
 
@@ -324,6 +329,7 @@ int cmd_fsck(int argc, char **argv)
 		       fo.deep ? "true" : "false");
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	out.start = t0;
 	rc = axfs_fsck_file(image, store, &fo, &res, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	progress_clear(&out);

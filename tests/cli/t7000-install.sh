@@ -231,11 +231,17 @@ test_expect_success 'the installed bash completion completes commands and option
 		c axfs mkfs --bl
 		c mkfs.axfs --pol
 		c axfs fsck --
+		c axfs fsck -p --fa
+		c axfs merge-profile -m \"\"
+		c axfs split -s --in
 	" >compl.out &&
 	sed -n 1p compl.out | grep -q "mkfs dump extract fsck merge-profile split" &&
 	sed -n 2p compl.out | grep -qx -- "--block-size" &&
 	sed -n 3p compl.out | grep -qx -- "--policy" &&
-	sed -n 4p compl.out | grep -q -- "--help"
+	sed -n 4p compl.out | grep -q -- "--help" &&
+	sed -n 5p compl.out | grep -qx -- "--fast" &&
+	sed -n 6p compl.out | grep -qx -- "sum max" &&
+	sed -n 7p compl.out | grep -qx -- ""
 '
 fi
 

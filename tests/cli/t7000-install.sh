@@ -54,6 +54,15 @@ test_expect_success 'the installed pages include axfs(1) and axfs(5)' '
 	test -f "$D/usr/share/man/man5/axfs.5"
 '
 
+if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
+test_expect_success 'man mkfs.axfs and man fsck.axfs show the pages of axfs mkfs and fsck' '
+	MANWIDTH=80 man -M "$D/usr/share/man" 8 mkfs.axfs >m1 2>m1.err &&
+	! test -s m1.err && grep -q "^AXFS-MKFS(1)" m1 && grep -q -- "--block-size" m1 &&
+	MANWIDTH=80 man -M "$D/usr/share/man" 8 fsck.axfs >m8 2>m8.err &&
+	! test -s m8.err && grep -q "^AXFS-FSCK(8)" m8 && grep -q -- "--max-per-check" m8
+'
+fi
+
 test_expect_success 'mkfs.axfs and fsck.axfs are relative links to the installed axfs' '
 	for n in mkfs.axfs fsck.axfs; do
 		test -L "$D/usr/sbin/$n" &&

@@ -82,19 +82,43 @@ test_expect_success 'axfs(1) names every command, its aliases and environment' '
 	test $bad = 0
 '
 
+# The pages laid out as installed (man1/, man5/, man8/), so that the .so
+# requests of the alias pages (mkfs.axfs.8, fsck.axfs.8) resolve as they
+# do under /usr/share/man: man and lexgrog look for them from the cwd.
+mt=$TRASH/mantree
+for p in "$man"/*.[158]; do
+	mkdir -p "$mt/man${p##*.}" && cp "$p" "$mt/man${p##*.}/"
+done
+
 if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
 	for p in "$man"/*.[158]; do
+		s=${p##*.}
 		test_expect_success "man --warnings renders $(basename "$p") without a warning" '
-			MANWIDTH=80 man --warnings -l -Tutf8 "$p" >out.txt 2>err.txt &&
+			(cd "$mt" && MANWIDTH=80 man --warnings -l -Tutf8 \
+				"man$s/$(basename "$p")") >out.txt 2>err.txt &&
 			cat err.txt &&
 			! test -s err.txt &&
 			test "$(wc -l <out.txt)" -gt 10
 		'
 	done
+	test_expect_success 'mkfs.axfs(8) and fsck.axfs(8) render the pages of axfs mkfs and axfs fsck' '
+		cd "$mt" &&
+		grep -qx "\.so man1/axfs-mkfs\.1" man8/mkfs.axfs.8 &&
+		grep -qx "\.so man8/axfs-fsck\.8" man8/fsck.axfs.8 &&
+		MANWIDTH=80 man -l -Tutf8 man8/mkfs.axfs.8 >"$TRASH/a1" 2>&1 &&
+		MANWIDTH=80 man -l -Tutf8 man1/axfs-mkfs.1 >"$TRASH/b1" 2>&1 &&
+		cmp "$TRASH/a1" "$TRASH/b1" &&
+		grep -q "^AXFS-MKFS(1)" "$TRASH/a1" &&
+		MANWIDTH=80 man -l -Tutf8 man8/fsck.axfs.8 >"$TRASH/a8" 2>&1 &&
+		MANWIDTH=80 man -l -Tutf8 man8/axfs-fsck.8 >"$TRASH/b8" 2>&1 &&
+		cmp "$TRASH/a8" "$TRASH/b8" &&
+		grep -q "^AXFS-FSCK(8)" "$TRASH/a8"
+	'
 	if command -v lexgrog >/dev/null 2>&1; then
 		test_expect_success 'every page has a NAME line whatis(1) can parse' '
+			cd "$mt" &&
 			bad=0 &&
-			for p in "$man"/*.[158]; do
+			for p in man?/*.[158]; do
 				lexgrog "$p" >/dev/null 2>&1 || { echo "lexgrog cannot parse $p"; bad=1; }
 			done &&
 			test $bad = 0
@@ -116,9 +140,24 @@ test_expect_success 'every page the pages refer to exists' '
 	test $bad = 0
 '
 
+test_expect_success 'every .so request names a page in its section directory' '
+	grep -h "^\.so" "$man"/*.[158] >so &&
+	test "$(wc -l <so)" -ge 2 &&
+	bad=0 &&
+	while read -r so r; do
+		case $r in
+		man[158]/*.[158]) test "${r%%/*}" = "man${r##*.}" || { echo "wrong section: $r"; bad=1; } ;;
+		*) echo "not manN/page.N: $r"; bad=1 ;;
+		esac
+		test -f "$man/${r#*/}" || { echo "missing .so target $r"; bad=1; }
+	done <so &&
+	test $bad = 0
+'
+
 test_expect_success 'the required pages exist' '
 	for p in axfs.1 axfs-mkfs.1 axfs-dump.1 axfs-extract.1 axfs-fsck.8 \
-		 axfs-merge-profile.1 axfs-split.1 axfs.5 axfs-policy.5 axfs-profile.5; do
+		 axfs-merge-profile.1 axfs-split.1 axfs.5 axfs-policy.5 axfs-profile.5 \
+		 mkfs.axfs.8 fsck.axfs.8; do
 		test -f "$man/$p" || { echo "missing man/$p"; return 1; }
 	done
 '

@@ -95,8 +95,8 @@ int main(int argc, char **argv)
 	}
 	c = find_command(argv[1]);
 	if (!c) {
-		fprintf(stderr, "axfs: '%s' is not an axfs command. "
-				"See 'axfs --help'.\n", argv[1]);
+		cmd_error("'%s' is not an axfs command. See 'axfs --help'.",
+			  argv[1]);
 		return EXIT_USAGE;
 	}
 	return run(c, argc - 1, argv + 1);

@@ -15,10 +15,50 @@
 const char *cmd_name = "axfs";
 int cmd_verbosity = 1;
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+int cmd_color_enabled(FILE *f)
+{
+	static int known[2], yes[2];
+	int i = f == stderr;
+	const char *nc, *term;
+
+	if (f != stdout && f != stderr)
+		return 0;
+	if (!known[i]) {
+		nc = getenv("NO_COLOR");
+		term = getenv("TERM");
+		yes[i] = !(nc && *nc) && term && *term &&
+			 strcmp(term, "dumb") != 0 && isatty(fileno(f));
+		known[i] = 1;
+	}
+	return yes[i];
+}
+
+const char *cmd_color(FILE *f, const char *sgr)
+{
+	return cmd_color_enabled(f) ? sgr : "";
+}
+
+enum msg_kind { MSG_ERROR, MSG_WARNING, MSG_INFO };
+
+/* "axfs mkfs: text": on a terminal an error's "axfs mkfs:" is red and a
+ * warning's "warning:" yellow, so they stand out among other output. */
+static void msg_prefix(enum msg_kind kind)
 {
 	fflush(stdout);
-	fprintf(stderr, "%s: %s", cmd_name, prefix);
+	if (kind == MSG_ERROR)
+		fprintf(stderr, "%s%s:%s ", cmd_color(stderr, CMD_RED), cmd_name,
+			cmd_color(stderr, CMD_RESET));
+	else if (kind == MSG_WARNING)
+		fprintf(stderr, "%s: %swarning:%s ", cmd_name,
+			cmd_color(stderr, CMD_YELLOW),
+			cmd_color(stderr, CMD_RESET));
+	else
+		fprintf(stderr, "%s: ", cmd_name);
+}
+
+static void vmsg(enum msg_kind kind, const char *fmt, va_list ap)
+{
+	msg_prefix(kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -28,7 +68,7 @@ void cmd_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
+	vmsg(MSG_ERROR, fmt, ap);
 	va_end(ap);
 }
 
@@ -39,7 +79,7 @@ void cmd_warn(const char *fmt, ...)
 	if (cmd_verbosity < 1)
 		return;
 	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
+	vmsg(MSG_WARNING, fmt, ap);
 	va_end(ap);
 }
 
@@ -50,7 +90,7 @@ void cmd_info(const char *fmt, ...)
 	if (cmd_verbosity < 2)
 		return;
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
+	vmsg(MSG_INFO, fmt, ap);
 	va_end(ap);
 }
 
@@ -59,7 +99,7 @@ int cmd_usage_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
+	vmsg(MSG_ERROR, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", cmd_name);
 	return EXIT_USAGE;
@@ -86,9 +126,11 @@ int cmd_finish_stdout(int rc)
 		int e = errno;
 
 		/* A reader that went away is not worth a message. */
-		if (e != EPIPE)
-			fprintf(stderr, "%s: error writing to standard output: %s\n",
-				cmd_name, strerror(e ? e : EIO));
+		if (e != EPIPE) {
+			msg_prefix(MSG_ERROR);
+			fprintf(stderr, "error writing to standard output: %s\n",
+				strerror(e ? e : EIO));
+		}
 		return EXIT_OPERATIONAL;
 	}
 	return rc;
@@ -99,12 +141,12 @@ static void logger_fn(void *ctx, enum axfs_log_level level, const char *msg)
 	(void)ctx;
 	if (level == AXFS_LOG_WARN) {
 		if (cmd_verbosity >= 1) {
-			fflush(stdout);
-			fprintf(stderr, "%s: warning: %s\n", cmd_name, msg);
+			msg_prefix(MSG_WARNING);
+			fprintf(stderr, "%s\n", msg);
 		}
 	} else if ((int)level + 1 <= cmd_verbosity) {
-		fflush(stdout);
-		fprintf(stderr, "%s: %s\n", cmd_name, msg);
+		msg_prefix(MSG_INFO);
+		fprintf(stderr, "%s\n", msg);
 	}
 }
 

@@ -36,6 +36,20 @@ int cmd_finish_stdout(int rc);
 /* A logger that prints library warnings/info/debug per cmd_verbosity. */
 extern const struct axfs_logger cmd_logger;
 
+/*
+ * Colour: SGR sequences, used only through cmd_color() so that one place
+ * decides.  cmd_color(f, CMD_RED) is CMD_RED when f may be coloured and
+ * "" otherwise; so is cmd_color(f, CMD_RESET).
+ */
+#define CMD_RED		"\033[1;31m"	/* errors */
+#define CMD_YELLOW	"\033[1;33m"	/* warnings */
+#define CMD_RESET	"\033[m"
+/* True when f (stdout or stderr) may be coloured: it is a terminal,
+ * NO_COLOR is unset or empty (https://no-color.org/) and TERM is set and
+ * not "dumb". */
+int cmd_color_enabled(FILE *f);
+const char *cmd_color(FILE *f, const char *sgr);
+
 /* Parses a size with units ("64KiB", "8M", "4096"); 0 on success. */
 int cmd_parse_size(const char *s, unsigned long long *out);
 /* Parses a non-negative integer; 0 on success. */

@@ -197,11 +197,20 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 		json_str(f->message);
 		putchar('}');
 	} else {
-		printf("%s: byte %llu: ", o->image,
-		       (unsigned long long)f->offset);
+		/* On a terminal, an error's "IMAGE: byte OFFSET:" is red
+		 * (errors carry no severity word), as the "axfs mkfs:" of an
+		 * error message is, and the word "warning" yellow. */
+		int red = f->severity == AXFS_FSCK_ERROR;
+
+		printf("%s%s: byte %llu:%s ", red ? cmd_color(stdout, CMD_RED) : "",
+		       o->image, (unsigned long long)f->offset,
+		       red ? cmd_color(stdout, CMD_RESET) : "");
 		if (f->path)
 			printf("%s: ", f->path);
-		if (f->severity != AXFS_FSCK_ERROR)
+		if (f->severity == AXFS_FSCK_WARNING)
+			printf("%swarning:%s ", cmd_color(stdout, CMD_YELLOW),
+			       cmd_color(stdout, CMD_RESET));
+		else if (!red)
 			printf("%s: ", axfs_fsck_severity_name(f->severity));
 		printf("%s [%s]\n", f->message, f->check);
 	}

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "json.h"
 #include "options.h"
 #include "axfs_profile.h"
 #include "axfs_reader.h"
@@ -142,80 +143,6 @@ static void put_path(const char *s)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at s (0 if there is none), with the
- * rules Python's decoder applies (no overlongs, no surrogates). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned int c = s[0];
-	size_t len;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/*
- * A JSON string.  Names are bytes: valid UTF-8 is written as is, and each
- * byte that is not part of valid UTF-8 becomes \udcXX, as Python's
- * "surrogateescape" does, so os.fsencode() of the string gives the bytes
- * back.
- */
-static void json_str(const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	putchar('"');
-	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq(s + i, n - i);
-
-		if (k == 0) {
-			printf("\\udc%02x", s[i]);
-			i++;
-		} else if (k > 1) {
-			fwrite(s + i, 1, k, stdout);
-			i += k;
-		} else {
-			unsigned char c = s[i++];
-
-			if (c == '"' || c == '\\')
-				printf("\\%c", c);
-			else if (c == '\n')
-				fputs("\\n", stdout);
-			else if (c == '\t')
-				fputs("\\t", stdout);
-			else if (c < 0x20 || c == 0x7f)
-				printf("\\u%04x", c);
-			else
-				putchar(c);
-		}
-	}
-	putchar('"');
-}
-
-static void json_cstr(const char *s)
-{
-	json_str(s, strlen(s));
-}
-
 /* ---- the superblock -------------------------------------------------------- */
 
 static void show_super_text(struct axfs_image *img)
@@ -258,7 +185,7 @@ static void show_super_json(struct axfs_image *img)
 
 	printf("\"superblock\": {\"magic\": %" PRIu32 ", \"signature\": ",
 	       s->magic);
-	json_str((const char *)s->signature,
+	cmd_json_str((const char *)s->signature,
 		 strnlen((const char *)s->signature, AXFS_SIGNATURE_LEN));
 	printf(", \"digest\": \"");
 	for (int i = 0; i < AXFS_SB_DIGEST_LEN; i++)
@@ -568,7 +495,7 @@ static int inode_json(struct dump *d, const char *path,
 	mode_string(in->mode, ms);
 	printf("%s\n  {\"path\": ", d->first ? "" : ",");
 	d->first = 0;
-	json_cstr(path);
+	cmd_json_cstr(path);
 	printf(", \"ino\": %" PRIu64 ", \"type\": \"%s\", \"mode\": %" PRIu32
 	       ", \"mode_string\": \"%s\", \"uid\": %" PRIu32 ", \"gid\": %"
 	       PRIu32 ", \"size\": %" PRIu64 ", \"mtime\": %" PRIu64
@@ -581,7 +508,7 @@ static int inode_json(struct dump *d, const char *path,
 	       in->name_offset);
 	if (target) {
 		printf(", \"target\": ");
-		json_cstr(target);
+		cmd_json_cstr(target);
 	}
 	if (!has_pages(in->mode) && !S_ISDIR(in->mode))
 		printf(", \"rdev_major\": %u, \"rdev_minor\": %u",
@@ -728,10 +655,10 @@ static int dump(const char *image, const char *store, unsigned int show,
 	}
 	if (json) {
 		printf("{\"image\": ");
-		json_cstr(image);
+		cmd_json_cstr(image);
 		printf(", \"store\": ");
 		if (store)
-			json_cstr(store);
+			cmd_json_cstr(store);
 		else
 			printf("null");
 		printf(", \"file_size\": %" PRIu64, axfs_image_file_size(d.img));

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd/json.h - JSON strings on standard output for the --json of dump,
+ * split --info and merge-profile --stats.
+ */
+#ifndef AXFS_CMD_JSON_H
+#define AXFS_CMD_JSON_H
+
+#include <stddef.h>
+
+/*
+ * A JSON string.  Names are bytes: valid UTF-8 is written as is, and each
+ * byte that is not part of valid UTF-8 becomes \udcXX, as Python's
+ * "surrogateescape" does, so os.fsencode() of the string gives the bytes
+ * back.
+ */
+void cmd_json_str(const char *str, size_t n);
+/* The same for a C string; NULL is written as null. */
+void cmd_json_cstr(const char *s);
+
+#endif

@@ -18,13 +18,14 @@
 #include "axfs_format.h"
 #include "axfs_reader.h"
 #include "common.h"
+#include "json.h"
 #include "options.h"
 #include "signals.h"
 
 static const char usage_text[] =
 	"usage: axfs split [options] IMAGE --mmap OUT1 --store OUT2\n"
 	"   or: axfs split --join MMAP STORE -o IMAGE\n"
-	"   or: axfs split --info IMAGE [STORE]\n"
+	"   or: axfs split --info [--json] IMAGE [STORE]\n"
 	"\n"
 	"Cut an AXFS image at mmap_size into its memory-mapped segment and its\n"
 	"store segment, join the two again, or show which regions each holds.\n"
@@ -34,6 +35,7 @@ static const char usage_text[] =
 	"  -J, --join          join MMAP and STORE into -o IMAGE\n"
 	"  -o, --output FILE   the joined image (with --join)\n"
 	"  -i, --info          print the two sizes and the regions in each\n"
+	"      --json          with --info: print one JSON document (see axfs-split(1))\n"
 	"  -q, --quiet         print nothing but errors\n"
 	"  -v, --verbose       say what is written\n"
 	"  -h, --help          show this help\n"
@@ -103,13 +105,51 @@ static const char *segment_of(uint64_t off, uint64_t len, uint64_t mmap_size)
 	return "both";
 }
 
-static int do_info(const char *image, const char *store)
+/* --info --json: the schema is in axfs-split(1). */
+static void info_json(struct axfs_image *img, const char *image,
+		      const char *store)
+{
+	const struct axfs_super_info *sb = axfs_image_super(img);
+
+	fputs("{\n  \"image\": ", stdout);
+	cmd_json_cstr(image);
+	fputs(",\n  \"store\": ", stdout);
+	cmd_json_cstr(store);
+	printf(",\n  \"size\": %llu,\n  \"mmap_size\": %llu,\n"
+	       "  \"store_size\": %llu,\n  \"regions\": [",
+	       (unsigned long long)sb->size,
+	       (unsigned long long)sb->mmap_size,
+	       (unsigned long long)(sb->size - sb->mmap_size));
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		const struct axfs_region_info *ri = axfs_image_region(img, r);
+		uint64_t stored = ri->compressed_size ? ri->compressed_size
+						      : ri->size;
+		const char *seg = segment_of(ri->fsoffset, stored,
+					     sb->mmap_size);
+
+		printf("%s\n    {\"name\": \"%s\", \"fsoffset\": %llu, "
+		       "\"size\": %llu, \"stored_size\": %llu, "
+		       "\"segment\": \"%s\"}", r ? "," : "",
+		       axfs_region_name(r), (unsigned long long)ri->fsoffset,
+		       (unsigned long long)ri->size,
+		       (unsigned long long)stored,
+		       strcmp(seg, "-") ? seg : "none");
+	}
+	fputs("\n  ]\n}\n", stdout);
+}
+
+static int do_info(const char *image, const char *store, int json)
 {
 	struct axfs_image *img;
 	const struct axfs_super_info *sb;
 
 	if (open_checked(&img, image, store) < 0)
 		return EXIT_OPERATIONAL;
+	if (json) {
+		info_json(img, image, store);
+		axfs_image_close(img);
+		return cmd_finish_stdout(EXIT_OK);
+	}
 	sb = axfs_image_super(img);
 	printf("image size:     %llu\n", (unsigned long long)sb->size);
 	printf("mmap segment:   %llu bytes (0 .. %llu)\n",
@@ -249,6 +289,8 @@ out:
 	return rc;
 }
 
+enum { OPT_JSON = 256 };
+
 int cmd_split(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -257,6 +299,7 @@ int cmd_split(int argc, char **argv)
 		{ "join", no_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "info", no_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -264,7 +307,7 @@ int cmd_split(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *mmap_out = NULL, *store_out = NULL, *out = NULL;
-	int join = 0, info = 0, c;
+	int join = 0, info = 0, json = 0, c;
 
 	optind = 1;
 	opterr = 0;
@@ -275,6 +318,7 @@ int cmd_split(int argc, char **argv)
 		case 'J': join = 1; break;
 		case 'o': out = optarg; break;
 		case 'i': info = 1; break;
+		case OPT_JSON: json = 1; break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return cmd_finish_stdout(EXIT_OK);
@@ -288,10 +332,12 @@ int cmd_split(int argc, char **argv)
 	argv += optind;
 	if (join + info > 1)
 		return cmd_usage_error("--join and --info exclude each other");
+	if (json && !info)
+		return cmd_usage_error("--json goes with --info");
 	if (info) {
 		if (argc < 1 || argc > 2)
 			return cmd_usage_error("--info takes IMAGE [STORE]");
-		return do_info(argv[0], argc == 2 ? argv[1] : NULL);
+		return do_info(argv[0], argc == 2 ? argv[1] : NULL, json);
 	}
 	/* Both of the others write files: a signal must not leave a
 	 * temporary one behind. */

@@ -31,6 +31,66 @@ test_expect_success 'the mmap segment holds the superblock and the XIP pages' '
 	! grep -E " both$" info
 '
 
+# The JSON is checked against the seed reader's view of the superblock
+# and the descriptors, the files split wrote, and the text of --info.
+test_expect_success 'split --info --json: sizes and regions as the seed reader and the files say' '
+	"$AXFS" split --info --json img.axfs >info.json &&
+	"$AXFS" split --info --json nor.bin nand.bin >info2.json &&
+	python3 -c "
+import json, os, sys
+sys.path.insert(0, os.environ[\"AXFS_TOP\"] + \"/tests/tools\")
+import seedread
+fs = seedread.Axfs(\"img.axfs\")
+d = json.load(open(\"info.json\"))
+assert d[\"image\"] == \"img.axfs\" and d[\"store\"] is None, d
+assert d[\"size\"] == fs.size == os.path.getsize(\"img.axfs\"), d
+assert d[\"mmap_size\"] == fs.mmap_size == os.path.getsize(\"nor.bin\"), d
+assert d[\"store_size\"] == os.path.getsize(\"nand.bin\"), d
+assert [r[\"name\"] for r in d[\"regions\"]] == list(seedread.REGIONS)
+text = {}
+for line in open(\"info\"):
+    w = line.split()
+    if len(w) == 5 and w[0] in seedread.REGIONS:
+        text[w[0]] = w
+seen = set()
+for r in d[\"regions\"]:
+    g = fs.regions[r[\"name\"]]
+    stored = g.compressed_size or g.size
+    assert (r[\"fsoffset\"], r[\"size\"], r[\"stored_size\"]) == \\
+        (g.fsoffset, g.size, stored), (r, vars(g))
+    if stored == 0:
+        want = \"none\"
+    elif g.fsoffset + stored <= fs.mmap_size:
+        want = \"mmap\"
+    elif g.fsoffset >= fs.mmap_size:
+        want = \"store\"
+    else:
+        want = \"both\"
+    assert r[\"segment\"] == want, (r, want)
+    seen.add(want)
+    t = text[r[\"name\"]]
+    assert [int(t[1]), int(t[2]), int(t[3])] == \\
+        [r[\"fsoffset\"], r[\"size\"], r[\"stored_size\"]], (t, r)
+    assert t[4] == (\"-\" if want == \"none\" else want), (t, r)
+assert {\"mmap\", \"store\", \"none\"} <= seen, seen
+d2 = json.load(open(\"info2.json\"))
+assert d2[\"image\"] == \"nor.bin\" and d2[\"store\"] == \"nand.bin\", d2
+del d[\"image\"], d[\"store\"], d2[\"image\"], d2[\"store\"]
+assert d == d2
+"
+'
+
+test_expect_success 'split --json: only with --info, and a full stdout is an error' '
+	test_expect_code() { want=$1; shift; "$@"; test $? -eq $want; } &&
+	test_expect_code 16 "$AXFS" split --json img.axfs --mmap a.bin --store b.bin 2>err &&
+	grep -q "json.*--info" err &&
+	! test -e a.bin &&
+	if test -w /dev/full; then
+		test_expect_code 8 "$AXFS" split --info --json img.axfs >/dev/full 2>err &&
+		grep -q "^axfs split: error writing to standard output" err
+	fi
+'
+
 test_expect_success 'join restores the original bytes' '
 	"$AXFS" split --join nor.bin nand.bin -o joined.axfs &&
 	cmp img.axfs joined.axfs

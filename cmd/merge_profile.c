@@ -22,6 +22,7 @@
 #include "axfs_format.h"
 #include "axfs_profile.h"
 #include "common.h"
+#include "json.h"
 #include "options.h"
 #include "signals.h"
 
@@ -40,6 +41,9 @@ static const char usage_text[] =
 	"      --top N           keep only the N hottest pages\n"
 	"  -s, --stats           print pages, files and the hottest files to\n"
 	"                        standard error\n"
+	"      --json            print the statistics as one JSON document on\n"
+	"                        standard output instead (needs -o FILE; see\n"
+	"                        axfs-merge-profile(1))\n"
 	"  -q, --quiet           print nothing but errors\n"
 	"  -v, --verbose         say what is read\n"
 	"  -h, --help            show this help\n"
@@ -212,7 +216,29 @@ static const char *u128_str(unsigned __int128 v, char buf[48])
 	return p;
 }
 
-static int print_stats(const struct axfs_profile *p, size_t ninputs)
+/* --stats --json: the schema is in axfs-merge-profile(1). */
+static void stats_json(const struct axfs_profile *p, size_t ninputs,
+		       const struct file_stat *fs, size_t nfiles,
+		       unsigned __int128 faults)
+{
+	char b1[48];
+
+	printf("{\n  \"inputs\": %zu,\n  \"pages\": %zu,\n"
+	       "  \"bytes\": %llu,\n  \"files\": %zu,\n"
+	       "  \"faults\": %s,\n  \"hottest_files\": [",
+	       ninputs, p->n, (unsigned long long)p->n * AXFS_PAGE_SIZE,
+	       nfiles, u128_str(faults, b1));
+	for (size_t i = 0; i < nfiles; i++) {
+		printf("%s\n    {\"path\": ", i ? "," : "");
+		cmd_json_cstr(fs[i].path);
+		printf(", \"faults\": %s, \"pages\": %llu}",
+		       u128_str(fs[i].faults, b1),
+		       (unsigned long long)fs[i].pages);
+	}
+	fputs(nfiles ? "\n  ]\n}\n" : "]\n}\n", stdout);
+}
+
+static int print_stats(const struct axfs_profile *p, size_t ninputs, int json)
 {
 	struct file_stat *fs = NULL;
 	size_t nfiles = 0;
@@ -235,6 +261,11 @@ static int print_stats(const struct axfs_profile *p, size_t ninputs)
 	}
 	if (nfiles)
 		qsort(fs, nfiles, sizeof(*fs), hotter_file);
+	if (json) {
+		stats_json(p, ninputs, fs, nfiles, faults);
+		free(fs);
+		return 0;
+	}
 	fprintf(stderr, "inputs: %zu\n", ninputs);
 	fprintf(stderr, "pages: %zu (%llu KiB)\n", p->n,
 		(unsigned long long)p->n * (AXFS_PAGE_SIZE / 1024));
@@ -309,7 +340,7 @@ static int write_output(const struct axfs_profile *p, const char *out)
 
 /* ---- the command ------------------------------------------------------------- */
 
-enum { OPT_MIN_COUNT = 256, OPT_TOP };
+enum { OPT_MIN_COUNT = 256, OPT_TOP, OPT_JSON };
 
 int cmd_merge_profile(int argc, char **argv)
 {
@@ -320,6 +351,7 @@ int cmd_merge_profile(int argc, char **argv)
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "stats", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -331,7 +363,7 @@ int cmd_merge_profile(int argc, char **argv)
 	struct weight *weights = NULL;
 	size_t nweights = 0, nstdin = 0;
 	unsigned long long min_count = 0, top = 0;
-	int has_top = 0, stats = 0, c, rc = EXIT_OPERATIONAL;
+	int has_top = 0, stats = 0, json = 0, c, rc = EXIT_OPERATIONAL;
 	struct axfs_profile all, one;
 	struct axfs_error err;
 
@@ -395,6 +427,9 @@ int cmd_merge_profile(int argc, char **argv)
 		case 's':
 			stats = 1;
 			break;
+		case OPT_JSON:
+			json = stats = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			rc = cmd_finish_stdout(EXIT_OK);
@@ -407,6 +442,12 @@ int cmd_merge_profile(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		rc = cmd_usage_error("no profile CSV given");
+		goto done;
+	}
+	/* The JSON and the profile would share standard output. */
+	if (json && (!output || !strcmp(output, "-"))) {
+		rc = cmd_usage_error("--json prints on standard output: write the "
+				     "profile elsewhere with -o FILE");
 		goto done;
 	}
 	for (int i = optind; i < argc; i++)
@@ -480,7 +521,7 @@ int cmd_merge_profile(int argc, char **argv)
 	}
 	if (write_output(&all, output) < 0)
 		goto done;
-	if (stats && print_stats(&all, (size_t)(argc - optind)) < 0) {
+	if (stats && print_stats(&all, (size_t)(argc - optind), json) < 0) {
 		cmd_error("out of memory");
 		goto done;
 	}

@@ -132,6 +132,54 @@ test_expect_success '--stats prints pages, files and the hottest files on stderr
 	sed -n 9p stats | grep "/usr/share/a,b c\$"
 '
 
+# The JSON is recomputed from the merged CSV it describes, and agrees with
+# the text of --stats; a name that is not UTF-8 comes back byte for byte,
+# and a fault total beyond 2^64 stays exact.
+test_expect_success '--stats --json: the statistics as JSON on stdout, as the merged CSV says' '
+	m=18446744073709551615 &&
+	printf "./big,0,%s\n./big,4096,%s\n./lat\351n,0,3\n" $m $m >big.csv &&
+	"$AXFS" merge-profile --stats --json -o merged.csv run1.csv run2.csv big.csv >stats.json 2>err &&
+	test ! -s err &&
+	"$AXFS" merge-profile --stats -o merged2.csv run1.csv run2.csv big.csv 2>stats.txt &&
+	cmp merged.csv merged2.csv &&
+	python3 -c "
+import json, os
+d = json.load(open(\"stats.json\"))
+pages = {}
+for line in open(\"merged.csv\", \"rb\"):
+    path, off, count = line.rstrip(b\"\\n\").rsplit(b\",\", 2)
+    assert path.startswith(b\"./\")
+    n, f = pages.get(path[1:], (0, 0))
+    pages[path[1:]] = (n + 1, f + int(count))
+assert d[\"inputs\"] == 3, d
+assert d[\"pages\"] == sum(n for n, f in pages.values()) == 8, d
+assert d[\"bytes\"] == 4096 * d[\"pages\"], d
+assert d[\"files\"] == len(pages) == 5, d
+assert d[\"faults\"] == sum(f for n, f in pages.values()) == 35 + 2 * (2**64 - 1) + 3, d
+want = sorted(pages.items(), key=lambda kv: (-kv[1][1], kv[0]))
+got = [(os.fsencode(h[\"path\"]), (h[\"pages\"], h[\"faults\"])) for h in d[\"hottest_files\"]]
+assert got == want, (got, want)
+assert got[0][0] == b\"/big\" and b\"/lat\\xe9n\" in dict(got)
+text = dict(l.split(\": \", 1) for l in open(\"stats.txt\", errors=\"replace\") if \": \" in l)
+assert int(text[\"inputs\"]) == d[\"inputs\"] and int(text[\"files\"]) == d[\"files\"]
+assert int(text[\"faults\"]) == d[\"faults\"], (text, d)
+assert text[\"pages\"].split()[0] == str(d[\"pages\"])
+"
+'
+
+test_expect_success '--json alone implies --stats; it needs -o FILE; a full stdout is an error' '
+	"$AXFS" merge-profile --json -o m1.csv run1.csv >j1 &&
+	python3 -c "import json; d = json.load(open(\"j1\")); assert d[\"inputs\"] == 1 and d[\"pages\"] == 4, d" &&
+	"$AXFS" merge-profile --json run1.csv >j2 2>err; test $? -eq 16 &&
+	grep -q -- "-o FILE" err && ! test -s j2 &&
+	"$AXFS" merge-profile --json -o - run1.csv >j3 2>err; test $? -eq 16 &&
+	! test -s j3 &&
+	if test -w /dev/full; then
+		"$AXFS" merge-profile --json -o m4.csv run1.csv >/dev/full 2>err; test $? -eq 8 &&
+		grep -q "^axfs merge-profile: error writing to standard output" err
+	fi
+'
+
 test_expect_success '-o writes the file and nothing to stdout' '
 	"$AXFS" merge-profile -o merged.csv run1.csv run2.csv >out &&
 	test ! -s out &&

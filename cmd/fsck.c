@@ -13,6 +13,7 @@
 
 #include "axfs_fsck.h"
 #include "common.h"
+#include "json.h"
 #include "options.h"
 
 static const char usage_text[] =
@@ -78,35 +79,6 @@ struct out {
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (0 if invalid). */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	size_t n;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
 /* A JSON string; bytes that are not UTF-8 become U+FFFD. */
 static void json_str(const char *s)
 {
@@ -120,7 +92,7 @@ static void json_str(const char *s)
 	left = strlen(s);
 	putchar('"');
 	while (left) {
-		size_t n = utf8_len(p, left);
+		size_t n = cmd_utf8_seq(p, left);
 
 		if (n == 0) {
 			fputs("\\ufffd", stdout);

@@ -8,7 +8,7 @@
 
 /* Length of the valid UTF-8 sequence at s (0 if there is none), with the
  * rules Python's decoder applies (no overlongs, no surrogates). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+size_t cmd_utf8_seq(const unsigned char *s, size_t n)
 {
 	unsigned int c = s[0];
 	size_t len;
@@ -43,7 +43,7 @@ void cmd_json_str(const char *str, size_t n)
 
 	putchar('"');
 	for (size_t i = 0; i < n;) {
-		size_t k = utf8_seq(s + i, n - i);
+		size_t k = cmd_utf8_seq(s + i, n - i);
 
 		if (k == 0) {
 			printf("\\udc%02x", s[i]);

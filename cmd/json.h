@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+/* Length of the valid UTF-8 sequence at s (0 if there is none), with the
+ * rules Python's decoder applies (no overlongs, no surrogates). */
+size_t cmd_utf8_seq(const unsigned char *s, size_t n);
+
 /*
  * A JSON string.  Names are bytes: valid UTF-8 is written as is, and each
  * byte that is not part of valid UTF-8 becomes \udcXX, as Python's

@@ -446,6 +446,15 @@ static void check_banodes(struct data *d)
 			    "byte-aligned bytes %llu..%llu belong to no page "
 			    "and are not zero", (unsigned long long)end,
 			    (unsigned long long)(B->size - 1));
+	/* mkfs ends the region with its last page: a longer size, even
+	 * over zeros, is a changed descriptor.  Only when every banode is
+	 * placed, else the unused ones hold the rest. */
+	if (nloc == f->n_banodes && end < B->size)
+		fsck_report(f, FC_BA_UNUSED, fsck_region_off(f,
+			    AXFS_R_BYTE_ALIGNED, end), FSCK_NO_INO,
+			    "byte-aligned bytes %llu..%llu follow the last "
+			    "page", (unsigned long long)end,
+			    (unsigned long long)(B->size - 1));
 out:
 	fsck_free(f, locs, f->n_banodes, sizeof(*locs));
 }

@@ -115,6 +115,7 @@
 	X(BANODE_SHARED, "banode.shared", WARNING, "a banode is shared by a node that is not a full page") \
 	X(BANODE_UNUSED, "banode.unused", WARNING, "banodes are used by no node") \
 	X(BA_SLACK, "banode.slack", WARNING, "bytes of the byte-aligned region that belong to no page are not zero") \
+	X(BA_UNUSED, "byte-aligned.unused", WARNING, "bytes of the byte-aligned region follow the last page") \
 	X(DIGEST_NONE, "digest.none", NOTICE, "the image has no digest (all 40 bytes are zero)") \
 	X(DIGEST_MISMATCH, "digest.mismatch", ERROR, "the SHA-1 digest does not match the image") \
 	X(DIGEST_PADDING, "digest.padding", ERROR, "bytes 20..39 of the digest field are not zero")

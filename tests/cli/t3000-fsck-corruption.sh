@@ -683,6 +683,18 @@ test_expect_success 'banode.slack' '
 	P t.axfs set entry.inode_file_size.$i 8999 --digest &&
 	expect banode.slack $(($(fsoff byte_aligned) + $(ent banode_offset 2) + 8999 - 8192))
 '
+# A region made longer over zero bytes: nothing but the size tells.
+test_expect_success 'byte-aligned.unused' '
+	printf "files:\n  - { match: \"/**\", compress: none }\n" >none.yaml &&
+	"$AXFS" mkfs -q --compress-metadata=no -c none.yaml tree -o t.axfs &&
+	test "$(P t.axfs region compressed)" = "0 0 0 0 0" &&
+	set -- $(P t.axfs region byte_aligned) &&
+	test $(($1 + $2)) -lt $(len t.axfs) && "$AXFS" fsck -q t.axfs &&
+	P t.axfs set desc.byte_aligned.size $(($2 + 1)) --digest &&
+	expect byte-aligned.unused $(($1 + $2)) &&
+	! grep -v "byte-aligned.unused\]\$" out | grep "^t.axfs: byte" &&
+	expect byte-aligned.unused $(($1 + $2)) 4 --fast t.axfs
+'
 
 test_expect_success 'many cblocks (inflated on all CPUs): findings in cblock order' '
 	mkdir -p many && python3 -c "

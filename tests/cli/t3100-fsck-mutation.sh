@@ -6,12 +6,14 @@
 # digest every mutant is reported, and whatever it calls clean extracts to
 # exactly the original tree; without the digest, whatever it calls clean
 # still extracts.  Also: 40 small corruptions spread evenly over a real
-# image are all reported.  Seeds are fixed, so a failure reproduces; set
+# image (and of images of real trees, split ones too) are all reported.
+# Seeds are fixed, so a failure reproduces; set
 # AXFS_SWEEP_SCALE=N to run N times as many mutants.
 . "$(dirname "$0")/lib.sh"
 
 scale=${AXFS_SWEEP_SCALE:-1}
 sweep() { python3 "$AXFS_TOP/tests/tools/fsck_sweep.py" --axfs "$AXFS" "$@"; }
+P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
 
 mk_tree() {
 	python3 - "$1" <<-'EOF'
@@ -63,8 +65,33 @@ test_expect_success 'digest off: never a crash or 8, and clean means extractable
 
 test_expect_success '40 small corruptions spread evenly are all reported' '
 	sweep --image a.axfs --spread 40 >out && cat out &&
-	grep "40 reported" out &&
-	sweep --image b.axfs --spread 40 >out && grep "40 reported" out
+	grep "^ok: [0-9]* mutants, [0-9]* reported (exit 4), 0 clean" out &&
+	sweep --image b.axfs --spread 40 >out && grep "^ok:" out
+'
+
+# Real trees (the example root file system, the project's sources), with
+# XIP pages, 4 KiB and 1 MiB cblocks, and a split image: the bytes at
+# i*len/40 and between them, each flipped, zeroed, set to 0xff and
+# incremented, are all reported.
+test_expect_success 'spread corruptions of images of real trees are all reported' '
+	mkdir -p src && cp -R "$AXFS_TOP/libaxfsimg" "$AXFS_TOP/man" src/ &&
+	"$AXFS" mkfs -q -b 4KiB --xip "/**" "$AXFS_TOP/examples/rootfs" \
+		-o r.axfs &&
+	"$AXFS" mkfs -q -b 1MiB --xip "/man/*" --compress-metadata=yes src \
+		-o s.axfs &&
+	"$AXFS" mkfs -q -b 4KiB --xip "/man/*" --mmap-limit 512KiB src \
+		-o p.axfs &&
+	"$AXFS" split p.axfs --mmap p.mmap --store p.store &&
+	test -s p.store && "$AXFS" fsck -q p.mmap p.store &&
+	test "$(P r.axfs region xip | cut -d" " -f2)" -gt 0 &&
+	for i in r s; do
+		"$AXFS" fsck -q $i.axfs &&
+		sweep --image $i.axfs --spread 40 >out && cat out &&
+		grep "^ok: [0-9]* mutants, [0-9]* reported (exit 4), 0 clean" out ||
+		return 1
+	done &&
+	sweep --image p.axfs --split-at $(stat -c %s p.mmap) --spread 40 >out &&
+	cat out && grep "^ok:.* 0 clean" out
 '
 
 test_done

@@ -4,7 +4,7 @@
 
   fsck_sweep.py --axfs BIN --image IMG --tree DIR [--seed N]
                 [--bytes N] [--truncations N] [--no-digest] [--jobs N]
-  fsck_sweep.py --axfs BIN --image IMG --spread 40
+  fsck_sweep.py --axfs BIN --image IMG --spread 40 [--split-at M]
 
 Each mutant is the image with one byte changed (XOR with a non-zero mask,
 half of them at a uniformly random offset, half inside the superblock,
@@ -14,8 +14,12 @@ mutant is a corruption that must be reported (4); whenever fsck says clean
 (0), `axfs extract` must return exactly the original tree.  Without the
 digest (--no-digest), a mutant fsck calls clean must still extract.
 
---spread N changes N bytes spread evenly over the image, one mutant each,
-and requires exit 4 for all of them.
+--spread N changes the byte at i*len/N and at (2i+1)*len/(2N) for i in
+0..N-1, each in five ways (one mutant each: XOR 0x5a, one bit flipped,
+set to 0x00, set to 0xff, plus one; a way that leaves the byte as it is
+is skipped), and requires exit 4 for every mutant.  With --split-at M each
+mutant is written as two segments, bytes 0..M-1 and the rest, and checked
+as IMAGE STORE-SEGMENT.
 
 Prints one summary line; exits 1 on the first violation, with its details.
 """
@@ -104,10 +108,18 @@ def check_one(args, work, good, kind, where, mask, original):
         data[where] ^= mask
     else:
         del data[where:]
+    store = []
+    if args.split_at:
+        store = [path + ".store"]
+        with open(store[0], "wb") as f:
+            f.write(data[args.split_at:])
+        del data[args.split_at:]
     with open(path, "wb") as f:
         f.write(data)
     extra = ["--no-digest"] if args.no_digest else []
-    rc, err = run_fsck(args.axfs, path, [], extra)
+    rc, err = run_fsck(args.axfs, path, store, extra)
+    if store:
+        os.unlink(store[0])
     what = "%s at %d (mask 0x%02x)" % (kind, where, mask)
     if rc not in (0, 4):
         os.replace(path, os.path.join(work, "failed.axfs"))
@@ -140,6 +152,7 @@ def main():
     ap.add_argument("--truncations", type=int, default=100)
     ap.add_argument("--no-digest", action="store_true")
     ap.add_argument("--spread", type=int, default=0)
+    ap.add_argument("--split-at", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args()
 
@@ -164,9 +177,16 @@ def main():
     rng = random.Random(args.seed)
     jobs = []
     if args.spread:
-        for i in range(args.spread):
-            where = (2 * i + 1) * len(good) // (2 * args.spread)
-            jobs.append(("byte", where, 0x5a))
+        n = args.spread
+        spots = sorted(set([i * len(good) // n for i in range(n)] +
+                           [(2 * i + 1) * len(good) // (2 * n)
+                            for i in range(n)]))
+        for k, where in enumerate(spots):
+            b = good[where]
+            masks = [0x5a, 1 << (k % 8), b, b ^ 0xff, b ^ ((b + 1) & 0xff)]
+            for j, mask in enumerate(masks):
+                if mask and mask not in masks[:j]:
+                    jobs.append(("byte", where, mask))
     else:
         meta = metadata_ranges(good)
         for i in range(args.bytes):
@@ -191,7 +211,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     if args.spread and counts[0]:
         fail("%d of %d spread corruptions were not reported" %
-             (counts[0], args.spread))
+             (counts[0], len(jobs)))
     if not args.no_digest and counts[0]:
         fail("%d mutants were reported clean despite the digest" % counts[0])
     print("ok: %d mutants, %d reported (exit 4), %d clean%s" %

@@ -185,7 +185,8 @@ int fsck_mem_reserve(struct fsck *f, uint64_t bytes, uint64_t off,
 	if (bytes > f->mem_limit || f->mem_used > f->mem_limit - bytes) {
 		fsck_report(f, FC_LIMIT_MEMORY, off, FSCK_NO_INO,
 			    "%s would need %llu bytes; %llu of the %llu-byte "
-			    "limit are in use (--max-memory)", what,
+			    "limit are in use (if the image is trusted, raise "
+			    "the limit with --max-memory)", what,
 			    (unsigned long long)bytes,
 			    (unsigned long long)f->mem_used,
 			    (unsigned long long)f->mem_limit);

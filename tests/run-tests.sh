@@ -26,6 +26,7 @@ count() {	# count ok / not ok lines of the log
 }
 
 for s in $suites; do
+	start=$(date +%s)
 	: >"$log"
 	case $s in
 	unit)
@@ -126,6 +127,8 @@ for s in $suites; do
 		exit 2
 		;;
 	esac
+	# How long each suite took: make check has a time budget.
+	echo "# suite $s took $(($(date +%s) - start)) s"
 done
 
 echo "$passed passed, $failed failed"

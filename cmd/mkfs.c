@@ -33,6 +33,7 @@ enum {
 	OPT_XIP = 256,
 	OPT_XIP_BUDGET,
 	OPT_MMAP_LIMIT,
+	OPT_XIP_SUFFIX,
 	OPT_ALL_ROOT,
 	OPT_UID,
 	OPT_GID,
@@ -57,6 +58,7 @@ static const struct option longopts[] = {
 	{ "policy", required_argument, NULL, 'c' },
 	{ "xip-budget", required_argument, NULL, OPT_XIP_BUDGET },
 	{ "mmap-limit", required_argument, NULL, OPT_MMAP_LIMIT },
+	{ "xip-suffix", no_argument, NULL, OPT_XIP_SUFFIX },
 	{ "all-root", no_argument, NULL, OPT_ALL_ROOT },
 	{ "uid", required_argument, NULL, OPT_UID },
 	{ "gid", required_argument, NULL, OPT_GID },
@@ -98,6 +100,8 @@ static int usage(void)
 "  -c, --policy YAML         build policy (see axfs-policy(5))\n"
 "      --xip-budget SIZE     most bytes of XIP pages (hottest pages first)\n"
 "      --mmap-limit SIZE     most bytes of the memory-mapped part of the image\n"
+"      --xip-suffix          make every page after a file's first XIP page XIP\n"
+"                            too, beyond the budget (for the 2008 driver)\n"
 "      --all-root            make every file owned by root:root\n"
 "      --uid N, --gid N      make every file owned by user N / group N\n"
 "      --mtime TIME          image timestamp: seconds since 1970 or\n"
@@ -380,6 +384,9 @@ int cmd_mkfs(int argc, char **argv)
 						     "multiple of 4KiB");
 				goto out;
 			}
+			break;
+		case OPT_XIP_SUFFIX:
+			o.xip_suffix = 1;
 			break;
 		case OPT_ALL_ROOT:
 			o.all_root = 1;

@@ -36,6 +36,7 @@ struct axfs_build_opts {
 	int has_budget;
 	uint64_t budget;
 	uint64_t mmap_limit;		/* 0: policy or none */
+	int xip_suffix;			/* -1: policy, else off */
 	int compress_metadata;		/* -1 auto */
 	const char *tmpdir;
 	const struct axfs_logger *log;

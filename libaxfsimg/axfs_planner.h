@@ -27,6 +27,9 @@ struct axfs_plan_opts {
 	uint64_t budget;		/* bytes of XIP pages at most; whole
 					 * files are kept and count first,
 					 * profile pages get the rest */
+	int xip_suffix;			/* every page after a file's first
+					 * XIP page is XIP too (AXFS_WHY_SUFFIX),
+					 * on top of the budget */
 	const struct axfs_logger *log;
 };
 
@@ -40,6 +43,7 @@ struct axfs_plan_stats {
 	uint64_t excluded;		/* profiled pages xip.exclude removed */
 	uint64_t below_min_count;
 	uint64_t profile_misaligned;	/* offsets not a multiple of 4096 */
+	uint64_t suffix_pages;		/* made XIP by xip_suffix */
 };
 
 /* The tree must be finalised.  Fills entry->pages. */
@@ -49,5 +53,10 @@ int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
 /* Drops the coldest XIP pages until at most max_pages remain (used for
  * --mmap-limit); returns how many were dropped. */
 uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages);
+
+/* After a trim with xip_suffix: every XIP page before a file's last
+ * non-XIP page stops being XIP (AXFS_WHY_MMAP_LIMIT), so that the XIP
+ * pages form a suffix again; only removes pages.  Returns how many. */
+uint64_t axfs_plan_trim_suffix(struct axfs_tree *t);
 
 #endif

@@ -29,6 +29,7 @@ enum axfs_page_reason {
 	AXFS_WHY_TAIL,			/* byte-aligned: small tail, smaller so */
 	AXFS_WHY_UNCOMPRESSED,		/* byte-aligned: compress none asked */
 	AXFS_WHY_DEDUP,			/* shares the data of an identical file */
+	AXFS_WHY_SUFFIX,		/* XIP: after an XIP page (--xip-suffix) */
 	AXFS_WHY_COUNT
 };
 const char *axfs_page_reason_name(enum axfs_page_reason r);

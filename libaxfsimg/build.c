@@ -237,6 +237,7 @@ void axfs_build_opts_init(struct axfs_build_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->all_root = -1;
+	o->xip_suffix = -1;
 	o->force_uid = -1;
 	o->force_gid = -1;
 	o->compress_metadata = -1;
@@ -602,7 +603,8 @@ static int resolve_compression(const struct axfs_build_opts *o,
 }
 
 /* Planned XIP pages, and how many of them were asked for by --xip or the
- * policy (whole files, rules) rather than by a profile. */
+ * policy (whole files, rules) rather than by a profile (suffix pages
+ * follow profile pages and go with them). */
 static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
 			    uint64_t *asked)
 {
@@ -618,7 +620,8 @@ static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
 			if (!e->pages[p].xip)
 				continue;
 			(*all)++;
-			if (e->pages[p].reason != AXFS_WHY_PROFILE)
+			if (e->pages[p].reason != AXFS_WHY_PROFILE &&
+			    e->pages[p].reason != AXFS_WHY_SUFFIX)
 				(*asked)++;
 		}
 	}
@@ -761,6 +764,8 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 		plo.has_budget = 1;
 		plo.budget = pol->xip_budget;
 	}
+	plo.xip_suffix = o->xip_suffix >= 0 ? o->xip_suffix :
+			 pol && pol->xip_suffix >= 0 ? pol->xip_suffix : 0;
 	plo.log = o->log;
 	rc = axfs_plan(&res->tree, &plo, &res->plan, err);
 	if (rc < 0)
@@ -811,6 +816,11 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 		dropped = axfs_plan_trim(&res->tree, keep);
 		if (!dropped)
 			break;
+		/* A trim may leave a non-XIP page between XIP pages of a
+		 * file: shrink those suffixes (only ever fewer pages, so
+		 * the loop ends). */
+		if (plo.xip_suffix)
+			dropped += axfs_plan_trim_suffix(&res->tree);
 		axfs_log(o->log, AXFS_LOG_WARN,
 			 "the mmap limit of %llu bytes leaves no room for %llu "
 			 "profiled XIP pages; they are stored compressed",

@@ -39,6 +39,14 @@
  * on pages nobody asked for.  mmap (the access the profile records) and
  * page-aligned reads are not affected; our own kernel module (kernel/)
  * does not have the bug.  Whole-file XIP never triggers it.
+ *
+ * For users of the 2008 driver the opt-in xip_suffix (mkfs --xip-suffix,
+ * policy xip.suffix) makes every page after a file's first XIP page XIP
+ * too (AXFS_WHY_SUFFIX), once the pages above are chosen.  Those pages
+ * are added on top of the budget: the budget chose the pages that are
+ * worth XIP, the suffix is the price of reading them safely.  Under an
+ * mmap limit, axfs_plan_trim_suffix restores the suffix after a trim by
+ * removing XIP pages, never adding them.
  */
 #include "axfs_planner.h"
 
@@ -404,6 +412,28 @@ static int read_profile(struct axfs_tree *t, const struct axfs_plan_opts *o,
 	return 0;
 }
 
+/* xip_suffix: every page after a master's first XIP page becomes XIP. */
+static void extend_suffixes(struct axfs_tree *t, struct axfs_plan_stats *st)
+{
+	for (size_t i = 0; i < t->count; i++) {
+		struct axfs_tree_entry *m = t->by_ino[i];
+		uint64_t n = npages_of(m), p = 0;
+
+		if (!is_master(m) || !m->pages)
+			continue;
+		while (p < n && !m->pages[p].xip)
+			p++;
+		for (; p < n; p++) {
+			if (m->pages[p].xip)
+				continue;
+			m->pages[p].xip = 1;
+			m->pages[p].reason = AXFS_WHY_SUFFIX;
+			st->suffix_pages++;
+			st->xip_pages++;
+		}
+	}
+}
+
 int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
 	      struct axfs_plan_stats *st, struct axfs_error *err)
 {
@@ -486,6 +516,8 @@ int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
 		}
 	}
 	st->xip_pages += whole;
+	if (o->xip_suffix)
+		extend_suffixes(t, st);
 	if (sync_link_members(t) < 0)
 		goto nomem;
 	if (o->profile || whole)
@@ -495,10 +527,16 @@ int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
 			 "%llu excluded, %llu below the minimum count",
 			 (unsigned long long)st->xip_pages,
 			 (unsigned long long)whole,
-			 (unsigned long long)(st->xip_pages - whole),
+			 (unsigned long long)(st->xip_pages - whole -
+					      st->suffix_pages),
 			 (unsigned long long)st->budget_dropped,
 			 (unsigned long long)st->excluded,
 			 (unsigned long long)st->below_min_count);
+	if (st->suffix_pages)
+		axfs_log(o->log, AXFS_LOG_INFO,
+			 "xip suffix: %llu more pages made XIP so that each "
+			 "file's XIP pages run to its end",
+			 (unsigned long long)st->suffix_pages);
 	rc = 0;
 	goto out;
 nomem:
@@ -520,6 +558,7 @@ struct xpage {
 	uint64_t page;
 	uint64_t count;
 	int whole;		/* whole-file XIP: kept before profile pages */
+	int suffix;		/* AXFS_WHY_SUFFIX */
 	const char *path;	/* the file's image path */
 };
 
@@ -537,6 +576,10 @@ static int cmp_keep(const void *a, const void *b)
 		if (c)
 			return c;
 	}
+	/* Suffix pages of one file go front first: dropping a later one
+	 * would make axfs_plan_trim_suffix drop every XIP page before it. */
+	if (x->page != y->page && x->suffix && y->suffix)
+		return x->page > y->page ? -1 : 1;
 	if (x->page != y->page)
 		return x->page < y->page ? -1 : 1;
 	return 0;
@@ -545,10 +588,12 @@ static int cmp_keep(const void *a, const void *b)
 /*
  * Keeps the max_pages XIP pages that the planner would choose first
  * (whole files, then profile pages hottest first) and stores the rest
- * compressed (AXFS_WHY_MMAP_LIMIT).  Whole-file pages go last because the
- * mmap limit is a hard limit of the device: if it is smaller than the
- * whole files asked for, they cannot all be XIP.  On ENOMEM nothing is
- * dropped (returns 0), which the caller sees as "cannot trim".
+ * compressed (AXFS_WHY_MMAP_LIMIT).  Suffix pages go with the profile
+ * pages (their count, if the profile named them, else 0).  Whole-file
+ * pages go last because the mmap limit is a hard limit of the device: if
+ * it is smaller than the whole files asked for, they cannot all be XIP.
+ * On ENOMEM nothing is dropped (returns 0), which the caller sees as
+ * "cannot trim".
  */
 uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages)
 {
@@ -594,7 +639,9 @@ uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages)
 			v[nv].m = m;
 			v[nv].page = p;
 			v[nv].count = m->pages[p].count;
-			v[nv].whole = m->pages[p].reason != AXFS_WHY_PROFILE;
+			v[nv].suffix = m->pages[p].reason == AXFS_WHY_SUFFIX;
+			v[nv].whole = m->pages[p].reason != AXFS_WHY_PROFILE &&
+				      !v[nv].suffix;
 			v[nv].path = paths[np - 1];
 			nv++;
 		}
@@ -615,5 +662,33 @@ out:
 		free(paths[i]);
 	free(paths);
 	free(v);
+	return dropped;
+}
+
+uint64_t axfs_plan_trim_suffix(struct axfs_tree *t)
+{
+	uint64_t dropped = 0;
+
+	if (!t || !t->by_ino)
+		return 0;
+	for (size_t i = 0; i < t->count; i++) {
+		struct axfs_tree_entry *m = t->by_ino[i];
+		uint64_t n = npages_of(m), last;
+
+		if (!is_master(m) || !m->pages)
+			continue;
+		/* the last non-XIP page; none: the whole file is XIP */
+		for (last = n; last > 0 && m->pages[last - 1].xip; last--)
+			;
+		for (uint64_t p = 0; p + 1 < last; p++) {
+			if (!m->pages[p].xip)
+				continue;
+			m->pages[p].xip = 0;
+			m->pages[p].reason = AXFS_WHY_MMAP_LIMIT;
+			dropped++;
+		}
+	}
+	if (dropped)
+		sync_link_members(t);
 	return dropped;
 }

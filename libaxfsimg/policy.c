@@ -32,6 +32,7 @@ void axfs_policy_init(struct axfs_policy *p)
 	memset(p, 0, sizeof(*p));
 	p->level = -1;
 	p->all_root = -1;
+	p->xip_suffix = -1;
 }
 
 static void free_list(char **v, size_t n)
@@ -559,14 +560,15 @@ static int parse_glob_list(struct walk *w, yaml_node_t *n, const char *key,
 
 static int parse_xip(struct walk *w, yaml_node_t *n)
 {
-	static const char *const keys[] = { "budget", "min-count", "files", "exclude", NULL };
+	static const char *const keys[] = { "budget", "min-count", "files", "exclude",
+					    "suffix", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "xip", "a mapping (budget, min-count, files, exclude)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "xip", "a mapping (budget, min-count, files, exclude, suffix)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "budget")) {
@@ -576,6 +578,10 @@ static int parse_xip(struct walk *w, yaml_node_t *n)
 		} else if (!strcmp(k, "min-count")) {
 			if ((rc = get_uint(w, v, "xip.min-count", 0, UINT64_MAX,
 					   &w->p->xip_min_count)) < 0)
+				return rc;
+		} else if (!strcmp(k, "suffix")) {
+			if ((rc = get_bool(w, v, "xip.suffix",
+					   &w->p->xip_suffix)) < 0)
 				return rc;
 		} else if (!strcmp(k, "files")) {
 			if ((rc = parse_glob_list(w, v, "xip.files", &w->p->xip_files,

@@ -654,6 +654,7 @@ const char *axfs_page_reason_name(enum axfs_page_reason r)
 	case AXFS_WHY_TAIL: return "tail";
 	case AXFS_WHY_UNCOMPRESSED: return "uncompressed";
 	case AXFS_WHY_DEDUP: return "dedup";
+	case AXFS_WHY_SUFFIX: return "suffix";
 	case AXFS_WHY_COUNT: break;
 	}
 	return "unknown";

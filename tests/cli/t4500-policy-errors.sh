@@ -173,6 +173,20 @@ test_expect_success 'conflicting owners' '
 	EOF
 '
 
+test_expect_success 'xip.suffix is a boolean; a misspelling is suggested' '
+	policy_fails p.yaml "p.yaml:1:15: xip.suffix: expected true or false, got '\''maybe'\''" <<-EOF &&
+	xip: {suffix: maybe}
+	EOF
+	policy_fails p.yaml "p.yaml:2:11: xip.suffix: expected true or false, got a list" <<-EOF &&
+	xip:
+	  suffix: [true]
+	EOF
+	policy_fails p.yaml "p.yaml:2:3: xip.sufix: unknown key; did you mean '\''suffix'\''?" <<-EOF
+	xip:
+	  sufix: true
+	EOF
+'
+
 test_expect_success 'bad timestamp' '
 	policy_fails p.yaml "p.yaml:1:12: timestamp: '\''yesterday'\'' is not a timestamp (seconds since 1970, or a UTC date such as 2024-01-31 or 2024-01-31T12:00:00Z)" <<-EOF
 	timestamp: yesterday

@@ -190,6 +190,91 @@ test_expect_success 'the text and JSON reports agree with the image' '
 	grep -q "<svg" rep.svg && grep -q "/usr/bin/prog" rep.svg
 '
 
+# A profile that names a middle page of prog and the first page of other.
+test_expect_success 'without --xip-suffix: exactly the profile, and fsck notes the order' '
+	printf "./usr/bin/prog,8192,7\n./usr/bin/other,0,3\n" >mid.csv &&
+	"$AXFS" mkfs -q tree -p mid.csv -o mid.axfs &&
+	seedread xip mid.axfs | sort >got &&
+	printf "/usr/bin/other,0\n/usr/bin/prog,8192\n" >want &&
+	diff want got &&
+	"$AXFS" fsck mid.axfs >out 2>&1 &&
+	grep "/usr/bin/prog: notice: page 2 is XIP and page 3 is not.*\[node.xip-order\]" out &&
+	grep "/usr/bin/other: notice: .*\[node.xip-order\]" out
+'
+
+test_expect_success '--xip-suffix: every page from the first XIP page to the end is XIP' '
+	"$AXFS" mkfs -q tree -p mid.csv --xip-suffix -o suf.axfs \
+		--report-json suf.json --report suf.txt &&
+	seedread xip suf.axfs | sort >got &&
+	{ for p in 0 4096 8192 12288; do echo "/usr/bin/other,$p"; done &&
+	  for p in 8192 12288 16384 20480 24576; do echo "/usr/bin/prog,$p"; done
+	} | sort >want &&
+	diff want got &&
+	seedread compare suf.axfs tree &&
+	"$AXFS" fsck suf.axfs >out 2>&1 &&
+	! grep "xip-order" out &&
+	python3 - <<-\EOF_PY &&
+	import json
+	f = {x["path"]: x for x in json.load(open("suf.json"))["files"]}
+	assert f["/usr/bin/prog"]["why"].get("suffix") == 4, f["/usr/bin/prog"]
+	assert f["/usr/bin/prog"]["why"].get("profile") == 1
+	assert f["/usr/bin/other"]["why"].get("suffix") == 3, f["/usr/bin/other"]
+	EOF_PY
+	grep "/usr/bin/prog .*suffix:4" suf.txt &&
+	! cmp -s mid.axfs suf.axfs
+'
+
+test_expect_success 'the default build is unchanged; the policy key gives the same bytes' '
+	"$AXFS" mkfs -q tree -p mid.csv -o mid2.axfs &&
+	cmp mid.axfs mid2.axfs &&
+	printf "xip: {suffix: false}\n" >nosuf.yaml &&
+	"$AXFS" mkfs -q tree -p mid.csv -c nosuf.yaml -o mid3.axfs &&
+	cmp mid.axfs mid3.axfs &&
+	printf "xip: {suffix: true}\n" >suf.yaml &&
+	"$AXFS" mkfs -q tree -p mid.csv -c suf.yaml -o suf2.axfs &&
+	cmp suf.axfs suf2.axfs &&
+	"$AXFS" mkfs -q tree -p mid.csv -c nosuf.yaml --xip-suffix -o suf3.axfs &&
+	cmp suf.axfs suf3.axfs &&
+	printf "./usr/bin/prog,24576,7\n" >last.csv &&
+	"$AXFS" mkfs -q tree -p last.csv -o last.axfs &&
+	"$AXFS" mkfs -q tree -p last.csv --xip-suffix -o last2.axfs &&
+	cmp last.axfs last2.axfs
+'
+
+test_expect_success '--xip-suffix adds pages on top of the budget' '
+	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 4KiB --xip-suffix -o sb.axfs &&
+	seedread xip sb.axfs | sort >got &&
+	for p in 8192 12288 16384 20480 24576; do echo "/usr/bin/prog,$p"; done |
+		sort >want &&
+	diff want got &&
+	"$AXFS" fsck sb.axfs >out 2>&1 && ! grep "xip-order" out
+'
+
+test_expect_success '--xip-suffix with an mmap limit: the trim shrinks suffixes' '
+	"$AXFS" mkfs -v tree -p mid.csv --xip-suffix --mmap-limit 1GiB \
+		-o full.axfs 2>err &&
+	mapped=$(sed -n "s/.*bytes (\([0-9]*\) memory-mapped).*/\1/p" err) &&
+	test -n "$mapped" &&
+	"$AXFS" mkfs tree -p mid.csv --xip-suffix --xip-budget 1MiB \
+		--mmap-limit $((mapped - 4096)) -o lim.axfs \
+		--report-json lim.json 2>err &&
+	grep "leaves no room for [0-9]* profiled XIP pages" err &&
+	seedread xip lim.axfs >got &&
+	test "$(wc -l <got)" -lt 9 &&
+	seedread compare lim.axfs tree &&
+	"$AXFS" fsck lim.axfs >out 2>&1 && ! grep "xip-order" out &&
+	python3 - <<-\EOF_PY
+	import json
+	# each file: XIP pages, if any, run from some page to the end
+	f = {x["path"]: x for x in json.load(open("lim.json"))["files"]}
+	got = [l.rsplit(",", 1) for l in open("got").read().splitlines()]
+	for path, x in f.items():
+	    offs = sorted(int(o) // 4096 for p, o in got if p == path)
+	    assert offs == list(range(x["pages"] - len(offs), x["pages"])), (path, offs)
+	assert any(x["why"].get("mmap-limit") for x in f.values()), f
+	EOF_PY
+'
+
 test_expect_success 'a malformed profile names its file and line' '
 	printf "./usr/bin/prog,0,1\n./usr/bin/prog,100,1\n" >bad.csv &&
 	! "$AXFS" mkfs -q tree -p bad.csv -o bad.axfs 2>err &&

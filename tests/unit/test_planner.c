@@ -3,7 +3,8 @@
  * The planner: which pages are XIP and why.  Budget selection with ties,
  * whole files against the budget, exclusions, min-count, profile entries
  * that cannot be XIP (one warning, each at INFO), hard links, exactly the
- * listed page set, determinism and axfs_plan_trim.
+ * listed page set, determinism and axfs_plan_trim; xip_suffix and
+ * axfs_plan_trim_suffix.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -427,6 +428,69 @@ START_TEST(test_deterministic_and_trim)
 }
 END_TEST
 
+START_TEST(test_xip_suffix)
+{
+	struct axfs_tree t;
+	struct logcap lc;
+	struct axfs_logger lg;
+	struct axfs_profile p;
+	struct axfs_plan_opts o;
+	struct axfs_plan_stats st;
+	struct axfs_error err;
+
+	tree5(&t, &lc, &lg);
+	get(&t, "/c")->want_xip = 1;
+	axfs_profile_init(&p, NULL);
+	prof(&p, "/a", 1, 5);
+	prof(&p, "/a", 3, 9);
+	prof(&p, "/b", 2, 1);		/* left out by the budget */
+	prof(&p, "/d/e", 2, 4);		/* the last page: nothing to add */
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.log = &lg;
+	o.has_budget = 1;
+	o.budget = 5 * AXFS_PAGE_SIZE;	/* /c (2) + 3 profile pages */
+	o.xip_suffix = 1;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_str_eq(xmap(&t, "/a"), ".XXXX");
+	ck_assert_str_eq(xmap(&t, "/h"), ".XXXX");	/* hard link to /a */
+	ck_assert_str_eq(xmap(&t, "/b"), ".....");
+	ck_assert_str_eq(xmap(&t, "/c"), "XX");
+	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
+	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_PROFILE);
+	ck_assert_int_eq(why(&t, "/a", 2), AXFS_WHY_SUFFIX);
+	ck_assert_int_eq(why(&t, "/a", 3), AXFS_WHY_PROFILE);
+	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_SUFFIX);
+	ck_assert_int_eq(why(&t, "/b", 2), AXFS_WHY_BUDGET);
+	ck_assert_str_eq(axfs_page_reason_name(AXFS_WHY_SUFFIX), "suffix");
+	/* on top of the budget: 5 chosen, 2 added */
+	ck_assert_uint_eq(st.suffix_pages, 2);
+	ck_assert_uint_eq(st.xip_pages, 7);
+
+	/* the trim drops suffix pages like profile pages, never /c; the
+	 * shrink then takes every XIP page before a non-XIP one */
+	/* count 0 ties: /a@2 goes before /a@4 (suffix pages front first) */
+	ck_assert_uint_eq(axfs_plan_trim(&t, 6), 1);
+	ck_assert_str_eq(xmap(&t, "/a"), ".X.XX");
+	ck_assert_uint_eq(axfs_plan_trim_suffix(&t), 1);
+	ck_assert_str_eq(xmap(&t, "/a"), "...XX");
+	ck_assert_str_eq(xmap(&t, "/h"), "...XX");
+	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_MMAP_LIMIT);
+	ck_assert_str_eq(xmap(&t, "/c"), "XX");
+	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
+	ck_assert_uint_eq(axfs_plan_trim_suffix(&t), 0);
+
+	/* without the option: exactly the chosen pages */
+	o.xip_suffix = 0;
+	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_str_eq(xmap(&t, "/a"), ".X.X.");
+	ck_assert_uint_eq(st.suffix_pages, 0);
+	ck_assert_uint_eq(st.xip_pages, 5);
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_no_profile_no_arrays)
 {
 	struct axfs_tree t;
@@ -461,6 +525,7 @@ Suite *suite_planner(void)
 	tcase_add_test(tc, test_bad_profile_entries);
 	tcase_add_test(tc, test_hard_link_names_and_duplicates);
 	tcase_add_test(tc, test_deterministic_and_trim);
+	tcase_add_test(tc, test_xip_suffix);
 	tcase_add_test(tc, test_no_profile_no_arrays);
 	suite_add_tcase(s, tc);
 	return s;

@@ -109,8 +109,17 @@ $(UNIT): $(UNIT_OBJS) $(LIB_OBJS)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB_OBJS) $(CHECK_LIBS) $(PKG_LIBS)
 
 # ---- tests ---------------------------------------------------------------
-check: all $(UNIT) $(FUZZ_REPLAY) check-san-build
+# The builds (normal, sanitizer, fuzz) run in parallel, one job per CPU:
+# make check has a time budget.  The Debian packages are installed first,
+# alone, so that two apt-get runs never race for the dpkg lock.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+check:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build
 	$(Q)B=$(B) SAN_B=$(B)-san sh tests/run-tests.sh
+
+.PHONY: check-build
+check-build: all $(UNIT) $(FUZZ_REPLAY) check-san-build
 
 # The same unit and CLI tests again under ASan+UBSan (run by `make check`).
 check-san-build:
@@ -165,7 +174,7 @@ fuzz: $(AXFS) $(FUZZ_TARGETS:%=$(FUZZ_B)/fuzz_%)
 
 # `make check`: the standalone drivers replay the corpus (under ASan+UBSan
 # through check-san-build), and each target fuzzes briefly if clang can.
-check: $(FUZZ_REPLAY) check-fuzz-build
+check-build: $(FUZZ_REPLAY) check-fuzz-build
 .PHONY: check-fuzz-build
 check-fuzz-build:
 	$(Q)if sh tests/fuzz/have-libfuzzer.sh $(FUZZ_CC); then $(MAKE) --no-print-directory FUZZ_B=$(B)-fuzz $(FUZZ_TARGETS:%=$(B)-fuzz/fuzz_%); fi

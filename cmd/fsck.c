@@ -77,43 +77,6 @@ struct out {
 	struct timespec start;
 };
 
-/* ---- JSON ---------------------------------------------------------------- */
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void json_str(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t left;
-
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	left = strlen(s);
-	putchar('"');
-	while (left) {
-		size_t n = cmd_utf8_seq(p, left);
-
-		if (n == 0) {
-			fputs("\\ufffd", stdout);
-			n = 1;
-		} else if (*p == '"' || *p == '\\') {
-			printf("\\%c", *p);
-		} else if (*p == '\n') {
-			fputs("\\n", stdout);
-		} else if (*p == '\t') {
-			fputs("\\t", stdout);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			printf("\\u%04x", *p);
-		} else {
-			fwrite(p, 1, n, stdout);
-		}
-		p += n;
-		left -= n;
-	}
-	putchar('"');
-}
-
 /* ---- output -------------------------------------------------------------- */
 
 static void progress_clear(struct out *o)
@@ -155,18 +118,18 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 	if (o->json) {
 		fputs(o->nfind ? ",\n    {" : "\n    {", stdout);
 		fputs("\"severity\": ", stdout);
-		json_str(axfs_fsck_severity_name(f->severity));
+		cmd_json_text(axfs_fsck_severity_name(f->severity));
 		fputs(", \"check\": ", stdout);
-		json_str(f->check);
+		cmd_json_text(f->check);
 		printf(", \"offset\": %llu, \"path\": ",
 		       (unsigned long long)f->offset);
-		json_str(f->path);
+		cmd_json_text(f->path);
 		if (f->path)
 			printf(", \"inode\": %llu", (unsigned long long)f->ino);
 		else
 			fputs(", \"inode\": null", stdout);
 		fputs(", \"message\": ", stdout);
-		json_str(f->message);
+		cmd_json_text(f->message);
 		putchar('}');
 	} else {
 		/* On a terminal, an error's "IMAGE: byte OFFSET:" is red
@@ -303,9 +266,9 @@ int cmd_fsck(int argc, char **argv)
 
 	if (json && !out.quiet) {
 		fputs("{\n  \"version\": 1,\n  \"image\": ", stdout);
-		json_str(image);
+		cmd_json_text(image);
 		fputs(",\n  \"store\": ", stdout);
-		json_str(store);
+		cmd_json_text(store);
 		printf(",\n  \"deep\": %s,\n  \"findings\": [",
 		       fo.deep ? "true" : "false");
 	}
@@ -317,7 +280,7 @@ int cmd_fsck(int argc, char **argv)
 	if (rc < 0) {
 		if (json && !out.quiet)
 			fputs("\n  ],\n  \"operational_error\": ", stdout),
-			json_str(err.msg),
+			cmd_json_text(err.msg),
 			printf(",\n  \"exit_code\": %d\n}\n", EXIT_OPERATIONAL);
 		fflush(stdout);
 		cmd_error("%s", err.msg);

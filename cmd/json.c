@@ -37,16 +37,19 @@ size_t cmd_utf8_seq(const unsigned char *s, size_t n)
 	return len;
 }
 
-void cmd_json_str(const char *str, size_t n)
+/* The JSON string of n bytes at s; each byte that is not part of valid
+ * UTF-8 becomes U+FFFD when `lossy`, else \udcXX (surrogateescape). */
+static void put_json(const unsigned char *s, size_t n, int lossy)
 {
-	const unsigned char *s = (const unsigned char *)str;
-
 	putchar('"');
 	for (size_t i = 0; i < n;) {
 		size_t k = cmd_utf8_seq(s + i, n - i);
 
 		if (k == 0) {
-			printf("\\udc%02x", s[i]);
+			if (lossy)
+				fputs("\\ufffd", stdout);
+			else
+				printf("\\udc%02x", s[i]);
 			i++;
 		} else if (k > 1) {
 			fwrite(s + i, 1, k, stdout);
@@ -69,10 +72,23 @@ void cmd_json_str(const char *str, size_t n)
 	putchar('"');
 }
 
+void cmd_json_str(const char *str, size_t n)
+{
+	put_json((const unsigned char *)str, n, 0);
+}
+
 void cmd_json_cstr(const char *s)
 {
 	if (s)
 		cmd_json_str(s, strlen(s));
+	else
+		fputs("null", stdout);
+}
+
+void cmd_json_text(const char *s)
+{
+	if (s)
+		put_json((const unsigned char *)s, strlen(s), 1);
 	else
 		fputs("null", stdout);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd/json.h - JSON strings on standard output for the --json of dump,
- * split --info and merge-profile --stats.
+ * fsck, split --info and merge-profile --stats.
  */
 #ifndef AXFS_CMD_JSON_H
 #define AXFS_CMD_JSON_H
@@ -21,5 +21,8 @@ size_t cmd_utf8_seq(const unsigned char *s, size_t n);
 void cmd_json_str(const char *str, size_t n);
 /* The same for a C string; NULL is written as null. */
 void cmd_json_cstr(const char *s);
+/* A C string of text for people (fsck's messages and paths): a byte that
+ * is not part of valid UTF-8 becomes U+FFFD; NULL is written as null. */
+void cmd_json_text(const char *s);
 
 #endif

@@ -43,6 +43,9 @@ PKGS        := zlib libdeflate libarchive yaml-0.1 libmd
 PKG_CFLAGS   = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS     = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+# libfuse3 for axfs mount only (cmd/mount.c); the library stays without.
+FUSE_CFLAGS  = $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
+FUSE_LIBS    = $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 WARN        := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
@@ -82,7 +85,7 @@ $(DEPS_STAMP): scripts/install-deps.sh
 $(B)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/unit/%,$<),$(CHECK_CFLAGS) -Wno-missing-prototypes -I$(B)/tests/unit) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/unit/%,$<),$(CHECK_CFLAGS) -Wno-missing-prototypes -I$(B)/tests/unit) $(if $(filter cmd/mount.c,$<),$(FUSE_CFLAGS)) -c $< -o $@
 
 $(LIBA): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
@@ -96,7 +99,7 @@ $(LIBSO): $(LIB_OBJS)
 
 $(AXFS): $(CMD_OBJS) $(LIB_OBJS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB_OBJS) $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB_OBJS) $(PKG_LIBS) $(FUSE_LIBS)
 
 # Every tests/unit/*.c defines `Suite *suite_NAME(void)`; collect them.
 $(B)/tests/unit/suites.h: $(UNIT_SRCS) | $(DEPS_STAMP)

@@ -751,6 +751,7 @@ static struct axfs_image *image_new(const char *name)
 		return NULL;
 	img->fd = -1;
 	img->store_fd = -1;
+	img->origin = img;
 	img->name = strdup(name ? name : "(buffer)");
 	if (!img->name) {
 		free(img);
@@ -863,6 +864,7 @@ int axfs_image_clone(struct axfs_image **out, const struct axfs_image *img,
 	c->cblk_clock = 0;
 	c->cin = NULL;
 	c->ld = NULL;
+	c->pool = NULL;
 	c->is_clone = 1;
 	*out = c;
 	return 0;

@@ -103,6 +103,26 @@ static int lookup_in_dir(struct axfs_image *img,
 	return 0;
 }
 
+int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
+			 const char *name, size_t len, uint64_t *ino,
+			 struct axfs_error *err)
+{
+	struct axfs_inode_info d;
+	int rc;
+
+	*ino = UINT64_MAX;
+	rc = axfs_image_inode(img, dir, &d, err);
+	if (rc < 0)
+		return rc;
+	if (!S_ISDIR(d.mode))
+		return axfs__img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+				     "inode %" PRIu64 " is a %s, not a "
+				     "directory", dir, axfs__type_name(d.mode));
+	if (len == 0)
+		return 0;
+	return lookup_in_dir(img, &d, name, len, ino, err);
+}
+
 int axfs_image_lookup(struct axfs_image *img, const char *path,
 		      uint64_t *ino, struct axfs_error *err)
 {

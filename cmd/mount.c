@@ -351,9 +351,9 @@ static int parse_options(struct mnt *m, char *list)
 			m->store = o + 6;
 		} else if (strncmp(o, "cache=", 6) == 0) {
 			if (cmd_parse_size(o + 6, &m->cache) < 0 ||
-			    m->cache == 0 || m->cache > (1ull << 40))
+			    m->cache == 0 || m->cache > (4ull << 30))
 				return cmd_usage_error("invalid cache size "
-					"'%s': give a size such as 64MiB",
+					"'%s': give 1 byte to 4GiB, e.g. 64MiB",
 					o + 6);
 		} else if (strncmp(o, "threads=", 8) == 0) {
 			if (cmd_parse_uint(o + 8, 1024, &m->threads) < 0 ||

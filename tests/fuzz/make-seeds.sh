@@ -27,7 +27,7 @@ mktree() {	# a small tree with every kind of file the source can hold
 }
 
 case $t in
-reader|fsck)
+reader|fsck|vfs)
 	mktree "$tmp/tree"
 	for bs in 4096 65536; do
 		"$AXFS" mkfs -q -b $bs "$tmp/tree" -o "$out/tree-$bs.axfs" || true

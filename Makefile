@@ -209,6 +209,7 @@ install: all $(LIBA)
 	install -m 755 $(AXFS) $(DESTDIR)$(BINDIR)/axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
+	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/mount.fuse.axfs
 	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libaxfsimg.a
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(VERSION)
 	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(SOVERSION)
@@ -231,6 +232,7 @@ PC_INCLUDEDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
+	rm -f $(DESTDIR)$(SBINDIR)/mount.fuse.axfs
 	rm -f $(DESTDIR)$(LIBDIR)/libaxfsimg.a $(DESTDIR)$(LIBDIR)/libaxfsimg.so*
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/axfsimg.pc
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/axfs

@@ -217,6 +217,23 @@ static int get_inode(struct axfs_image *h, uint64_t ino,
 	return rc < 0 ? eio(err, rc) : 0;
 }
 
+/* A handle and the inode behind ino; on failure no handle is held. */
+static int begin(struct axfs_vfs *v, uint64_t ino, struct axfs_image **h,
+		 struct axfs_inode_info *in, struct axfs_error *err)
+{
+	int rc;
+
+	*h = take(v, err);
+	if (!*h)
+		return -ENOMEM;
+	rc = get_inode(*h, ino, in, err);
+	if (rc < 0) {
+		give(v, *h);
+		*h = NULL;
+	}
+	return rc;
+}
+
 /* 2 + the subdirectories, as kernel/inode.c counts them. */
 static nlink_t dir_nlink(struct axfs_image *h, const struct axfs_inode_info *d)
 {
@@ -296,15 +313,13 @@ static int fill_stat(struct axfs_image *h, const struct axfs_inode_info *in,
 int axfs_vfs_getattr(struct axfs_vfs *v, uint64_t ino, struct stat *st,
 		     struct axfs_error *err)
 {
-	struct axfs_image *h = take(v, err);
+	struct axfs_image *h;
 	struct axfs_inode_info in;
-	int rc;
+	int rc = begin(v, ino, &h, &in, err);
 
-	if (!h)
-		return -ENOMEM;
-	rc = get_inode(h, ino, &in, err);
-	if (rc == 0)
-		rc = fill_stat(h, &in, st, err);
+	if (rc < 0)
+		return rc;
+	rc = fill_stat(h, &in, st, err);
 	give(v, h);
 	return rc;
 }
@@ -321,11 +336,10 @@ int axfs_vfs_lookup(struct axfs_vfs *v, uint64_t dir, const char *name,
 	*ino = 0;
 	if (len > AXFS_MAXPATHLEN)
 		return -ENAMETOOLONG;
-	h = take(v, err);
-	if (!h)
-		return -ENOMEM;
-	rc = get_inode(h, dir, &d, err);
-	if (rc == 0 && !S_ISDIR(d.mode))
+	rc = begin(v, dir, &h, &d, err);
+	if (rc < 0)
+		return rc;
+	if (!S_ISDIR(d.mode))
 		rc = -ENOTDIR;
 	if (rc == 0) {
 		rc = axfs_image_lookup_at(h, dir - 1, name, len, &found, err);
@@ -359,15 +373,14 @@ static int name_ok(const char *s, size_t len)
 int axfs_vfs_readdir(struct axfs_vfs *v, uint64_t dir, uint64_t pos,
 		     axfs_vfs_dirent_fn fn, void *ctx, struct axfs_error *err)
 {
-	struct axfs_image *h = take(v, err);
+	struct axfs_image *h;
 	struct axfs_inode_info d, c;
 	uint64_t files, parent;
-	int rc, listed = 0;
+	int rc = begin(v, dir, &h, &d, err), listed = 0;
 
-	if (!h)
-		return -ENOMEM;
-	rc = get_inode(h, dir, &d, err);
-	if (rc == 0 && !S_ISDIR(d.mode))
+	if (rc < 0)
+		return rc;
+	if (!S_ISDIR(d.mode))
 		rc = -ENOTDIR;
 	files = axfs_image_super(h)->files;
 	/* kernel/dir.c: the whole listing fails on a bad range. */
@@ -428,15 +441,15 @@ int axfs_vfs_open(struct axfs_vfs *v, uint64_t ino, struct axfs_error *err)
 int axfs_vfs_read(struct axfs_vfs *v, uint64_t ino, uint64_t off, void *buf,
 		  size_t len, size_t *got, struct axfs_error *err)
 {
-	struct axfs_image *h = take(v, err);
+	struct axfs_image *h;
 	struct axfs_inode_info in;
 	int rc;
 
 	*got = 0;
-	if (!h)
-		return -ENOMEM;
-	rc = get_inode(h, ino, &in, err);
-	if (rc == 0 && !S_ISREG(in.mode))
+	rc = begin(v, ino, &h, &in, err);
+	if (rc < 0)
+		return rc;
+	if (!S_ISREG(in.mode))
 		rc = S_ISDIR(in.mode) ? -EISDIR : -EINVAL;
 	if (rc == 0) {
 		rc = axfs_image_read(h, ino - 1, off, buf, len, got, err);
@@ -449,15 +462,14 @@ int axfs_vfs_read(struct axfs_vfs *v, uint64_t ino, uint64_t off, void *buf,
 int axfs_vfs_readlink(struct axfs_vfs *v, uint64_t ino, char *buf,
 		      size_t len, struct axfs_error *err)
 {
-	struct axfs_image *h = take(v, err);
+	struct axfs_image *h;
 	struct axfs_inode_info in;
 	struct stat st;
-	int rc;
+	int rc = begin(v, ino, &h, &in, err);
 
-	if (!h)
-		return -ENOMEM;
-	rc = get_inode(h, ino, &in, err);
-	if (rc == 0 && !S_ISLNK(in.mode))
+	if (rc < 0)
+		return rc;
+	if (!S_ISLNK(in.mode))
 		rc = -EINVAL;
 	if (rc == 0)
 		rc = fill_stat(h, &in, &st, err);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "axfs_build.h"
+#include "helpers.h"
 #include "axfs_cblock_pool.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"
@@ -50,7 +51,6 @@ static void setup(void)
 	struct axfs_build_result res;
 	struct axfs_error err;
 	char path[160], name[32], src[160], out[160];
-	FILE *f;
 
 	snprintf(dir, sizeof(dir), "/tmp/axfs-vfs.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -82,25 +82,14 @@ static void setup(void)
 	ck_assert_msg(axfs_build(&o, &res, &err) == 0, "%s", err.msg);
 	axfs_build_result_free(&res);
 
-	f = fopen(o.output, "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	img_len = (size_t)ftell(f);
-	rewind(f);
-	img_buf = malloc(img_len);
-	ck_assert_ptr_nonnull(img_buf);
-	ck_assert_uint_eq(fread(img_buf, 1, img_len, f), img_len);
-	fclose(f);
+	img_buf = unit_read_file(o.output, &img_len);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
 	free(img_buf);
 	img_buf = NULL;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	unit_remove_tree(dir);
 }
 
 static struct axfs_image *open_img(void)

@@ -500,7 +500,7 @@ static int serve(struct mnt *m)
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	struct fuse_session *se = NULL;
 	struct fuse_loop_config *cfg = NULL;
-	char *opts = NULL;
+	char *opts = NULL, *dir = NULL;
 	int rc = EXIT_OPERATIONAL, mounted = 0, handlers = 0;
 
 	if (fuse_opt_add_arg(&args, cmd_name) || base_options(m, &opts) ||
@@ -515,7 +515,10 @@ static int serve(struct mnt *m)
 	if (fuse_set_signal_handlers(se) != 0)
 		goto out;
 	handlers = 1;
-	if (fuse_session_mount(se, m->dir) != 0)
+	/* libfuse unmounts (at a signal) by this name: relative, it fails
+	 * there with EINVAL. */
+	dir = realpath(m->dir, NULL);
+	if (fuse_session_mount(se, dir ? dir : m->dir) != 0)
 		goto out;
 	mounted = 1;
 	if (!m->foreground)
@@ -545,6 +548,7 @@ out:
 	fuse_loop_cfg_destroy(cfg);
 	fuse_opt_free_args(&args);
 	free(opts);
+	free(dir);
 	return rc;
 }
 

@@ -102,6 +102,13 @@ test_expect_success 'fusermount3 -u unmounts' '
 	fusermount3 -u m && ! mounted m
 '
 
+test_expect_success 'SIGTERM to the daemon in the foreground unmounts, exit 0' '
+	{ "$AXFS" mount -f rootfs.axfs m 2>err & } &&
+	pid=$! && wait_mounted m &&
+	kill -TERM $pid && wait $pid &&
+	! mounted m && ! test -s err
+'
+
 if $root; then
 	test_expect_success 'umount unmounts (as root)' '
 		"$AXFS" mount rootfs.axfs m && mounted m &&

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * source.c - what every source shares: file type <-> mode mapping, and
- * picking the directory or the archive producer from what SOURCE is.
+ * picking the directory, image or archive producer from what SOURCE is.
  */
 #include "axfs_source.h"
 
@@ -72,6 +72,13 @@ int axfs_source_open(struct axfs_source **out, const char *path,
 		return axfs_error_sys(err, errno, "cannot open '%s'", path);
 	if (S_ISDIR(st.st_mode))
 		return axfs_source_dir_open(out, path, opts, err);
+	if (axfs_source_is_image(path))
+		return axfs_source_image_open(out, path, opts, err);
+	if (opts && opts->store_path)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "'%s' is not an AXFS image, so it has "
+				      "no store segment '%s'", path,
+				      opts->store_path);
 	return axfs_source_archive_open(out, path, opts, err);
 }
 

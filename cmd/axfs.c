@@ -25,6 +25,8 @@ static const struct cmd_struct commands[] = {
 	{ "fsck", cmd_fsck, "check an image for every defect it can have" },
 	{ "merge-profile", cmd_merge_profile, "combine profile CSVs" },
 	{ "split", cmd_split, "cut an image into mmap and store segments" },
+	{ "diff", cmd_diff, "compare two images, trees or archives" },
+	{ "cat", cmd_cat, "write files of an image to standard output" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

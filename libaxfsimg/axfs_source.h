@@ -46,6 +46,10 @@ enum axfs_lossy {
 	AXFS_LOSSY_XATTR = 1 << 1,
 	AXFS_LOSSY_ACL = 1 << 2,
 	AXFS_LOSSY_NLINK_DIR = 1 << 3,
+	/* Named among the xattrs (which are also flagged XATTR): the ones a
+	 * lost label or capability makes a build wrong, not just poorer. */
+	AXFS_LOSSY_SELINUX = 1 << 4,	/* security.selinux */
+	AXFS_LOSSY_CAPABILITY = 1 << 5,	/* security.capability */
 };
 
 struct axfs_src_entry {

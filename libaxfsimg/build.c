@@ -353,7 +353,8 @@ static int report_lossy(const struct axfs_tree *t,
 	const struct axfs_logger *log = o->log;
 	enum axfs_xattr_action xact = xattr_action(o);
 	unsigned int xbits = AXFS_LOSSY_XATTR | AXFS_LOSSY_ACL;
-	uint64_t mt = 0, xa = 0, acl = 0;
+	unsigned int first_bits = 0;
+	uint64_t mt = 0, xa = 0, acl = 0, nx = 0;
 	char path[4200], first[4200];
 
 	*all = 0;
@@ -363,29 +364,42 @@ static int report_lossy(const struct axfs_tree *t,
 		unsigned int lossy = e->lossy;
 
 		if (xact == AXFS_XATTRS_IGNORE)
-			lossy &= ~xbits;
+			lossy &= ~(xbits | AXFS_LOSSY_SELINUX |
+				   AXFS_LOSSY_CAPABILITY);
 		if (!lossy)
 			continue;
 		*all |= lossy;
 		mt += !!(lossy & AXFS_LOSSY_MTIME);
 		xa += !!(lossy & AXFS_LOSSY_XATTR);
 		acl += !!(lossy & AXFS_LOSSY_ACL);
+		nx += !!(lossy & xbits);
 		axfs_tree_path(e, path, sizeof(path));
-		if ((lossy & xbits) && !first[0])
+		if ((lossy & xbits) && !first[0]) {
 			snprintf(first, sizeof(first), "%s", path);
-		axfs_log(log, AXFS_LOG_INFO, "'%s': not stored:%s%s%s", path,
-			 lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
+			first_bits = lossy;
+		}
+		axfs_log(log, AXFS_LOG_INFO, "'%s': not stored:%s%s%s%s%s",
+			 path, lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
+			 lossy & AXFS_LOSSY_SELINUX ? " its SELinux label" : "",
+			 lossy & AXFS_LOSSY_CAPABILITY ?
+			 " its file capabilities" : "",
 			 lossy & AXFS_LOSSY_XATTR ? " xattrs" : "",
 			 lossy & AXFS_LOSSY_ACL ? " ACL" : "");
 	}
-	if (xact == AXFS_XATTRS_ERROR && (xa || acl))
+	if (xact == AXFS_XATTRS_ERROR && nx)
 		return axfs_error_set(err, AXFS_ERR_UNSUPPORTED,
-			"'%s' has extended attributes or an ACL (%llu "
-			"%s in all), which AXFS cannot store: SELinux labels "
-			"and file capabilities would be lost (--xattrs=warn or "
-			"ignore builds the image without them)", first,
-			(unsigned long long)(xa > acl ? xa : acl),
-			(xa > acl ? xa : acl) == 1 ? "entry" : "entries");
+			"'%s' has %s, which AXFS cannot store (%llu %s "
+			"extended attributes or ACLs); label with the context= "
+			"mount option or genfscon, give programs setuid or "
+			"ambient capabilities instead, or build without them "
+			"with --xattrs=warn", first,
+			first_bits & AXFS_LOSSY_SELINUX ?
+			"an SELinux label (security.selinux)" :
+			first_bits & AXFS_LOSSY_CAPABILITY ?
+			"file capabilities (security.capability)" :
+			first_bits & AXFS_LOSSY_XATTR ? "extended attributes" :
+			"an ACL", (unsigned long long)nx,
+			nx == 1 ? "entry has" : "entries have");
 	if (mt || xa || acl) {
 		char what[256];
 		size_t n = 0;

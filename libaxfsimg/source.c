@@ -4,6 +4,7 @@
  * picking the directory, image or archive producer from what SOURCE is.
  */
 #include "axfs_source.h"
+#include "source_internal.h"
 
 #include <errno.h>
 #include <string.h>
@@ -51,6 +52,17 @@ const char *axfs_ftype_name(enum axfs_ftype t)
 	case AXFS_FT_NONE: break;
 	}
 	return "unknown file type";
+}
+
+unsigned int axfs__xattr_lossy(const char *name)
+{
+	if (strncmp(name, "system.posix_acl_", 17) == 0)
+		return AXFS_LOSSY_ACL;
+	if (strcmp(name, "security.selinux") == 0)
+		return AXFS_LOSSY_XATTR | AXFS_LOSSY_SELINUX;
+	if (strcmp(name, "security.capability") == 0)
+		return AXFS_LOSSY_XATTR | AXFS_LOSSY_CAPABILITY;
+	return AXFS_LOSSY_XATTR;
 }
 
 int axfs_source_open(struct axfs_source **out, const char *path,

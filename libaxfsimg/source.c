@@ -82,15 +82,15 @@ int axfs_source_open(struct axfs_source **out, const char *path,
 	 * at the top, as mkfs.cramfs and mksquashfs do. */
 	if (stat(path, &st) < 0)
 		return axfs_error_sys(err, errno, "cannot open '%s'", path);
-	if (S_ISDIR(st.st_mode))
-		return axfs_source_dir_open(out, path, opts, err);
-	if (axfs_source_is_image(path))
+	if (!S_ISDIR(st.st_mode) && axfs_source_is_image(path))
 		return axfs_source_image_open(out, path, opts, err);
 	if (opts && opts->store_path)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "'%s' is not an AXFS image, so it has "
 				      "no store segment '%s'", path,
 				      opts->store_path);
+	if (S_ISDIR(st.st_mode))
+		return axfs_source_dir_open(out, path, opts, err);
 	return axfs_source_archive_open(out, path, opts, err);
 }
 

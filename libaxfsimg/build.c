@@ -378,12 +378,16 @@ static int report_lossy(const struct axfs_tree *t,
 			snprintf(first, sizeof(first), "%s", path);
 			first_bits = lossy;
 		}
-		axfs_log(log, AXFS_LOG_INFO, "'%s': not stored:%s%s%s%s%s",
-			 path, lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
-			 lossy & AXFS_LOSSY_SELINUX ? " its SELinux label" : "",
-			 lossy & AXFS_LOSSY_CAPABILITY ?
-			 " its file capabilities" : "",
-			 lossy & AXFS_LOSSY_XATTR ? " xattrs" : "",
+		axfs_log(log, AXFS_LOG_INFO, "'%s': not stored:%s%s%s%s", path,
+			 lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
+			 lossy & AXFS_LOSSY_XATTR ?
+			 (lossy & AXFS_LOSSY_SELINUX ?
+			  " xattrs (its SELinux label)" :
+			  lossy & AXFS_LOSSY_CAPABILITY ?
+			  " xattrs (its file capabilities)" : " xattrs") : "",
+			 (lossy & AXFS_LOSSY_SELINUX) &&
+			 (lossy & AXFS_LOSSY_CAPABILITY) ?
+			 " (and file capabilities)" : "",
 			 lossy & AXFS_LOSSY_ACL ? " ACL" : "");
 	}
 	if (xact == AXFS_XATTRS_ERROR && nx)

@@ -517,6 +517,12 @@ int cmd_mkfs(int argc, char **argv)
 		rc = cmd_usage_error("no image given (-o IMAGE)");
 		goto out;
 	}
+	if (o.source_store && !axfs_source_is_image(argv[optind])) {
+		rc = cmd_usage_error("too many arguments: only an AXFS image "
+				     "source takes a store segment, and '%s' "
+				     "is none", argv[optind]);
+		goto out;
+	}
 	o.source = argv[optind];
 	o.output = output;
 	o.xip_globs = xip;

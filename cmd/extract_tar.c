@@ -31,15 +31,44 @@
 
 struct tar_out {
 	struct archive *a;
+	int fd;
+	int write_errno;		/* first write(2) failure, 0 if none */
 	struct axfs_source *src;
 	const char *name;		/* for messages: FILE or "standard output" */
 	unsigned char *buf;
 	unsigned long long sockets;
 };
 
+/*
+ * libarchive's writer: a failure is kept, not returned, so that libarchive
+ * never enters its fatal state (in which archive_write_free() leaks the
+ * block buffer); the callers check write_errno and stop.
+ */
+static la_ssize_t write_cb(struct archive *a, void *ctx, const void *buf,
+			   size_t len)
+{
+	struct tar_out *t = ctx;
+	const char *p = buf;
+	size_t done = 0;
+
+	(void)a;
+	while (done < len && !t->write_errno) {
+		ssize_t n = write(t->fd, p + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			t->write_errno = n < 0 ? errno : EIO;
+		else
+			done += (size_t)n;
+	}
+	return (la_ssize_t)len;
+}
+
 static int tar_fail(struct tar_out *t, const char *what)
 {
-	const char *why = archive_error_string(t->a);
+	const char *why = t->write_errno ? strerror(t->write_errno) :
+			  archive_error_string(t->a);
 
 	if (what)
 		cmd_error("cannot write '%s' (at '/%s'): %s", t->name, what,
@@ -72,7 +101,8 @@ static int copy_data(struct tar_out *t, const struct axfs_src_entry *ent)
 		}
 		if (!got)
 			break;
-		if (archive_write_data(t->a, t->buf, got) != (la_ssize_t)got) {
+		if (archive_write_data(t->a, t->buf, got) != (la_ssize_t)got ||
+		    t->write_errno) {
 			tar_fail(t, ent->path);
 			goto out;
 		}
@@ -114,7 +144,7 @@ static int write_entry(struct tar_out *t, struct archive_entry *e,
 		return 0;
 	}
 	r = archive_write_header(t->a, e);
-	if (r < ARCHIVE_OK && r != ARCHIVE_WARN)
+	if ((r < ARCHIVE_OK && r != ARCHIVE_WARN) || t->write_errno)
 		return tar_fail(t, ent->path);
 	if (ent->type == AXFS_FT_REG && !ent->hardlink_to)
 		return copy_data(t, ent);
@@ -161,6 +191,7 @@ int extract_tar(const char *image, const char *store, const char *file)
 	so.log = &cmd_logger;
 	so.store_path = store;
 	t.name = to_stdout ? "standard output" : file;
+	t.fd = STDOUT_FILENO;
 	if (!axfs_source_is_image(image)) {
 		cmd_error("'%s' is not an AXFS image", image);
 		return EXIT_OPERATIONAL;
@@ -181,17 +212,18 @@ int extract_tar(const char *image, const char *store, const char *file)
 			cmd_error("%s", err.msg);
 			goto out;
 		}
+		t.fd = of.fd;
 	}
 	if (archive_write_set_format_pax(t.a) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(t.a, 1) != ARCHIVE_OK ||
-	    archive_write_open_fd(t.a, to_stdout ? STDOUT_FILENO : of.fd) !=
+	    archive_write_open2(t.a, &t, NULL, write_cb, NULL, NULL) !=
 	    ARCHIVE_OK) {
 		tar_fail(&t, NULL);
 		goto out;
 	}
 	if (write_all(&t) < 0)
 		goto out;
-	if (archive_write_close(t.a) != ARCHIVE_OK) {
+	if (archive_write_close(t.a) != ARCHIVE_OK || t.write_errno) {
 		tar_fail(&t, NULL);
 		goto out;
 	}

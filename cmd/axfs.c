@@ -27,6 +27,8 @@ static const struct cmd_struct commands[] = {
 	{ "merge-profile", cmd_merge_profile, "combine profile CSVs" },
 	{ "split", cmd_split, "cut an image into mmap and store segments" },
 	{ "mount", cmd_mount, "mount an image through FUSE, without root" },
+	{ "diff", cmd_diff, "compare two images, trees or archives" },
+	{ "cat", cmd_cat, "write files of an image to standard output" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -39,10 +39,12 @@
 #include "options.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
+#include "extract_tar.h"
 
 enum {
 	OPT_PROGRESS = 256,
 	OPT_NO_PROGRESS,
+	OPT_TAR,
 };
 
 static const struct option longopts[] = {
@@ -50,6 +52,7 @@ static const struct option longopts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "tar", required_argument, NULL, OPT_TAR },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -61,6 +64,7 @@ static int usage(void)
 {
 	printf(
 "usage: axfs extract [options] IMAGE [STORE] DIR\n"
+"       axfs extract --tar FILE|- [options] IMAGE [STORE]\n"
 "\n"
 "Recreate the tree stored in the AXFS image IMAGE (STORE: the store segment\n"
 "of a split image) under DIR, which is created if needed and must be empty.\n"
@@ -75,6 +79,8 @@ static int usage(void)
 "  -v, --verbose       print each path as it is written\n"
 "      --progress      show a progress bar even when stderr is no TTY\n"
 "      --no-progress   never show a progress bar\n"
+"      --tar FILE      write a pax archive instead (- for standard output),\n"
+"                      with owners, devices and hard links, without root\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
 "\n"
@@ -719,6 +725,7 @@ out:
 
 int cmd_extract(int argc, char **argv)
 {
+	const char *tar = NULL;
 	int force = 0, progress = -1, c, n;
 	unsigned long long jobs = 0;
 
@@ -741,6 +748,9 @@ int cmd_extract(int argc, char **argv)
 		case OPT_NO_PROGRESS:
 			progress = 0;
 			break;
+		case OPT_TAR:
+			tar = optarg;
+			break;
 		case 'h':
 			return usage();
 		default:
@@ -750,6 +760,13 @@ int cmd_extract(int argc, char **argv)
 		}
 	}
 	n = argc - optind;
+	if (tar && (n < 1 || n > 2))
+		return cmd_usage_error(n ? "too many arguments (--tar takes "
+				       "IMAGE [STORE])" : "no image given");
+	if (tar)
+		return cmd_finish_stdout(extract_tar(argv[optind], n == 2 ?
+						     argv[optind + 1] : NULL,
+						     tar));
 	if (n < 2)
 		return cmd_usage_error(n ? "no target directory given" :
 				       "no image given");

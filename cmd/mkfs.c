@@ -4,6 +4,7 @@
  *
  *   axfs mkfs [options] SOURCE -o IMAGE
  *   axfs mkfs [options] SOURCE IMAGE        (as mkfs.cramfs takes it)
+ *   axfs mkfs [options] OLD.nor OLD.nand -o IMAGE   (a split image source)
  *
  * Parses the command line, loads the policy and the profiles, and runs
  * axfs_build(), which does the work and the atomic output.  SIGINT and
@@ -45,6 +46,7 @@ enum {
 	OPT_REPORT,
 	OPT_REPORT_JSON,
 	OPT_REPORT_SVG,
+	OPT_XATTRS,
 };
 
 static const struct option longopts[] = {
@@ -71,6 +73,7 @@ static const struct option longopts[] = {
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "report-json", required_argument, NULL, OPT_REPORT_JSON },
 	{ "report-svg", required_argument, NULL, OPT_REPORT_SVG },
+	{ "xattrs", required_argument, NULL, OPT_XATTRS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -79,11 +82,13 @@ static const struct option longopts[] = {
 static int usage(void)
 {
 	printf(
-"usage: axfs mkfs [options] SOURCE -o IMAGE\n"
+"usage: axfs mkfs [options] SOURCE [STORE-SEGMENT] -o IMAGE\n"
 "       axfs mkfs [options] SOURCE IMAGE\n"
 "\n"
 "Build an AXFS image from SOURCE: a directory, an archive (tar, pax, cpio;\n"
-"gzip, xz, zstd or bzip2 compressed), or - for an archive on standard input.\n"
+"gzip, xz, zstd or bzip2 compressed), - for an archive on standard input,\n"
+"or an AXFS image (with the store segment of a split image after it) to\n"
+"plan again, e.g. with a new profile.\n"
 "\n"
 "  -o, --output IMAGE        the image to write (replaced only when complete)\n"
 "  -b, --block-size SIZE     compression block size, a power of two from 4KiB\n"
@@ -109,6 +114,10 @@ static int usage(void)
 "                            SOURCE_DATE_EPOCH, else now)\n"
 "      --compress-metadata=auto|yes|no\n"
 "                            zlib-compress the metadata (default auto)\n"
+"      --xattrs=warn|error|ignore\n"
+"                            what to do with extended attributes and ACLs\n"
+"                            (SELinux labels, capabilities), which AXFS\n"
+"                            cannot store (default warn)\n"
 "  -q, --quiet               print errors only\n"
 "  -v, --verbose             say more; repeat for debugging output\n"
 "      --progress            show a progress bar even when stderr is no TTY\n"
@@ -447,6 +456,14 @@ int cmd_mkfs(int argc, char **argv)
 		case OPT_REPORT_SVG:
 			report_svg = optarg;
 			break;
+		case OPT_XATTRS:
+			o.xattrs = axfs_xattr_action_parse(optarg);
+			if (o.xattrs == AXFS_XATTRS_UNSET) {
+				rc = cmd_usage_error("invalid --xattrs '%s': "
+					"use warn, error or ignore", optarg);
+				goto out;
+			}
+			break;
 		case 'h':
 			rc = usage();
 			goto out;
@@ -475,12 +492,22 @@ int cmd_mkfs(int argc, char **argv)
 	case 1:
 		break;
 	case 2:
+		/* With -o, a second name is the store segment of a split
+		 * image source; without, the image to write. */
 		if (output) {
-			rc = cmd_usage_error("the image is given twice: '%s' "
-					     "and '%s'", output, argv[optind + 1]);
-			goto out;
+			o.source_store = argv[optind + 1];
+			break;
 		}
 		output = argv[optind + 1];
+		break;
+	case 3:
+		if (output) {
+			rc = cmd_usage_error("the image is given twice: '%s' "
+					     "and '%s'", output, argv[optind + 2]);
+			goto out;
+		}
+		o.source_store = argv[optind + 1];
+		output = argv[optind + 2];
 		break;
 	default:
 		rc = cmd_usage_error("too many arguments");
@@ -488,6 +515,12 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	if (!output) {
 		rc = cmd_usage_error("no image given (-o IMAGE)");
+		goto out;
+	}
+	if (o.source_store && !axfs_source_is_image(argv[optind])) {
+		rc = cmd_usage_error("too many arguments: only an AXFS image "
+				     "source takes a store segment, and '%s' "
+				     "is none", argv[optind]);
 		goto out;
 	}
 	o.source = argv[optind];

@@ -19,13 +19,16 @@
 #include "axfs_profile.h"
 
 struct axfs_build_opts {
-	const char *source;		/* directory, archive, or "-" */
+	const char *source;		/* directory, archive, image or "-" */
+	const char *source_store;	/* store segment of a split image
+					 * source, or NULL */
 	const char *output;		/* image path */
 	uint32_t block_size;		/* 0: policy, else default */
 	int level;			/* 0: policy, else default */
 	enum axfs_compressor compressor;	/* DEFAULT: policy, else default */
 	int jobs;			/* <= 0: online CPUs */
-	int has_timestamp;		/* else policy, SOURCE_DATE_EPOCH, now */
+	int has_timestamp;		/* else policy, SOURCE_DATE_EPOCH, the
+					 * source image's timestamp, now */
 	int64_t timestamp;
 	int all_root;			/* -1: policy */
 	int64_t force_uid, force_gid;	/* -1: keep */
@@ -38,6 +41,7 @@ struct axfs_build_opts {
 	uint64_t mmap_limit;		/* 0: policy or none */
 	int xip_suffix;			/* -1: policy, else off */
 	int compress_metadata;		/* -1 auto */
+	enum axfs_xattr_action xattrs;	/* UNSET: policy, else warn */
 	const char *tmpdir;
 	const struct axfs_logger *log;
 	void (*progress)(void *ctx, uint64_t files_done, uint64_t files_total,

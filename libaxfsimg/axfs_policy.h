@@ -12,6 +12,16 @@
 #include "axfs_error.h"
 #include "axfs_source.h"
 
+/* What mkfs does with extended attributes and ACLs it cannot store. */
+enum axfs_xattr_action {
+	AXFS_XATTRS_UNSET = 0,
+	AXFS_XATTRS_WARN,		/* one warning (the default) */
+	AXFS_XATTRS_ERROR,		/* refuse to build */
+	AXFS_XATTRS_IGNORE,		/* say nothing */
+};
+/* "warn", "error", "ignore" -> the action; UNSET for anything else. */
+enum axfs_xattr_action axfs_xattr_action_parse(const char *s);
+
 struct axfs_policy_rule {
 	char *match;		/* glob, see axfs_glob.h */
 	int has_mode; uint32_t mode;	/* permission bits (07777) */
@@ -54,6 +64,7 @@ struct axfs_policy {
 	struct axfs_policy_device *devices; size_t n_devices;
 	int has_timestamp; int64_t timestamp;
 	uint64_t mmap_limit;		/* 0 unset */
+	enum axfs_xattr_action xattrs;	/* UNSET: not given */
 };
 
 void axfs_policy_init(struct axfs_policy *p);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_source.h - producers of filesystem entries (directory, archive).
+ * axfs_source.h - producers of filesystem entries (directory, archive,
+ * AXFS image).
  *
  * A source yields one entry at a time, metadata only.  The data of a
  * regular file is read later, in image order, through data_open/data_read
@@ -45,6 +46,10 @@ enum axfs_lossy {
 	AXFS_LOSSY_XATTR = 1 << 1,
 	AXFS_LOSSY_ACL = 1 << 2,
 	AXFS_LOSSY_NLINK_DIR = 1 << 3,
+	/* Named among the xattrs (which are also flagged XATTR): the ones a
+	 * lost label or capability makes a build wrong, not just poorer. */
+	AXFS_LOSSY_SELINUX = 1 << 4,	/* security.selinux */
+	AXFS_LOSSY_CAPABILITY = 1 << 5,	/* security.capability */
 };
 
 struct axfs_src_entry {
@@ -94,6 +99,10 @@ struct axfs_source {
 	const struct axfs_source_ops *ops;
 	const char *name;		/* for messages: the directory/archive */
 	const struct axfs_logger *log;
+	/* Set by a source that knows the time its entries were made (an
+	 * image's timestamp): the build's default timestamp. */
+	int has_timestamp;
+	int64_t timestamp;
 };
 
 struct axfs_source_opts {
@@ -103,6 +112,8 @@ struct axfs_source_opts {
 	const char *const *exclude_host_paths;
 	size_t n_exclude_host_paths;
 	const char *tmpdir;		/* archive spool; NULL = $TMPDIR */
+	const char *store_path;		/* image source: store segment of a
+					 * split image (NULL: one file) */
 };
 
 /* Walks DIR in bytewise-sorted order, never following symlinks. */
@@ -115,7 +126,16 @@ int axfs_source_archive_open(struct axfs_source **out, const char *path,
 			     const struct axfs_source_opts *opts,
 			     struct axfs_error *err);
 
-/* Picks the directory or archive source from what PATH is. */
+/* An AXFS image (opts->store_path: its store segment) as entries: every
+ * mtime is the image timestamp; inodes sharing their data nodes and their
+ * mode/owner are a hard link group.  See source_image.c. */
+int axfs_source_image_open(struct axfs_source **out, const char *path,
+			   const struct axfs_source_opts *opts,
+			   struct axfs_error *err);
+/* 1 if PATH is a file that starts with the AXFS magic. */
+int axfs_source_is_image(const char *path);
+
+/* Picks the directory, image or archive source from what PATH is. */
 int axfs_source_open(struct axfs_source **out, const char *path,
 		     const struct axfs_source_opts *opts,
 		     struct axfs_error *err);

@@ -243,8 +243,11 @@ void axfs_build_opts_init(struct axfs_build_opts *o)
 	o->compress_metadata = -1;
 }
 
+/* --mtime, else the policy, else SOURCE_DATE_EPOCH, else the source's own
+ * time (an image's timestamp), else now. */
 static int resolve_timestamp(const struct axfs_build_opts *o,
-			     const struct axfs_policy *pol, int64_t *ts,
+			     const struct axfs_policy *pol,
+			     const struct axfs_source *src, int64_t *ts,
 			     struct axfs_error *err)
 {
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
@@ -264,6 +267,8 @@ static int resolve_timestamp(const struct axfs_build_opts *o,
 				"SOURCE_DATE_EPOCH='%s' is not a number of "
 				"seconds since 1970", sde);
 		*ts = v;
+	} else if (src && src->has_timestamp) {
+		*ts = src->timestamp;
 	} else {
 		*ts = (int64_t)time(NULL);
 	}
@@ -326,29 +331,79 @@ static void clear_mtime_lossy(struct axfs_tree_entry *e, void *ctx)
 	e->lossy &= ~(unsigned int)AXFS_LOSSY_MTIME;
 }
 
-/* One warning for everything AXFS v1 cannot store; each path with -v. */
-static void report_lossy(const struct axfs_tree *t,
-			 const struct axfs_logger *log, unsigned int *all)
+/* The --xattrs action: command line, else policy, else warn. */
+static enum axfs_xattr_action xattr_action(const struct axfs_build_opts *o)
 {
-	uint64_t mt = 0, xa = 0, acl = 0;
-	char path[4200];
+	if (o->xattrs != AXFS_XATTRS_UNSET)
+		return o->xattrs;
+	if (o->policy && o->policy->xattrs != AXFS_XATTRS_UNSET)
+		return o->policy->xattrs;
+	return AXFS_XATTRS_WARN;
+}
+
+/*
+ * One warning for everything AXFS v1 cannot store; each path with -v.
+ * Extended attributes and ACLs (SELinux labels, file capabilities) follow
+ * the --xattrs action: warn, fail naming the first path, or say nothing.
+ */
+static int report_lossy(const struct axfs_tree *t,
+			const struct axfs_build_opts *o, unsigned int *all,
+			struct axfs_error *err)
+{
+	const struct axfs_logger *log = o->log;
+	enum axfs_xattr_action xact = xattr_action(o);
+	unsigned int xbits = AXFS_LOSSY_XATTR | AXFS_LOSSY_ACL;
+	unsigned int first_bits = 0;
+	uint64_t mt = 0, xa = 0, acl = 0, nx = 0;
+	char path[4200], first[4200];
 
 	*all = 0;
+	first[0] = '\0';
 	for (size_t i = 0; i < t->count; i++) {
 		const struct axfs_tree_entry *e = t->by_ino[i];
+		unsigned int lossy = e->lossy;
 
-		if (!e->lossy)
+		if (xact == AXFS_XATTRS_IGNORE)
+			lossy &= ~(xbits | AXFS_LOSSY_SELINUX |
+				   AXFS_LOSSY_CAPABILITY);
+		if (!lossy)
 			continue;
-		*all |= e->lossy;
-		mt += !!(e->lossy & AXFS_LOSSY_MTIME);
-		xa += !!(e->lossy & AXFS_LOSSY_XATTR);
-		acl += !!(e->lossy & AXFS_LOSSY_ACL);
+		*all |= lossy;
+		mt += !!(lossy & AXFS_LOSSY_MTIME);
+		xa += !!(lossy & AXFS_LOSSY_XATTR);
+		acl += !!(lossy & AXFS_LOSSY_ACL);
+		nx += !!(lossy & xbits);
 		axfs_tree_path(e, path, sizeof(path));
-		axfs_log(log, AXFS_LOG_INFO, "'%s': not stored:%s%s%s", path,
-			 e->lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
-			 e->lossy & AXFS_LOSSY_XATTR ? " xattrs" : "",
-			 e->lossy & AXFS_LOSSY_ACL ? " ACL" : "");
+		if ((lossy & xbits) && !first[0]) {
+			snprintf(first, sizeof(first), "%s", path);
+			first_bits = lossy;
+		}
+		axfs_log(log, AXFS_LOG_INFO, "'%s': not stored:%s%s%s%s", path,
+			 lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
+			 lossy & AXFS_LOSSY_XATTR ?
+			 (lossy & AXFS_LOSSY_SELINUX ?
+			  " xattrs (its SELinux label)" :
+			  lossy & AXFS_LOSSY_CAPABILITY ?
+			  " xattrs (its file capabilities)" : " xattrs") : "",
+			 (lossy & AXFS_LOSSY_SELINUX) &&
+			 (lossy & AXFS_LOSSY_CAPABILITY) ?
+			 " (and file capabilities)" : "",
+			 lossy & AXFS_LOSSY_ACL ? " ACL" : "");
 	}
+	if (xact == AXFS_XATTRS_ERROR && nx)
+		return axfs_error_set(err, AXFS_ERR_UNSUPPORTED,
+			"'%s' has %s, which AXFS cannot store (%llu %s "
+			"extended attributes or ACLs); label with the context= "
+			"mount option or genfscon, give programs setuid or "
+			"ambient capabilities instead, or build without them "
+			"with --xattrs=warn", first,
+			first_bits & AXFS_LOSSY_SELINUX ?
+			"an SELinux label (security.selinux)" :
+			first_bits & AXFS_LOSSY_CAPABILITY ?
+			"file capabilities (security.capability)" :
+			first_bits & AXFS_LOSSY_XATTR ? "extended attributes" :
+			"an ACL", (unsigned long long)nx,
+			nx == 1 ? "entry has" : "entries have");
 	if (mt || xa || acl) {
 		char what[256];
 		size_t n = 0;
@@ -372,8 +427,10 @@ static void report_lossy(const struct axfs_tree *t,
 				 acl == 1 ? "entry" : "entries");
 		axfs_log(log, AXFS_LOG_WARN,
 			 "AXFS cannot store %s; they are left out (-v lists "
-			 "them)", what);
+			 "them%s)", what, xa || acl ? "; --xattrs=error makes "
+			 "this an error" : "");
 	}
+	return 0;
 }
 
 /* ---- the pipeline ------------------------------------------------------- */
@@ -689,9 +746,6 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 		res->packed.compressed.fd = -1;
 
 	/* Settings: command line, else policy, else defaults. */
-	rc = resolve_timestamp(o, pol, &res->timestamp, err);
-	if (rc < 0)
-		return rc;
 	res->block_size = o->block_size ? o->block_size :
 			  pol && pol->block_size ? pol->block_size :
 			  AXFS_DEFAULT_BLOCK_SIZE;
@@ -719,7 +773,11 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	so.exclude_host_paths = excl;
 	so.n_exclude_host_paths = 2;
 	so.tmpdir = o->tmpdir;
+	so.store_path = o->source_store;
 	rc = axfs_source_open(&src, o->source, &so, err);
+	if (rc < 0)
+		goto fail;
+	rc = resolve_timestamp(o, pol, src, &res->timestamp, err);
 	if (rc < 0)
 		goto fail;
 
@@ -744,7 +802,9 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	}
 	if ((rc = check_cancel(o, err)) < 0)
 		goto fail;
-	report_lossy(&res->tree, o->log, &res->lossy);
+	rc = report_lossy(&res->tree, o, &res->lossy, err);
+	if (rc < 0)
+		goto fail;
 
 	/* Which pages are XIP.  The policy's xip.files were applied to the
 	 * entries (want_xip) by axfs_policy_apply; --xip globs go here. */

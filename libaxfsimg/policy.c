@@ -445,6 +445,33 @@ static int check_mapping(struct walk *w, yaml_node_t *n, const char *path,
 
 /* ---- sections ---------------------------------------------------------------- */
 
+enum axfs_xattr_action axfs_xattr_action_parse(const char *s)
+{
+	if (!s)
+		return AXFS_XATTRS_UNSET;
+	if (!strcmp(s, "warn"))
+		return AXFS_XATTRS_WARN;
+	if (!strcmp(s, "error"))
+		return AXFS_XATTRS_ERROR;
+	if (!strcmp(s, "ignore"))
+		return AXFS_XATTRS_IGNORE;
+	return AXFS_XATTRS_UNSET;
+}
+
+static int get_xattrs(struct walk *w, yaml_node_t *n)
+{
+	const char *key = "xattrs", *s;
+	int rc;
+
+	if ((rc = want_scalar(w, n, key, "warn, error or ignore", &s)) < 0)
+		return rc;
+	w->p->xattrs = axfs_xattr_action_parse(s);
+	if (w->p->xattrs == AXFS_XATTRS_UNSET)
+		return FAIL(w, n, key, "expected warn, error or ignore, got "
+			    "'%s'", s);
+	return 0;
+}
+
 static int get_compressor(struct walk *w, yaml_node_t *n)
 {
 	const char *key = "compression.compressor", *s;
@@ -913,14 +940,14 @@ static int parse_split(struct walk *w, yaml_node_t *n)
 static int parse_root(struct walk *w, yaml_node_t *n)
 {
 	static const char *const keys[] = { "compression", "xip", "owners", "files",
-					     "devices", "timestamp", "split", NULL };
+					     "devices", "timestamp", "split", "xattrs", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "compression"))
@@ -935,6 +962,8 @@ static int parse_root(struct walk *w, yaml_node_t *n)
 			rc = parse_devices(w, v);
 		else if (!strcmp(k, "split"))
 			rc = parse_split(w, v);
+		else if (!strcmp(k, "xattrs"))
+			rc = get_xattrs(w, v);
 		else {
 			rc = get_timestamp(w, v, "timestamp", &w->p->timestamp);
 			w->p->has_timestamp = rc == 0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * source.c - what every source shares: file type <-> mode mapping, and
- * picking the directory or the archive producer from what SOURCE is.
+ * picking the directory, image or archive producer from what SOURCE is.
  */
 #include "axfs_source.h"
+#include "source_internal.h"
 
 #include <errno.h>
 #include <string.h>
@@ -53,6 +54,17 @@ const char *axfs_ftype_name(enum axfs_ftype t)
 	return "unknown file type";
 }
 
+unsigned int axfs__xattr_lossy(const char *name)
+{
+	if (strncmp(name, "system.posix_acl_", 17) == 0)
+		return AXFS_LOSSY_ACL;
+	if (strcmp(name, "security.selinux") == 0)
+		return AXFS_LOSSY_XATTR | AXFS_LOSSY_SELINUX;
+	if (strcmp(name, "security.capability") == 0)
+		return AXFS_LOSSY_XATTR | AXFS_LOSSY_CAPABILITY;
+	return AXFS_LOSSY_XATTR;
+}
+
 int axfs_source_open(struct axfs_source **out, const char *path,
 		     const struct axfs_source_opts *opts,
 		     struct axfs_error *err)
@@ -70,6 +82,13 @@ int axfs_source_open(struct axfs_source **out, const char *path,
 	 * at the top, as mkfs.cramfs and mksquashfs do. */
 	if (stat(path, &st) < 0)
 		return axfs_error_sys(err, errno, "cannot open '%s'", path);
+	if (!S_ISDIR(st.st_mode) && axfs_source_is_image(path))
+		return axfs_source_image_open(out, path, opts, err);
+	if (opts && opts->store_path)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "'%s' is not an AXFS image, so it has "
+				      "no store segment '%s'", path,
+				      opts->store_path);
 	if (S_ISDIR(st.st_mode))
 		return axfs_source_dir_open(out, path, opts, err);
 	return axfs_source_archive_open(out, path, opts, err);

@@ -26,6 +26,7 @@
  * are kept as the bytes the archive holds, whatever the locale.
  */
 #include "axfs_source.h"
+#include "source_internal.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -388,9 +389,15 @@ static enum axfs_ftype ftype_of(struct archive_entry *e)
 static unsigned int lossy_of(struct archive_entry *e)
 {
 	unsigned int lossy = 0;
+	const char *name;
+	const void *value;
+	size_t size;
 
-	if (archive_entry_xattr_count(e) > 0)
-		lossy |= AXFS_LOSSY_XATTR;
+	if (archive_entry_xattr_reset(e) > 0)
+		while (archive_entry_xattr_next(e, &name, &value, &size) ==
+		       ARCHIVE_OK)
+			lossy |= name ? axfs__xattr_lossy(name) :
+				 AXFS_LOSSY_XATTR;
 	/* Only extended entries are counted: user::, group:: and other::
 	 * are the mode bits, which are kept. */
 	if (archive_entry_acl_count(e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS |

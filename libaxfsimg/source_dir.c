@@ -12,6 +12,7 @@
  * had during the walk.
  */
 #include "axfs_source.h"
+#include "source_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -346,10 +347,7 @@ static unsigned int xattr_lossy(const char *host)
 		n = llistxattr(host, list, (size_t)n);
 	}
 	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(list + i) + 1) {
-		if (strncmp(list + i, "system.posix_acl_", 17) == 0)
-			lossy |= AXFS_LOSSY_ACL;
-		else
-			lossy |= AXFS_LOSSY_XATTR;
+		lossy |= axfs__xattr_lossy(list + i);
 	}
 	if (list != small)
 		free(list);

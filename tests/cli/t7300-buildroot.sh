@@ -45,7 +45,8 @@ test_expect_success 'the br2-external tree has every file Buildroot needs' '
 
 test_expect_success 'every option of ours the .mk files use is defined in a Config.in' '
 	cat "$ext"/fs/axfs-tools/*.mk "$ext"/package/*/*.mk | sed "s/#.*//" |
-		grep -o "BR2_[A-Z0-9_]*" | grep -v "^BR2_EXTERNAL_" | sort -u >used &&
+		grep -o "BR2_[A-Z0-9_]*" | grep -v -e "^BR2_EXTERNAL_" -e "^BR2_PACKAGE_REFPOLICY$" |
+		sort -u >used &&
 	cat "$ext/Config.in" "$ext"/fs/axfs-tools/Config.in "$ext"/package/*/Config.in* |
 		sed -n "s/^\(menu\)\{0,1\}config \(BR2_[A-Z0-9_]*\)$/\2/p" | sort -u >defined &&
 	grep -q BR2_TARGET_ROOTFS_AXFS_TOOLS_BS used &&
@@ -302,6 +303,13 @@ test_expect_success 'ROOTFS_AXFS_TOOLS_CMD with every option set' '
 	want="$TRASH/f/host/bin/axfs mkfs --no-progress -j 3 -b 128KiB --policy $P --profile $TRASH/a.csv --profile $TRASH/b.csv --xip-budget 1MiB --xip '"'/bin/*'"' --xip '"'/usr/lib/*.so*'"' $TRASH/f/target $TRASH/f/images/rootfs.axfs" &&
 	test "$(norm f/cmd.sh)" = "$want" ||
 	{ echo "got:  $(norm f/cmd.sh)"; echo "want: $want"; false; }
+'
+
+test_expect_success 'SELinux labelling (BR2_PACKAGE_REFPOLICY) stops the build with a reason' '
+	{ cat defaults.config && echo BR2_PACKAGE_REFPOLICY=y; } >selinux.config &&
+	! evaluate selinux.config "$TRASH/s" 2>err &&
+	cat err && grep -q "cannot store the SELinux labels" err && grep -q "context=" err &&
+	! test -e s/cmd.sh
 '
 
 test_expect_success 'the post-gen hook runs axfs fsck on the image' '

@@ -162,6 +162,37 @@ test_expect_success 'the image file name follows the release (kirkstone: IMAGE_N
 	"$AXFS" fsck -q deploy/k-20240101.rootfs.axfs
 '
 
+test_expect_success 'a distro with the selinux feature: the axfs image task refuses to run' '
+	grep -q "^do_image_axfs\[prefuncs\] += \"axfs_refuse_selinux\"" "$class" &&
+	sed -n "/^python axfs_refuse_selinux () {\$/,/^}\$/p" "$class" | sed "1d;\$d" >refuse.py &&
+	test -s refuse.py &&
+	cat >run_refuse.py <<-\PY &&
+	import sys, textwrap
+	class Fatal(Exception): pass
+	class utils:
+	    @staticmethod
+	    def contains(var, item, t, f, d):
+	        return t if item in (d.getVar(var) or "").split() else f
+	class bb:
+	    @staticmethod
+	    def fatal(msg): raise Fatal(msg)
+	bb.utils = utils
+	class D(dict):
+	    def getVar(self, k): return self.get(k)
+	body = textwrap.dedent(open("refuse.py").read())
+	for features in ("systemd x11", "acl xattr selinux pam"):
+	    try:
+	        exec(body, {"bb": bb, "d": D(DISTRO_FEATURES=features)})
+	        print(features.split()[-1], "ok")
+	    except Fatal as e:
+	        print(features.split()[-1], "refused:", e)
+	PY
+	python3 run_refuse.py >refuse.out &&
+	cat refuse.out &&
+	grep -qx "x11 ok" refuse.out &&
+	grep -q "^pam refused: .*cannot store SELinux labels.*context=" refuse.out
+'
+
 test_expect_success 'IMAGE_CMD:axfs fails the task when mkfs fails' '
 	rm -rf deploy && mkdir deploy &&
 	IMAGE_ROOTFS=$TRASH/rootfs IMGDEPLOYDIR=$TRASH/deploy IMAGE_NAME=bad \

@@ -815,7 +815,7 @@ START_TEST(test_lossy)
 	w_end(&w);
 	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
 	ck_assert_msg(n == 3, "%d %s", n, err.msg);
-	ck_assert_uint_eq(g[0].lossy, AXFS_LOSSY_XATTR);
+	ck_assert_uint_eq(g[0].lossy, AXFS_LOSSY_XATTR | AXFS_LOSSY_CAPABILITY);
 	ck_assert_uint_eq(g[1].lossy, AXFS_LOSSY_ACL);
 	ck_assert_uint_eq(g[2].lossy, 0);
 	free_got(g, n);

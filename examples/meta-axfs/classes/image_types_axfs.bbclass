@@ -48,5 +48,17 @@ IMAGE_CMD:axfs () {
 
 do_image_axfs[depends] += "axfs-tools-native:do_populate_sysroot"
 
+# AXFS stores no xattrs: the SELinux labels of a distro with the selinux
+# feature would be lost.  Refuse; axfs-mkfs(1), "What AXFS cannot store",
+# says what to do instead (the context= mount option, genfscon).
+python axfs_refuse_selinux () {
+    if bb.utils.contains('DISTRO_FEATURES', 'selinux', True, False, d):
+        bb.fatal("IMAGE_FSTYPES has axfs but DISTRO_FEATURES has selinux: "
+                 "AXFS cannot store SELinux labels. Mount the image with "
+                 "context= or label it with genfscon (see axfs-mkfs(1)), "
+                 "or build another image type.")
+}
+do_image_axfs[prefuncs] += "axfs_refuse_selinux"
+
 # Build the image again when the policy or a profile changes.
 do_image_axfs[file-checksums] += "${@' '.join('%s:%s' % (f, os.path.exists(f)) for f in ((d.getVar('AXFS_POLICY') or '') + ' ' + (d.getVar('AXFS_PROFILE') or '')).split())}"

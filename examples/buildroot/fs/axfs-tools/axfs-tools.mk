@@ -11,6 +11,13 @@ ROOTFS_AXFS_TOOLS_IMAGE_NAME = rootfs.axfs
 
 ROOTFS_AXFS_TOOLS_DEPENDENCIES = host-axfs-tools
 
+# AXFS stores no xattrs: the SELinux labels refpolicy gives the files would
+# be lost.  Label the mount instead (context=, genfscon): axfs-mkfs(1),
+# "What AXFS cannot store".
+ifeq ($(BR2_TARGET_ROOTFS_AXFS_TOOLS)$(BR2_PACKAGE_REFPOLICY),yy)
+$(error axfs root filesystem: AXFS cannot store the SELinux labels of BR2_PACKAGE_REFPOLICY; mount it with context= or label it with genfscon (see axfs-mkfs(1)), or choose another root filesystem type)
+endif
+
 ROOTFS_AXFS_TOOLS_ARGS = \
 	--no-progress \
 	-j $(PARALLEL_JOBS) \

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd/cat.c - axfs cat: the contents of files of an image on standard
+ * output, without mounting it.
+ *
+ *   axfs cat [-s STORE] IMAGE PATH...
+ *
+ * Each PATH is looked up as the driver looks it up and must be a regular
+ * file; the files are written one after the other.  A PATH that fails is
+ * named on standard error and the next one is still written; the exit
+ * status is the position (1 to 7, 7 meaning the 7th or a later one) of
+ * the first PATH that failed, so that with one PATH any failure is 1;
+ * 8 if the image cannot be opened or standard output cannot be written,
+ * 16 for a bad command line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "options.h"
+#include "axfs_reader.h"
+
+#define CAT_CHUNK	(256u * 1024u)
+#define CAT_MAX_POS	7		/* below EXIT_OPERATIONAL */
+
+static const struct option longopts[] = {
+	{ "store", required_argument, NULL, 's' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage(void)
+{
+	printf(
+"usage: axfs cat [options] IMAGE PATH...\n"
+"\n"
+"Write the contents of the regular files PATH (image paths such as\n"
+"/etc/passwd) of the AXFS image IMAGE to standard output, without mounting\n"
+"it.  Exit status: 0 if every PATH was written, else the position (1 to 7)\n"
+"of the first PATH that failed; 8 if IMAGE cannot be read or standard\n"
+"output cannot be written.\n"
+"\n"
+"  -s, --store STORE   the store segment of a split image\n"
+"  -q, --quiet         print errors only\n"
+"  -v, --verbose       say more\n"
+"  -h, --help          show this help and exit\n"
+"  -V, --version       show the version and exit\n"
+"\n"
+"See axfs-cat(1).\n");
+	return cmd_finish_stdout(EXIT_OK);
+}
+
+/* 0: written; 1: this PATH failed (reported); -1: standard output failed. */
+static int cat_one(struct axfs_image *img, const char *path, void *buf)
+{
+	struct axfs_inode_info in;
+	struct axfs_error err;
+	char full[4200];
+	uint64_t ino, off = 0;
+
+	axfs_error_clear(&err);
+	snprintf(full, sizeof(full), "%s%s", path[0] == '/' ? "" : "/", path);
+	if (axfs_image_lookup(img, full, &ino, &err) < 0 ||
+	    axfs_image_inode(img, ino, &in, &err) < 0) {
+		cmd_error("%s", err.msg);
+		return 1;
+	}
+	if (!S_ISREG(in.mode)) {
+		cmd_error("'%s': not a regular file", path);
+		return 1;
+	}
+	while (off < in.size) {
+		size_t want = in.size - off < CAT_CHUNK ?
+			      (size_t)(in.size - off) : CAT_CHUNK;
+		size_t got;
+
+		if (axfs_image_read(img, ino, off, buf, want, &got, &err) < 0) {
+			cmd_error("'%s': %s", path, err.msg);
+			return 1;
+		}
+		if (!got) {
+			cmd_error("'%s': shorter than its size (%llu bytes)",
+				  path, (unsigned long long)in.size);
+			return 1;
+		}
+		if (fwrite(buf, 1, got, stdout) != got)
+			return -1;
+		off += got;
+	}
+	return 0;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+	struct axfs_open_opts oo;
+	struct axfs_image *img = NULL;
+	struct axfs_error err;
+	const char *store = NULL;
+	void *buf;
+	int c, rc = EXIT_OK;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:qvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			store = optarg;
+			break;
+		case 'h':
+			return usage();
+		default:
+			c = cmd_shared_option(c, argv);
+			if (c != CMD_OPT_NEXT)
+				return c;
+		}
+	}
+	if (argc - optind < 2)
+		return cmd_usage_error(argc - optind ? "no path given" :
+				       "no image given");
+	memset(&oo, 0, sizeof(oo));
+	oo.store_path = store;
+	axfs_error_clear(&err);
+	if (axfs_image_open(&img, argv[optind], &oo, &err) < 0) {
+		cmd_error("%s", err.msg);
+		return EXIT_OPERATIONAL;
+	}
+	buf = malloc(CAT_CHUNK);
+	if (!buf) {
+		cmd_error("out of memory");
+		axfs_image_close(img);
+		return EXIT_OPERATIONAL;
+	}
+	for (int i = optind + 1; i < argc; i++) {
+		int pos = i - optind, r = cat_one(img, argv[i], buf);
+
+		if (r < 0) {
+			rc = EXIT_OPERATIONAL;
+			break;
+		}
+		if (r > 0 && rc == EXIT_OK)
+			rc = pos < CAT_MAX_POS ? pos : CAT_MAX_POS;
+	}
+	free(buf);
+	axfs_image_close(img);
+	return cmd_finish_stdout(rc);
+}

@@ -312,7 +312,7 @@ if test -z "$user_cmd"; then
 elif ! command -v fusermount3 >/dev/null; then
 	test_skip 'mount as an ordinary user (fusermount3 missing: apt-get install fuse3)'
 else
-	test_expect_success 'an ordinary user mounts, reads and unmounts' '
+	test_expect_success 'an ordinary user mounts, reads and unmounts (fusermount3 -u, umount)' '
 		mkdir -p user/m && cp rootfs.axfs user/ &&
 		chmod 755 "$TRASH" user user/m && chmod 644 user/rootfs.axfs &&
 		if $root; then chown "$u:$g" user/m; fi &&
@@ -325,6 +325,10 @@ else
 		cmp m/etc/passwd "$AXFS_TOP/examples/rootfs/etc/passwd"
 		stat -c "%u %g" m/etc/passwd | grep -qx "0 0"
 		fusermount3 -u m
+		! mountpoint -q m
+		"$AXFS" mount rootfs.axfs m
+		mountpoint -q m
+		umount m
 		EOF
 		if $root && ! $user_cmd test -r /dev/fuse -a -w /dev/fuse 2>/dev/null; then
 			mkdir dev &&

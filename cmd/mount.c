@@ -67,7 +67,7 @@ static int usage(void)
 "  -f, --foreground    stay in the foreground, messages on stderr\n"
 "  -d, --debug         print every FUSE request (implies -f)\n"
 "  -q, --quiet         print errors only\n"
-"  -v, --verbose       on unmount, print the cblock cache statistics\n"
+"  -v, --verbose       with -f: on unmount, print the cblock cache statistics\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
 "\n"
@@ -84,7 +84,7 @@ struct mnt {
 	unsigned long long cache, threads;
 	char *fuse_opts;		/* passed through to libfuse */
 	struct axfs_vfs *vfs;
-	int logged;			/* errors logged so far (racy: a cap) */
+	int logged;			/* errors logged so far (atomic) */
 };
 
 /* Messages after the daemon has left the terminal go to syslog. */

@@ -292,27 +292,24 @@ if $root && command -v unshare >/dev/null; then
 fi
 
 # ---- an ordinary user ------------------------------------------------------------
-# As root: a system user runs the mount.  Where /dev/fuse is 0600 (some
-# containers), a private mount namespace gets a 0666 node over it, as
-# Debian's udev rule makes it.
+# As root: nobody runs the mount (no account is created).  Where /dev/fuse
+# is 0600 (some containers), a private mount namespace gets a 0666 node
+# over it, as Debian's udev rule makes it.
 user_cmd=""
 if $root; then
-	if id axfs-fuse-test >/dev/null 2>&1 ||
-	   useradd -r -M -d /nonexistent -s /usr/sbin/nologin axfs-fuse-test 2>/dev/null; then
-		u=$(id -u axfs-fuse-test) g=$(id -g axfs-fuse-test)
-		if command -v setpriv >/dev/null; then
-			user_cmd="setpriv --reuid=$u --regid=$g --clear-groups --reset-env"
-		fi
+	if u=$(id -u nobody 2>/dev/null) && g=$(id -g nobody 2>/dev/null) &&
+	   command -v setpriv >/dev/null; then
+		user_cmd="setpriv --reuid=$u --regid=$g --clear-groups --reset-env"
 	fi
 else
 	user_cmd="env"
 fi
 if test -z "$user_cmd"; then
-	test_skip 'mount as an ordinary user (no user to run it as: useradd or setpriv missing)'
+	test_skip 'mount as an ordinary user (no user nobody, or no setpriv)'
 elif ! command -v fusermount3 >/dev/null; then
 	test_skip 'mount as an ordinary user (fusermount3 missing: apt-get install fuse3)'
 else
-	test_expect_success 'an ordinary user mounts, reads and unmounts' '
+	test_expect_success 'an ordinary user mounts, reads and unmounts (fusermount3 -u, umount)' '
 		mkdir -p user/m && cp rootfs.axfs user/ &&
 		chmod 755 "$TRASH" user user/m && chmod 644 user/rootfs.axfs &&
 		if $root; then chown "$u:$g" user/m; fi &&
@@ -325,6 +322,10 @@ else
 		cmp m/etc/passwd "$AXFS_TOP/examples/rootfs/etc/passwd"
 		stat -c "%u %g" m/etc/passwd | grep -qx "0 0"
 		fusermount3 -u m
+		! mountpoint -q m
+		"$AXFS" mount rootfs.axfs m
+		mountpoint -q m
+		umount m
 		EOF
 		if $root && ! $user_cmd test -r /dev/fuse -a -w /dev/fuse 2>/dev/null; then
 			mkdir dev &&

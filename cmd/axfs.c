@@ -20,7 +20,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
-	{ "mkfs", cmd_mkfs, "build an image from a directory or an archive" },
+	{ "mkfs", cmd_mkfs, "build an image from a tree, an archive or an image" },
 	{ "dump", cmd_dump, "show the superblock, regions, inodes and pages" },
 	{ "extract", cmd_extract, "recreate the tree stored in an image" },
 	{ "fsck", cmd_fsck, "check an image for every defect it can have" },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd/mkfs.c - axfs mkfs: build an image from a directory or an archive.
+ * cmd/mkfs.c - axfs mkfs: build an image from a directory, an archive or
+ * an image.
  *
  *   axfs mkfs [options] SOURCE -o IMAGE
  *   axfs mkfs [options] SOURCE IMAGE        (as mkfs.cramfs takes it)

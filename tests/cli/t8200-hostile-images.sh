@@ -28,8 +28,9 @@ name_off() {
 	echo $(( $(P "$1" get desc.strings.fsoffset) + $(P "$1" get entry.inode_name_offset.$2) ))
 }
 
-# run_all IMG: dump, extract, fsck; writes IMG.{dump,extract,fsck} (exit
-# status) and IMG.err.  Fails on a crash, a timeout or an allocation failure.
+# run_all IMG: dump, extract, fsck, mkfs IMG, extract --tar; writes
+# IMG.{dump,extract,fsck,mkfs,tar} (exit status) and IMG.err.  Fails on a
+# crash, a timeout or an allocation failure.
 run_all() {
 	img=$1
 	: >"$img.err"
@@ -40,8 +41,11 @@ run_all() {
 		timeout 60 "$AXFS" dump --json "$img" >/dev/null 2>>"$img.err" || true
 		timeout 60 "$AXFS" extract -q "$img" "work/out" 2>>"$img.err"; echo $? >"$img.extract"
 		timeout 60 "$AXFS" fsck -q "$img" >"$img.fsck.out" 2>>"$img.err"; echo $? >"$img.fsck"
+		# The image source (mkfs IMAGE, diff) and extract --tar.
+		timeout 60 "$AXFS" mkfs -q "$img" -o "$img.re" 2>>"$img.err"; echo $? >"$img.mkfs"
+		timeout 60 "$AXFS" extract -q --tar "$img.pax" "$img" 2>>"$img.err"; echo $? >"$img.tar"
 	)
-	for c in dump extract fsck; do
+	for c in dump extract fsck mkfs tar; do
 		rc=$(cat "$img.$c")
 		if test "$rc" -ge 124; then
 			echo "$c $img: exit $rc (crash or timeout)" >&2

@@ -183,8 +183,10 @@ if [ ! -e "$dir/.complete" ]; then
 	ln -sfn "${mods#"$dir"/}" "$dir/modules"
 	if [ -f "$mods/modules.order" ]; then
 		sed -i 's/\.ko\.\(xz\|zst\)$/.ko/' "$mods/modules.order"
-		/sbin/depmod -b "$dir/root" "$kver" 2>/dev/null ||
-			busybox depmod -b "$dir/root" "$kver" 2>/dev/null || true
+		# depmod -b BASE reads BASE/lib/modules (7.x: under usr/).
+		base=${mods%/lib/modules/"$kver"}
+		/sbin/depmod -b "$base" "$kver" 2>/dev/null ||
+			busybox depmod -b "$base" "$kver" 2>/dev/null || true
 	fi
 	echo "$kver" >"$dir/.abi"
 	touch "$dir/.complete"

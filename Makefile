@@ -72,7 +72,7 @@ DEPS_STAMP  := $(B)/.deps-ok
 # Sanitizer pass run by `make check` (and CI): unit + CLI tests again
 # under ASan+UBSan, built in build-san/.
 .PHONY: check-san check-san-build fuzz-replay
-.PHONY: all deps check check-unit check-cli check-kernel demo install uninstall clean fuzz bench
+.PHONY: all deps check check-all check-unit check-cli check-kernel demo install uninstall clean fuzz bench
 
 all: $(AXFS) $(LIBSO)
 
@@ -141,6 +141,12 @@ check-cli: $(AXFS)
 
 check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
+
+# make check, then axfs.ko against every kernel line (kernel/tests/matrix.sh:
+# built with W=1 against 5.10, 6.1, 6.12 and the newest Debian kernel; the
+# full qemu suite on the newest, a smoke run on 5.10 and 6.12).
+check-all: check
+	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/matrix.sh --boot
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

@@ -39,39 +39,54 @@
 #define FILE_PAGES	48
 #define WALK_INFLATE	(64ULL << 20)
 
-/* The devices: the bytes io.c reads through axfs_bdev_read/axfs_mtd_read. */
-struct block_device {
+/*
+ * The devices io.c reads through axfs_bdev_read() and axfs_mtd_read():
+ * their bytes, and a bad sector (bad_len bytes at bad) that fails to read.
+ */
+struct fake_dev {
 	const u8 *data;
 	u64 size;
+	u64 bad, bad_len;
+};
+
+struct block_device {
+	struct fake_dev dev;
 };
 
 struct mtd_info {
-	const u8 *data;
-	u64 size;
+	struct fake_dev dev;
 };
 
-static int dev_read(const u8 *data, u64 size, void *dst, u64 offset, u64 len)
+static int dev_read(const struct fake_dev *d, void *dst, u64 offset, u64 len)
 {
-	if (offset > size || len > size - offset)
+	if (offset > d->size || len > d->size - offset)
 		kshim_die("io.c read past the end of a device");
-	memcpy(dst, data + offset, len);
+	if (d->bad_len && offset < d->bad + d->bad_len && d->bad < offset + len)
+		return -EIO;
+	memcpy(dst, d->data + offset, len);
 	return 0;
 }
 
 int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 {
-	return dev_read(bdev->data, bdev->size, dst, offset, len);
+	return dev_read(&bdev->dev, dst, offset, len);
 }
 
 int axfs_mtd_read(struct mtd_info *mtd, void *dst, u64 offset, u64 len)
 {
-	return dev_read(mtd->data, mtd->size, dst, offset, len);
+	return dev_read(&mtd->dev, dst, offset, len);
 }
 
 /* ---- mount and unmount ------------------------------------------------- */
 
-enum mode { M_BDEV, M_PHYS, M_DUAL, M_POINT, M_COUNT };
-static const char *const mode_names[M_COUNT] = { "bdev", "phys", "dual", "point" };
+/*
+ * The four backends, then two block devices that fail: one with a bad
+ * sector, one where an allocation fails (the error paths).
+ */
+enum mode { M_BDEV, M_PHYS, M_DUAL, M_POINT, M_BADSECTOR, M_NOMEM, M_COUNT };
+static const char *const mode_names[M_COUNT] = {
+	"bdev", "phys", "dual", "point", "bad sector", "no memory"
+};
 
 struct mount {
 	struct super_block sb;
@@ -86,18 +101,29 @@ static struct axfs_sb_info *mount_sbi(struct mount *m)
 	return m->sb.s_fs_info;
 }
 
-/* Attach the backend, as get_tree_*() and the option parser would. */
-static int attach(struct mount *m, enum mode mode, const u8 *img, u64 len)
+/*
+ * Attach the backend, as get_tree_*() and the option parser would; seed
+ * picks the bad sector or the allocation that fails.
+ */
+static int attach(struct mount *m, enum mode mode, const u8 *img, u64 len,
+		  u64 seed)
 {
 	struct axfs_sb_info *sbi = mount_sbi(m);
 	u64 split;
 
 	switch (mode) {
+	case M_BADSECTOR:
+		m->bdev.dev.bad = seed % DIV_ROUND_UP_ULL(len + 1, 512) * 512;
+		m->bdev.dev.bad_len = 512;
+		fallthrough;
 	case M_BDEV:
-		m->bdev.data = img;
-		m->bdev.size = len;
+	case M_NOMEM:
+		m->bdev.dev.data = img;
+		m->bdev.dev.size = len;
 		sbi->dev0.bdev = &m->bdev;
 		sbi->dev0.size = len;
+		if (mode == M_NOMEM)
+			kshim_fail_alloc(seed % 64);
 		return 0;
 	case M_PHYS:
 		sbi->opt.physaddr = (uintptr_t)img;
@@ -114,14 +140,14 @@ static int attach(struct mount *m, enum mode mode, const u8 *img, u64 len)
 		memcpy(m->second, img + split, len - split);
 		sbi->opt.physaddr = (uintptr_t)m->first;
 		sbi->opt.physsize = split;
-		m->mtd.data = m->second;
-		m->mtd.size = len - split;
+		m->mtd.dev.data = m->second;
+		m->mtd.dev.size = len - split;
 		sbi->dev1.mtd = &m->mtd;
 		sbi->dev1.size = len - split;
 		return 0;
 	case M_POINT:
-		m->mtd.data = img;
-		m->mtd.size = len;
+		m->mtd.dev.data = img;
+		m->mtd.dev.size = len;
 		sbi->dev0.mtd = &m->mtd;
 		sbi->dev0.size = len;
 		return 0;
@@ -134,13 +160,13 @@ static int attach(struct mount *m, enum mode mode, const u8 *img, u64 len)
 static void point(struct axfs_sb_info *sbi)
 {
 	const struct mtd_info *mtd = sbi->dev0.mtd;
-	u64 len = min_t(u64, sbi->mmap_size, mtd->size);
+	u64 len = min_t(u64, sbi->mmap_size, mtd->dev.size);
 
 	if (!len)
 		return;
-	sbi->virt = (void *)mtd->data;
+	sbi->virt = (void *)mtd->dev.data;
 	sbi->virt_len = len;
-	sbi->phys = (uintptr_t)mtd->data;
+	sbi->phys = (uintptr_t)mtd->dev.data;
 	sbi->pointed = true;
 }
 
@@ -155,7 +181,7 @@ static void setup_xip(struct axfs_sb_info *sbi)
 
 /* axfs_fill_super() from the superblock on; returns the root or an error. */
 static struct inode *fill_super(struct mount *m, enum mode mode,
-				const u8 *img, u64 len)
+				const u8 *img, u64 len, u64 seed)
 {
 	struct axfs_sb_info *sbi;
 	bool dual = mode == M_DUAL;
@@ -167,7 +193,7 @@ static struct inode *fill_super(struct mount *m, enum mode mode,
 	m->sb.s_fs_info = sbi;
 	mutex_init(&sbi->cblock_lock);
 	sbi->cblock_cur = U64_MAX;
-	err = attach(m, mode, img, len);
+	err = attach(m, mode, img, len, seed);
 	if (err)
 		return ERR_PTR(err);
 
@@ -484,14 +510,15 @@ static void walk_dir(struct walk *w, struct inode *dir, unsigned int depth)
 }
 
 /* Mount, walk, unmount; returns whether it mounted, and the digest. */
-static bool run(enum mode mode, const u8 *img, u64 len, u64 *digest)
+static bool run(enum mode mode, const u8 *img, u64 len, u64 seed,
+		u64 *digest)
 {
 	struct mount m = { 0 };
 	struct inode *root;
 	bool mounted = false;
 
 	kshim_inflated_reset();
-	root = fill_super(&m, mode, img, len);
+	root = fill_super(&m, mode, img, len, seed);
 	if (!IS_ERR(root)) {
 		struct walk w = { .sb = &m.sb, .digest = 0xcbf29ce484222325ULL };
 
@@ -509,14 +536,16 @@ static bool run(enum mode mode, const u8 *img, u64 len, u64 *digest)
 		*digest = w.digest;
 	}
 	kill_sb(&m);
+	kshim_fail_alloc(-1);
 	return mounted;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	u64 seed = 0xcbf29ce484222325ULL, first = 0, digest;
 	bool seen = false;
-	u64 first = 0, digest;
 	enum mode mode;
+	size_t i;
 	u8 *img;
 
 	/*
@@ -527,6 +556,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!img)
 		return 0;
 	memcpy(img, data, size);
+	for (i = 0; i < size; i++)
+		seed = (seed ^ data[i]) * 0x100000001b3ULL;
 	for (mode = 0; mode < M_COUNT; mode++) {
 		if (mode == M_DUAL) {
 			u64 split = size >= AXFS_SUPER_SIZE ?
@@ -535,7 +566,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (split < AXFS_SUPER_SIZE || split >= size)
 				continue;
 		}
-		if (!run(mode, img, size, &digest))
+		/* Failed allocations may fail lookups: no digest. */
+		if (!run(mode, img, size, seed, &digest) || mode == M_NOMEM)
 			continue;
 		if (seen && digest != first)
 			kshim_die("two backends read the same image differently");

@@ -25,9 +25,18 @@ int kshim_warn_on(int cond, const char *file, int line)
 
 /* ---- memory ------------------------------------------------------------ */
 
+static long fail_countdown = -1;
+
+void kshim_fail_alloc(long n)
+{
+	fail_countdown = n;
+}
+
 /* kvmalloc() refuses more than INT_MAX bytes (mm/util.c, since 5.15). */
 static void *kshim_kv(size_t size, gfp_t flags)
 {
+	if (fail_countdown >= 0 && fail_countdown-- == 0)
+		return NULL;
 	if (size > INT_MAX)
 		return NULL;
 	return kshim_alloc(size, flags & __GFP_ZERO);

@@ -12,7 +12,7 @@
  * Files that include this must not include libc headers that define
  * kernel type names (<sys/types.h>, <stdlib.h>, <stdio.h>): the libc
  * side (allocation, logging, zlib) lives in kshim_libc.c and kzlib.c,
- * reached through the kshim_* functions declared at the end.  Where the
+ * reached through the kshim_* functions of kshim_libc.h.  Where the
  * kernel would warn or BUG (an unbalanced mutex, a folio unlocked twice),
  * the shim aborts, so the fuzzer reports it.
  */
@@ -70,6 +70,7 @@ typedef unsigned int vm_fault_t;
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define IS_ENABLED(option)	0
+#define fallthrough		__attribute__((__fallthrough__))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* ---- errors ------------------------------------------------------------ */
@@ -160,6 +161,8 @@ void *kvmalloc(size_t size, gfp_t flags);
 void *kvzalloc(size_t size, gfp_t flags);
 void *kvmalloc_array(size_t n, size_t size, gfp_t flags);
 void kvfree(const void *p);
+/* Make the n-th allocation from now fail (n = 0: the next); -1: none. */
+void kshim_fail_alloc(long n);
 
 static inline void cond_resched(void)
 {

@@ -32,60 +32,35 @@ void kshim_fail_alloc(long n)
 	fail_countdown = n;
 }
 
-/* kvmalloc() refuses more than INT_MAX bytes (mm/util.c, since 5.15). */
-static void *kshim_kv(size_t size, gfp_t flags)
-{
-	if (fail_countdown >= 0 && fail_countdown-- == 0)
-		return NULL;
-	if (size > INT_MAX)
-		return NULL;
-	return kshim_alloc(size, flags & __GFP_ZERO);
-}
+/*
+ * kmalloc() gives at most KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages),
+ * kvmalloc() at most INT_MAX bytes (mm/util.c, since 5.15): a buffer
+ * sized from the image in the wrong one fails here as in the kernel.
+ */
+#define KMALLOC_MAX_SIZE	(4UL << 20)
 
-void *kmalloc(size_t size, gfp_t flags)
-{
-	return kshim_kv(size, flags);
-}
-
-void *kzalloc(size_t size, gfp_t flags)
-{
-	return kshim_kv(size, flags | __GFP_ZERO);
-}
-
-void *kcalloc(size_t n, size_t size, gfp_t flags)
+static void *kshim_kv(size_t n, size_t size, gfp_t flags, size_t limit)
 {
 	size_t bytes;
 
-	if (check_mul_overflow(n, size, &bytes))
+	if (fail_countdown >= 0 && fail_countdown-- == 0)
 		return NULL;
-	return kshim_kv(bytes, flags | __GFP_ZERO);
+	if (check_mul_overflow(n, size, &bytes) || bytes > limit)
+		return NULL;
+	return kshim_alloc(bytes, flags & __GFP_ZERO);
 }
 
-void kfree(const void *p)
+void *kmalloc_array(size_t n, size_t size, gfp_t flags)
 {
-	kshim_free(p);
-}
-
-void *kvmalloc(size_t size, gfp_t flags)
-{
-	return kshim_kv(size, flags);
-}
-
-void *kvzalloc(size_t size, gfp_t flags)
-{
-	return kshim_kv(size, flags | __GFP_ZERO);
+	return kshim_kv(n, size, flags, KMALLOC_MAX_SIZE);
 }
 
 void *kvmalloc_array(size_t n, size_t size, gfp_t flags)
 {
-	size_t bytes;
-
-	if (check_mul_overflow(n, size, &bytes))
-		return NULL;
-	return kshim_kv(bytes, flags);
+	return kshim_kv(n, size, flags, INT_MAX);
 }
 
-void kvfree(const void *p)
+void kfree(const void *p)
 {
 	kshim_free(p);
 }
@@ -290,18 +265,13 @@ int zlib_inflateInit2(struct z_stream_s *strm, int window_bits)
 
 int zlib_inflate(struct z_stream_s *strm, int flush)
 {
-	struct kshim_zio io = {
-		.in = strm->next_in, .in_len = strm->avail_in,
-		.out = strm->next_out, .out_len = strm->avail_out,
-	};
-	int rc = kshim_zinflate(strm->workspace, &io, flush);
+	unsigned long in_before = strm->avail_in;
+	int rc;
 
-	strm->next_in = io.in;
-	strm->avail_in = io.in_len;
-	strm->next_out = io.out;
-	strm->avail_out = io.out_len;
-	strm->total_in = io.total_in;
-	strm->total_out = io.total_out;
+	rc = kshim_zinflate(strm->workspace, &strm->next_in, &strm->avail_in,
+			    &strm->next_out, &strm->avail_out,
+			    &strm->total_out, flush);
+	strm->total_in += in_before - strm->avail_in;
 	return rc;
 }
 

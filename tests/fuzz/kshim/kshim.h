@@ -153,14 +153,15 @@ int kshim_warn_on(int cond, const char *file, int line);
 #define __GFP_NOWARN	0x10u
 #define __GFP_ZERO	0x20u
 
-void *kmalloc(size_t size, gfp_t flags);
-void *kzalloc(size_t size, gfp_t flags);
-void *kcalloc(size_t n, size_t size, gfp_t flags);
-void kfree(const void *p);
-void *kvmalloc(size_t size, gfp_t flags);
-void *kvzalloc(size_t size, gfp_t flags);
+void *kmalloc_array(size_t n, size_t size, gfp_t flags);
 void *kvmalloc_array(size_t n, size_t size, gfp_t flags);
-void kvfree(const void *p);
+void kfree(const void *p);
+#define kmalloc(size, flags)	kmalloc_array(1, size, flags)
+#define kzalloc(size, flags)	kmalloc(size, (flags) | __GFP_ZERO)
+#define kcalloc(n, size, flags)	kmalloc_array(n, size, (flags) | __GFP_ZERO)
+#define kvmalloc(size, flags)	kvmalloc_array(1, size, flags)
+#define kvzalloc(size, flags)	kvmalloc(size, (flags) | __GFP_ZERO)
+#define kvfree(p)		kfree(p)
 /* Make the n-th allocation from now fail (n = 0: the next); -1: none. */
 void kshim_fail_alloc(long n);
 

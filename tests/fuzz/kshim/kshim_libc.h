@@ -20,17 +20,16 @@ void kshim_free(const void *p);
 void kshim_vlog(int level, const char *fmt, va_list ap);
 __attribute__((noreturn)) void kshim_die(const char *what);
 
-/* A z_stream's buffers, for kzlib.c, which sees user-space zlib. */
-struct kshim_zio {
-	const uint8_t *in;
-	unsigned int in_len;
-	uint8_t *out;
-	unsigned int out_len;
-	unsigned long total_in, total_out;
-};
+/*
+ * The kernel's zlib API over user-space zlib (kzlib.c): the workspace
+ * holds a z_stream; kshim_zinflate() advances the caller's buffer
+ * pointers and counts as inflate() does.
+ */
 int kshim_zworkspace_size(void);
 int kshim_zinit(void *ws, int window_bits);
-int kshim_zinflate(void *ws, struct kshim_zio *io, int flush);
+int kshim_zinflate(void *ws, const uint8_t **in, unsigned int *in_len,
+		   uint8_t **out, unsigned int *out_len,
+		   unsigned long *total_out, int flush);
 int kshim_zend(void *ws);
 /* Bytes inflated since the last reset: the harness bounds its work. */
 unsigned long long kshim_inflated(void);

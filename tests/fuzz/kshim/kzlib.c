@@ -26,24 +26,25 @@ int kshim_zinit(void *ws, int window_bits)
 	return inflateInit2(zs, window_bits);
 }
 
-int kshim_zinflate(void *ws, struct kshim_zio *io, int flush)
+int kshim_zinflate(void *ws, const uint8_t **in, unsigned int *in_len,
+		   uint8_t **out, unsigned int *out_len,
+		   unsigned long *total_out, int flush)
 {
 	z_stream *zs = ws;
 	uLong before = zs->total_out;
 	int rc;
 
-	zs->next_in = (Bytef *)io->in;
-	zs->avail_in = io->in_len;
-	zs->next_out = io->out;
-	zs->avail_out = io->out_len;
+	zs->next_in = (Bytef *)*in;
+	zs->avail_in = *in_len;
+	zs->next_out = *out;
+	zs->avail_out = *out_len;
 	rc = inflate(zs, flush);
 	inflated += zs->total_out - before;
-	io->in = zs->next_in;
-	io->in_len = zs->avail_in;
-	io->out = zs->next_out;
-	io->out_len = zs->avail_out;
-	io->total_in = zs->total_in;
-	io->total_out = zs->total_out;
+	*in = zs->next_in;
+	*in_len = zs->avail_in;
+	*out = zs->next_out;
+	*out_len = zs->avail_out;
+	*total_out = zs->total_out;
 	return rc;
 }
 

@@ -41,23 +41,13 @@
 
 /*
  * The devices io.c reads through axfs_bdev_read() and axfs_mtd_read():
- * their bytes, and a bad sector (bad_len bytes at bad) that fails to read.
+ * their bytes, and a bad sector that fails to read (struct kshim_dev).
  */
-struct fake_dev {
-	const u8 *data;
-	u64 size;
-	u64 bad, bad_len;
-};
-
-struct block_device {
-	struct fake_dev dev;
-};
-
 struct mtd_info {
-	struct fake_dev dev;
+	struct kshim_dev dev;
 };
 
-static int dev_read(const struct fake_dev *d, void *dst, u64 offset, u64 len)
+static int dev_read(const struct kshim_dev *d, void *dst, u64 offset, u64 len)
 {
 	if (offset > d->size || len > d->size - offset)
 		kshim_die("io.c read past the end of a device");
@@ -69,7 +59,7 @@ static int dev_read(const struct fake_dev *d, void *dst, u64 offset, u64 len)
 
 int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 {
-	return dev_read(&bdev->dev, dst, offset, len);
+	return dev_read(&bdev->kshim, dst, offset, len);
 }
 
 int axfs_mtd_read(struct mtd_info *mtd, void *dst, u64 offset, u64 len)
@@ -113,13 +103,13 @@ static int attach(struct mount *m, enum mode mode, const u8 *img, u64 len,
 
 	switch (mode) {
 	case M_BADSECTOR:
-		m->bdev.dev.bad = seed % DIV_ROUND_UP_ULL(len + 1, 512) * 512;
-		m->bdev.dev.bad_len = 512;
+		m->bdev.kshim.bad = seed % DIV_ROUND_UP_ULL(len + 1, 512) * 512;
+		m->bdev.kshim.bad_len = 512;
 		fallthrough;
 	case M_BDEV:
 	case M_NOMEM:
-		m->bdev.dev.data = img;
-		m->bdev.dev.size = len;
+		m->bdev.kshim.data = img;
+		m->bdev.kshim.size = len;
 		sbi->dev0.bdev = &m->bdev;
 		sbi->dev0.size = len;
 		if (mode == M_NOMEM)

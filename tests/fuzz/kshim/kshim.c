@@ -211,6 +211,27 @@ ssize_t filemap_splice_read(struct file *in, loff_t *ppos,
 
 const struct inode_operations page_symlink_inode_operations;
 
+int lookup_bdev(const char *path, dev_t *dev)
+{
+	kshim_die("lookup_bdev is not part of the shim");
+}
+
+struct block_device *blkdev_get_by_path(const char *path, fmode_t mode,
+					void *holder)
+{
+	kshim_die("blkdev_get_by_path is not part of the shim");
+}
+
+void blkdev_put(struct block_device *bdev, fmode_t mode)
+{
+	kshim_die("blkdev_put is not part of the shim");
+}
+
+void *pde_data(const struct inode *inode)
+{
+	kshim_die("pde_data is not part of the shim");
+}
+
 /* ---- mmap ---------------------------------------------------------------- */
 
 /* The page cache side of a fault: nothing to map, the caller checks. */

@@ -54,6 +54,7 @@ typedef unsigned int uid_t;
 typedef unsigned int gid_t;
 typedef unsigned int gfp_t;
 typedef unsigned int vm_fault_t;
+typedef unsigned int fmode_t;
 
 #define U8_MAX		((u8)~0U)
 #define U16_MAX		((u16)~0U)
@@ -230,7 +231,6 @@ struct dentry;
 struct folio;
 struct page;
 struct fs_context;
-struct block_device;
 struct mtd_info;
 struct kstatfs;
 struct seq_file;
@@ -379,6 +379,39 @@ ssize_t generic_read_dir(struct file *file, char *buf, size_t len,
 			 loff_t *pos);
 extern const struct inode_operations page_symlink_inode_operations;
 
+/* ---- block devices -------------------------------------------------- */
+
+/* The bytes of a fake device, and a bad sector (bad_len bytes at bad). */
+struct kshim_dev {
+	const u8 *data;
+	u64 size;
+	u64 bad, bad_len;
+};
+
+struct block_device {
+	struct inode *bd_inode;
+	dev_t bd_dev;
+	struct kshim_dev kshim;
+};
+
+#define FMODE_READ	((fmode_t)0x1)
+#define FMODE_EXCL	((fmode_t)0x80)
+
+static inline u64 bdev_nr_bytes(struct block_device *bdev)
+{
+	return bdev->kshim.size;
+}
+
+/* Opening devices by path is not part of the shim: these abort. */
+int lookup_bdev(const char *path, dev_t *dev);
+struct block_device *blkdev_get_by_path(const char *path, fmode_t mode,
+					void *holder);
+void blkdev_put(struct block_device *bdev, fmode_t mode);
+
+/* ---- procfs --------------------------------------------------------- */
+
+void *pde_data(const struct inode *inode);
+
 /* ---- pages and folios -------------------------------------------------- */
 
 struct page {
@@ -429,6 +462,7 @@ void folio_unlock(struct folio *folio);
 #define VM_FAULT_NOPAGE	0x000100
 #define PFN_DEV		(1ULL << 61)
 #define PFN_FLAGS_MASK	(0xfULL << 60)
+#define PHYS_PFN(x)	((unsigned long)((x) >> PAGE_SHIFT))
 
 typedef struct {
 	u64 val;

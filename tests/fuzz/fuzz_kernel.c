@@ -1,31 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_kernel.c - the AXFS driver's own code on hostile images, without a
- * VM: kernel/regions.c, io.c, inode.c, dir.c, file.c, uncompress.c and
- * physmem.c, compiled unchanged against the user-space shim in kshim/.
+ * VM: kernel/regions.c, io.c, inode.c, dir.c, file.c, xip.c,
+ * uncompress.c and physmem.c, compiled unchanged against the user-space
+ * shim in kshim/ (see README.md).
  *
- * Each input is mounted four ways, in the order of super.c's
+ * Each input is mounted six ways, in the order of super.c's
  * axfs_fill_super() (which needs the VFS, so its steps are repeated
  * here, not linked):
  *
- *   bdev   a block device holding the input;
- *   phys   physaddr= with physsize= the input's length (physmem.c);
- *   dual   physaddr= holding the first mmap_size bytes, second_dev= an
- *          MTD holding the rest (what `axfs split` makes);
- *   point  an MTD whose point() maps its first mmap_size bytes, the rest
- *          read through mtd_read (as mtd.c's axfs_mtd_point()).
+ *   bdev        a block device holding the input;
+ *   phys        physaddr= with physsize= the input's length (physmem.c);
+ *   dual        physaddr= holding the first mmap_size bytes, second_dev=
+ *               an MTD holding the rest (what `axfs split` makes);
+ *   point       an MTD whose point() maps its first mmap_size bytes, the
+ *               rest read through mtd_read (as mtd.c's axfs_mtd_point());
+ *   bad sector  a block device with one sector that fails to read;
+ *   no memory   a block device, and one allocation fails.
  *
  * A mounted image is then used as a user would: readdir of every
  * directory (a few entries at a time, so that readdir resumes), lookup of
  * every name and of names that are not there, iget, every page of every
- * file and symlink read through read_folio (bounded: an image may claim
- * files of 2^60 bytes), and the physical address of each XIP page.  Then
- * it is unmounted as axfs_kill_sb() does, freeing everything: a leak is a
+ * file and symlink read through read_folio and faulted through mmap
+ * (bounded: an image may claim files of 2^60 bytes).  Then it is
+ * unmounted as axfs_kill_sb() does, freeing everything: a leak is a
  * finding too.
  *
  * Every buffer the driver sees is an allocation of its exact size, so a
  * read past a device, a mapping or a page is an ASan report.  The devices
- * abort on a read outside them: io.c must never ask for one.
+ * abort on a read outside them (io.c must never ask for one), an XIP page
+ * must be mapped from inside the image and hold what read_folio read, and
+ * the backends that mount an image must agree on its tree.
  */
 #include "kshim.h"
 

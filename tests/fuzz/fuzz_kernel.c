@@ -28,7 +28,8 @@
  *
  * Every buffer the driver sees is an allocation of its exact size, so a
  * read past a device, a mapping or a page is an ASan report.  The devices
- * abort on a read outside them (io.c must never ask for one), an XIP page
+ * abort on a read outside them (io.c must never ask for one), no inode
+ * may have a negative size, an XIP page
  * must be mapped from inside the image and hold what read_folio read, and
  * the backends that mount an image must agree on its tree.
  */
@@ -450,6 +451,9 @@ static void visit(struct walk *w, struct inode *inode, unsigned int depth)
 {
 	if (w->inodes++ >= WALK_INODES)
 		return;
+	/* The VFS (llseek, stat, the page cache) takes i_size >= 0. */
+	if (inode->i_size < 0)
+		kshim_die("an inode with a negative i_size");
 	mix_inode(w, inode);
 	if (S_ISDIR(inode->i_mode) && depth < WALK_DEPTH)
 		walk_dir(w, inode, depth + 1);

@@ -29,7 +29,8 @@
  * Every buffer the driver sees is an allocation of its exact size, so a
  * read past a device, a mapping or a page is an ASan report.  The devices
  * abort on a read outside them (io.c must never ask for one), no inode
- * may have a negative size, an XIP page
+ * may have a negative size, lookup must find the names readdir gives
+ * (when they are sorted) and nothing else, an XIP page
  * must be mapped from inside the image and hold what read_folio read, and
  * the backends that mount an image must agree on its tree.
  */
@@ -339,10 +340,45 @@ static struct inode *lookup(struct inode *dir, const char *name,
 		.d_sb = dir->i_sb,
 	};
 	struct dentry *res = dir->i_op->lookup(dir, &de, 0);
+	struct inode *found = de.d_inode;
+	const char *has;
+	unsigned int has_len;
 
 	if (IS_ERR(res))
 		return ERR_CAST(res);
-	return de.d_inode;
+	/* What lookup finds has that name. */
+	if (found) {
+		has = axfs_inode_name(AXFS_SB(dir->i_sb), found->i_ino - 1,
+				      &has_len);
+		if (!has || has_len != len || memcmp(has, name, len))
+			kshim_die("lookup found an inode of another name");
+	}
+	return found;
+}
+
+/*
+ * Are the names in dir strictly in strcmp order?  Then lookup must find
+ * each of them (where they are not, some cannot be found, as with the
+ * 2008 driver, and the mount warns).
+ */
+static bool names_sorted(struct walk *w, struct inode *dir)
+{
+	struct axfs_sb_info *sbi = AXFS_SB(w->sb);
+	const char *prev = NULL, *name;
+	unsigned int len;
+	u64 first, n, i;
+
+	if (axfs_table_get(sbi, AXFS_R_INODE_NUM_ENTRIES, dir->i_ino - 1, &n) ||
+	    axfs_table_get(sbi, AXFS_R_INODE_ARRAY_INDEX, dir->i_ino - 1,
+			   &first))
+		return false;
+	for (i = 0; i < n; i++) {
+		name = axfs_inode_name(sbi, first + i, &len);
+		if (!name || (prev && strcmp(prev, name) >= 0))
+			return false;
+		prev = name;
+	}
+	return true;
 }
 
 /* A read-only private mapping of a file, as exec maps a program. */
@@ -462,10 +498,14 @@ static void visit(struct walk *w, struct inode *inode, unsigned int depth)
 }
 
 static void visit_entry(struct walk *w, struct inode *dir, char *name,
-			unsigned int len, u64 ino, unsigned int depth)
+			unsigned int len, u64 ino, bool sorted,
+			unsigned int depth)
 {
 	struct inode *inode = lookup(dir, name, len);
 	unsigned char last = name[len - 1];
+
+	if (sorted && !IS_ERR(inode) && (!inode || inode->i_ino != ino))
+		kshim_die("lookup misses a name of a sorted directory");
 
 	mix(w, name, len);
 	mix_u64(w, ino);
@@ -489,6 +529,7 @@ static void walk_dir(struct walk *w, struct inode *dir, unsigned int depth)
 {
 	struct file file = { .f_inode = dir };
 	struct entries es = { .ctx.actor = collect };
+	bool sorted = names_sorted(w, dir);
 	unsigned int i;
 
 	do {
@@ -501,7 +542,7 @@ static void walk_dir(struct walk *w, struct inode *dir, unsigned int depth)
 				continue;
 			mix_u64(w, es.e[i].type);
 			visit_entry(w, dir, es.e[i].name, es.e[i].len,
-				    es.e[i].ino, depth);
+				    es.e[i].ino, sorted, depth);
 			if (w->inodes >= WALK_INODES)
 				return;
 		}

@@ -188,6 +188,36 @@ check-build: $(FUZZ_REPLAY) check-fuzz-build
 check-fuzz-build:
 	$(Q)if sh tests/fuzz/have-libfuzzer.sh $(FUZZ_CC); then $(MAKE) --no-print-directory FUZZ_B=$(B)-fuzz $(FUZZ_TARGETS:%=$(B)-fuzz/fuzz_%); fi
 
+# The kernel target (fuzz_kernel.c) links no libaxfsimg: it compiles the
+# driver's sources in kernel/, unchanged, against user-space stand-ins for
+# the kernel headers (tests/fuzz/kshim/).  These explicit rules take over
+# from the pattern rules above for replay_kernel and fuzz_kernel.
+KFUZZ_KSRCS := $(addprefix kernel/,regions.c io.c inode.c dir.c file.c xip.c uncompress.c physmem.c) \
+	       tests/fuzz/kshim/kshim.c tests/fuzz/fuzz_kernel.c
+KFUZZ_USRCS := tests/fuzz/kshim/kshim_libc.c tests/fuzz/kshim/kzlib.c tests/fuzz/standalone.c
+KFUZZ_KFLAGS := -std=gnu11 -D__KERNEL__ -fno-strict-aliasing $(WARN) -Wno-sign-compare \
+		-Itests/fuzz/kshim -Ikernel -Ilibaxfsimg -Itests/fuzz
+KFUZZ_UFLAGS := $(BASE_CFLAGS) $(WARN) -Wno-missing-prototypes -Itests/fuzz
+KFUZZ_FLAGS   = $(if $(filter $(KFUZZ_USRCS),$<),$(KFUZZ_UFLAGS),$(KFUZZ_KFLAGS)) -MMD -MP
+KFUZZ_LIBS    = $(or $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null),-lz)
+KFUZZ_OBJS   := $(KFUZZ_KSRCS:%.c=$(B)/kfuzz/%.o) $(KFUZZ_USRCS:%.c=$(B)/kfuzz/%.o)
+KFUZZ_FOBJS  := $(filter-out %/standalone.o,$(KFUZZ_OBJS:$(B)/%=$(FUZZ_B)/%))
+$(B)/kfuzz/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KFUZZ_FLAGS) $(OPT) $(SAN_FLAGS) -c $< -o $@
+$(B)/fuzz/replay_kernel: $(KFUZZ_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(KFUZZ_LIBS)
+$(FUZZ_B)/kfuzz/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(KFUZZ_FLAGS) -O1 -g -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -c $< -o $@
+$(FUZZ_B)/fuzz_kernel: $(KFUZZ_FOBJS)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(FUZZ_CC) -fsanitize=address,undefined,fuzzer -o $@ $^ $(KFUZZ_LIBS)
+
 # ---- benchmarks (bench/): not part of `make check` ---------------------------
 $(B)/bench-micro: bench/micro.c $(LIB_OBJS)
 	@$(if $(Q),echo "  LD      $@")
@@ -249,4 +279,4 @@ clean:
 	rm -rf build build-san build-*
 
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d) \
-	$(wildcard $(FUZZ_B)/tests/fuzz/*.d)
+	$(wildcard $(FUZZ_B)/tests/fuzz/*.d) $(KFUZZ_OBJS:.o=.d) $(KFUZZ_FOBJS:.o=.d)

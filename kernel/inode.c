@@ -73,6 +73,8 @@ struct inode *axfs_iget(struct super_block *sb, u64 ino)
 		inode->i_data.a_ops = &axfs_aops;
 		break;
 	case S_IFDIR:
+		if (size > MAX_LFS_FILESIZE)
+			goto bad;
 		inode->i_size = size;
 		inode->i_op = &axfs_dir_inode_operations;
 		inode->i_fop = &axfs_dir_operations;

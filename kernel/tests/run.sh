@@ -180,9 +180,10 @@ truncate -s $(( ($(stat -c %s "$W/dual.store") + 131071) / 131072 * 131072 )) "$
 
 host_check "corrupted images (corrupt.py)" \
 	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt"
-# Plus the inputs that once tripped the reader or fsck fuzzers, if any.
+# Plus the fuzzers' regression inputs for images (reader, fsck, kernel).
 nfuzz=0
-for f in "$AXFS_TOP"/tests/fuzz/regress/reader/* "$AXFS_TOP"/tests/fuzz/regress/fsck/*; do
+for f in "$AXFS_TOP"/tests/fuzz/regress/reader/* "$AXFS_TOP"/tests/fuzz/regress/fsck/* \
+	 "$AXFS_TOP"/tests/fuzz/regress/kernel/*; do
 	[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && [ $nfuzz -lt 40 ] || continue
 	nfuzz=$((nfuzz + 1))
 	cp "$f" "$stage/corrupt/fuzz-$nfuzz.img"

@@ -54,6 +54,8 @@ struct axfs_policy {
 	struct axfs_policy_device *devices; size_t n_devices;
 	int has_timestamp; int64_t timestamp;
 	uint64_t mmap_limit;		/* 0 unset */
+	uint64_t pad_size;		/* pad.size; 0 unset */
+	int pad_byte;			/* pad.byte; -1 unset */
 };
 
 void axfs_policy_init(struct axfs_policy *p);

@@ -164,7 +164,7 @@ static void claim(struct fsck *f, uint64_t *owner, uint16_t *need_arr,
 	} else {
 		owner[idx] = node + 1;
 	}
-	if (need_arr && NEED_BYTES(need) > NEED_BYTES(need_arr[idx]))
+	if (need_arr && NEED_ALL(need) > NEED_ALL(need_arr[idx]))
 		need_arr[idx] = need;
 }
 
@@ -346,10 +346,10 @@ static void check_xip(struct data *d)
 		if (!f->o->deep)
 			continue;
 		check_target_direct(f, p, AXFS_PAGE_SIZE, need, off, ino);
-		if (NEED_BYTES(need) < AXFS_PAGE_SIZE &&
-		    fsck_first_nonzero(p + NEED_BYTES(need),
-			    AXFS_PAGE_SIZE - NEED_BYTES(need), &first))
-			fsck_report(f, FC_XIP_TAIL, off + NEED_BYTES(need) + first,
+		if (NEED_ALL(need) < AXFS_PAGE_SIZE &&
+		    fsck_first_nonzero(p + NEED_ALL(need),
+			    AXFS_PAGE_SIZE - NEED_ALL(need), &first))
+			fsck_report(f, FC_XIP_TAIL, off + NEED_ALL(need) + first,
 				    ino, "XIP page %llu: bytes after the end of "
 				    "the file are not zero (mmap shows them)",
 				    (unsigned long long)pg);
@@ -416,7 +416,10 @@ static void check_banodes(struct data *d)
 		qsort(locs, (size_t)nloc, sizeof(*locs), cmp_loc);
 	for (uint64_t i = 0; i < nloc && !fsck_stopped(f); i++) {
 		uint64_t j = locs[i].idx, ofs = locs[i].off;
-		uint64_t len = NEED_BYTES(d->banode_need[j]);
+		uint64_t len = NEED_ALL(d->banode_need[j]);
+
+		if (ofs < B->size && len > B->size - ofs)
+			len = B->size - ofs;	/* a symlink without NUL */
 
 		if (ofs < end) {
 			fsck_report(f, FC_BANODE_OVERLAP,

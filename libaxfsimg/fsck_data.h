@@ -16,6 +16,9 @@
  * 0 = unused. */
 #define NEED_SYMLINK 0x8000u
 #define NEED_BYTES(n) ((n) & 0x1fffu)
+/* The bytes a page covers: a symlink's NUL too (for overlaps and slack;
+ * clip it to what exists). */
+#define NEED_ALL(n) (NEED_BYTES(n) + (((n) & NEED_SYMLINK) ? 1u : 0u))
 
 struct loc {
 	uint64_t off;		/* byte offset (banode) or cnode_offset */

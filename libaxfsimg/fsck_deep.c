@@ -175,6 +175,9 @@ static void one_cblock(struct worker *w, uint64_t c)
 					 (unsigned long long)c,
 					 (unsigned long long)end,
 					 (unsigned long long)(off - 1));
+		/* A symlink's NUL is part of its page when it is there. */
+		if (NEED_ALL(need) > len && off + len < out_len)
+			len++;
 		if (off + len > end)
 			end = off + len;
 		r->data_bytes += NEED_BYTES(need);

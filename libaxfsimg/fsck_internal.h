@@ -36,7 +36,8 @@
 	X(SB_SIZE, "sb.size", ERROR, "size is larger than the file or device (or is not the mmap plus store segment lengths)") \
 	X(SB_SIZE_ALIGN, "sb.size-align", WARNING, "size is not a multiple of 4096 (a loop device drops a partial sector)") \
 	X(SB_END_MAGIC, "sb.end-magic", ERROR, "the last 4 bytes of the image are not the magic") \
-	X(SB_OVER_4GIB, "sb.over-4gib", WARNING, "the image is larger than 4 GiB: the 2008 driver looks for the end magic at (u32)(size - 4)") \
+	X(SB_OVER_4GIB, "sb.over-4gib", WARNING, "the image is larger than 4 GiB: the 2008 driver looks for the end magic at (u32)(size - 4), where it is") \
+	X(SB_END_MAGIC_U32, "sb.end-magic-u32", ERROR, "the image is larger than 4 GiB and the magic is not at (u32)(size - 4): the 2008 driver refuses to mount") \
 	X(SB_MMAP_SIZE, "sb.mmap-size", ERROR, "mmap_size is larger than size, or not the length of the mmap segment") \
 	X(SB_MMAP_ALIGN, "sb.mmap-align", WARNING, "mmap_size of a split image is not a multiple of 4096") \
 	X(SB_FILES, "sb.files", ERROR, "files is not the number of entries of the inode tables, or 0, or above 2^31-1") \

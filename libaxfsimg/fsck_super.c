@@ -149,7 +149,8 @@ int fsck_check_superblock(struct fsck *f)
 		int there = (uint64_t)at + 4 <= f->limit &&
 			    axfs_get_be32(f->img + at) == AXFS_MAGIC;
 
-		fsck_report(f, FC_SB_OVER_4GIB, AXFS_SB_SIZE, FSCK_NO_INO,
+		fsck_report(f, there ? FC_SB_OVER_4GIB : FC_SB_END_MAGIC_U32,
+			    AXFS_SB_SIZE, FSCK_NO_INO,
 			    "size %llu is above 4 GiB: the 2008 driver looks "
 			    "for the end magic at byte %u, where it is %s",
 			    (unsigned long long)f->size, at,

@@ -12,6 +12,16 @@
 #include "axfs_reader.h"
 
 struct libdeflate_decompressor;
+struct stat;
+
+/*
+ * Length of an open file (st_size), block device (BLKGETSIZE64) or MTD
+ * character device (MEMGETINFO); *is_device is set for the last two.
+ * -ENOTTY for something else (a pipe, a character device that is not
+ * MTD: read it to its end), another -errno when a device fails.
+ */
+int axfs__fd_length(int fd, const struct stat *st, uint64_t *len,
+		    int *is_device);
 
 /*
  * The largest region we load into memory (strings, a byte table, or a

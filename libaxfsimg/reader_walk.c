@@ -50,10 +50,16 @@ static const char *qname(char *buf, size_t size, const char *s, size_t len)
 	return buf;
 }
 
-/* The children of a directory are inodes [array_index, +num_entries). */
+/*
+ * The children of a directory are inodes [array_index, +num_entries).  The
+ * driver never reads array_index of an empty directory, and the legacy
+ * mkfs leaves whatever it had there: not an error.
+ */
 static int dir_range(struct axfs_image *img, const struct axfs_inode_info *d,
 		     struct axfs_error *err)
 {
+	if (d->num_entries == 0)
+		return 0;
 	if (d->array_index <= img->n_inodes &&
 	    d->num_entries <= img->n_inodes - d->array_index)
 		return 0;

@@ -215,6 +215,8 @@ cp "$here/guest/lib.sh" "$here/guest/listing.sh" "$here/guest/workload.sh" \
 	"$here/guest/boot1.sh" "$here/guest/boot2.sh" "$here/guest/hostile.sh" \
 	"$stage/tests/"
 "$KT_BUSYBOX" sh "$here/guest/listing.sh" "$W/full" >"$stage/data/tree.list"
+# Images as found in the field (legacy writer, bigger partitions).
+[ -f "$here/field-images.sh" ] && . "$here/field-images.sh"
 
 loaders=""
 phys_corrupt=""

@@ -181,6 +181,9 @@ refused "physsize= smaller than the image is refused" "physsize" -o physaddr=$PH
 # Without -t, mount(8) probes with MS_SILENT: no message for a wrong magic.
 refused "a store segment alone is not an AXFS image" "" "$STORE"
 
+# ---- images as found in the field (field-images.sh) ------------------------
+[ -f /tests/field.sh ] && . /tests/field.sh
+
 # ---- the end ---------------------------------------------------------------
 umount /mnt/a /mnt/b /mnt/c 2>/dev/null
 check "unload axfs.ko" rmmod axfs

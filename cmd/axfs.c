@@ -4,6 +4,7 @@
  *
  *   axfs mkfs ...          axfs-mkfs ...        mkfs.axfs ...
  *   axfs fsck ...          axfs-fsck ...        fsck.axfs ...
+ *   axfs mount ...         axfs-mount ...       mount.fuse.axfs ...
  */
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ static const struct cmd_struct commands[] = {
 	{ "fsck", cmd_fsck, "check an image for every defect it can have" },
 	{ "merge-profile", cmd_merge_profile, "combine profile CSVs" },
 	{ "split", cmd_split, "cut an image into mmap and store segments" },
+	{ "mount", cmd_mount, "mount an image through FUSE, without root" },
 	{ "diff", cmd_diff, "compare two images, trees or archives" },
 	{ "cat", cmd_cat, "write files of an image to standard output" },
 };
@@ -75,6 +77,8 @@ int main(int argc, char **argv)
 		return run(find_command("mkfs"), argc, argv);
 	if (strcmp(base, "fsck.axfs") == 0)
 		return run(find_command("fsck"), argc, argv);
+	if (strcmp(base, "mount.fuse.axfs") == 0)
+		return run(find_command("mount"), argc, argv);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -71,6 +71,7 @@ int cmd_extract(int argc, char **argv);
 int cmd_fsck(int argc, char **argv);
 int cmd_merge_profile(int argc, char **argv);
 int cmd_split(int argc, char **argv);
+int cmd_mount(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 

@@ -3,7 +3,8 @@
  * cmd/fsck.c - `axfs fsck` (also fsck.axfs): checks an image and prints
  * every problem, one line each, "IMAGE: byte OFFSET: [PATH: ]message", or
  * one JSON document with --json.  Exit codes follow util-linux fsck:
- * 0 clean, 4 problems left (it never repairs), 8 cannot read, 16 usage.
+ * 0 no errors, 4 errors left (it never repairs), 8 cannot read, 16 usage.
+ * Warnings (what the driver tolerates) exit 0 unless --strict.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@ static const char usage_text[] =
 	"      --deep            inflate every cblock and read every page (default)\n"
 	"      --fast            check the structure only, not the file data\n"
 	"      --no-digest       do not verify the SHA-1 digest\n"
+	"      --strict          warnings (deviations from the canonical layout\n"
+	"                        that the driver tolerates) are errors too\n"
 	"      --json            print one JSON document (see axfs-fsck(8))\n"
 	"      --max-memory SIZE  memory limit (default 8 x image + 8 MiB)\n"
 	"      --max-per-check N  print at most N findings of one check (default\n"
@@ -41,18 +44,20 @@ static const char usage_text[] =
 	"  -h, --help            show this help\n"
 	"  -V, --version         show the version\n"
 	"\n"
-	"Exit status: 0 clean, 4 problems found, 8 cannot read the image,\n"
-	"16 usage error.\n";
+	"Exit status: 0 no errors (warnings allowed unless --strict), 4 errors\n"
+	"found, 8 cannot read the image, 16 usage error.\n";
 
 enum {
 	OPT_DEEP = 256, OPT_FAST, OPT_NO_DIGEST, OPT_JSON, OPT_MAX_MEMORY,
 	OPT_MAX_PER_CHECK, OPT_LIST_CHECKS, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_STRICT,
 };
 
 static const struct option long_opts[] = {
 	{ "deep", no_argument, NULL, OPT_DEEP },
 	{ "fast", no_argument, NULL, OPT_FAST },
 	{ "no-digest", no_argument, NULL, OPT_NO_DIGEST },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "max-per-check", required_argument, NULL, OPT_MAX_PER_CHECK },
@@ -192,7 +197,7 @@ int cmd_fsck(int argc, char **argv)
 	struct out out = { .last_pct = -1 };
 	unsigned long long v;
 	const char *image, *store = NULL;
-	int json = 0, progress = -1, rc, c;
+	int json = 0, progress = -1, strict = 0, rc, c;
 	struct timespec t0, t1;
 
 	axfs_fsck_opts_init(&fo);
@@ -213,6 +218,9 @@ int cmd_fsck(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			json = 1;
+			break;
+		case OPT_STRICT:
+			strict = 1;
 			break;
 		case OPT_MAX_MEMORY:
 			if (cmd_parse_size(optarg, &v) < 0 || v == 0)
@@ -286,7 +294,9 @@ int cmd_fsck(int argc, char **argv)
 		cmd_error("%s", err.msg);
 		return cmd_finish_stdout(EXIT_OPERATIONAL);
 	}
-	rc = res.errors || res.warnings ? EXIT_FSCK_UNCORRECTED : EXIT_OK;
+	/* The driver decides: only what it cannot read is an error. */
+	rc = res.errors || (strict && res.warnings) ? EXIT_FSCK_UNCORRECTED :
+	     EXIT_OK;
 	if (out.quiet)
 		return rc;
 	if (json) {
@@ -314,13 +324,18 @@ int cmd_fsck(int argc, char **argv)
 				printf("%02x", res.digest_sha1[i]);
 			putchar('"');
 		}
-		printf(",\n  \"clean\": %s,\n  \"exit_code\": %d\n}\n",
+		printf(",\n  \"strict\": %s,\n  \"clean\": %s,\n"
+		       "  \"exit_code\": %d\n}\n", strict ? "true" : "false",
 		       rc == EXIT_OK ? "true" : "false", rc);
 		return cmd_finish_stdout(rc);
 	}
 	printf("%s: ", image);
-	if (rc == EXIT_OK) {
+	if (rc == EXIT_OK && !res.warnings) {
 		fputs("clean, ", stdout);
+	} else if (rc == EXIT_OK) {
+		fputs("no errors, ", stdout);
+		plural(res.warnings, "warning");
+		fputs("; ", stdout);
 	} else {
 		plural(res.errors, "error");
 		fputs(", ", stdout);

@@ -36,6 +36,8 @@ enum {
 	OPT_XIP_BUDGET,
 	OPT_MMAP_LIMIT,
 	OPT_XIP_SUFFIX,
+	OPT_PAD,
+	OPT_PAD_BYTE,
 	OPT_ALL_ROOT,
 	OPT_UID,
 	OPT_GID,
@@ -62,6 +64,8 @@ static const struct option longopts[] = {
 	{ "xip-budget", required_argument, NULL, OPT_XIP_BUDGET },
 	{ "mmap-limit", required_argument, NULL, OPT_MMAP_LIMIT },
 	{ "xip-suffix", no_argument, NULL, OPT_XIP_SUFFIX },
+	{ "pad", required_argument, NULL, OPT_PAD },
+	{ "pad-byte", required_argument, NULL, OPT_PAD_BYTE },
 	{ "all-root", no_argument, NULL, OPT_ALL_ROOT },
 	{ "uid", required_argument, NULL, OPT_UID },
 	{ "gid", required_argument, NULL, OPT_GID },
@@ -108,6 +112,10 @@ static int usage(void)
 "      --mmap-limit SIZE     most bytes of the memory-mapped part of the image\n"
 "      --xip-suffix          make every page after a file's first XIP page XIP\n"
 "                            too, beyond the budget (for the 2008 driver)\n"
+"      --pad SIZE            pad the file to SIZE (a partition's size); the\n"
+"                            image itself keeps its own length\n"
+"      --pad-byte BYTE       the padding byte: 0x00 (default) or 0xff for\n"
+"                            erased flash\n"
 "      --all-root            make every file owned by root:root\n"
 "      --uid N, --gid N      make every file owned by user N / group N\n"
 "      --mtime TIME          image timestamp: seconds since 1970 or\n"
@@ -398,6 +406,31 @@ int cmd_mkfs(int argc, char **argv)
 		case OPT_XIP_SUFFIX:
 			o.xip_suffix = 1;
 			break;
+		case OPT_PAD:
+			if (axfs_parse_size(optarg, &o.pad_size, why,
+					    sizeof(why)) < 0 || o.pad_size == 0) {
+				rc = cmd_usage_error("invalid --pad: %s",
+						     o.pad_size ? why :
+						     "not a positive size");
+				goto out;
+			}
+			break;
+		case OPT_PAD_BYTE: {
+			char *end;
+			unsigned long b;
+
+			errno = 0;
+			b = strtoul(optarg, &end, 0);
+			if (errno || end == optarg || *end || b > 255 ||
+			    *optarg == '-') {
+				rc = cmd_usage_error("invalid --pad-byte: '%s' "
+						     "is not 0 to 255 (0x00 to "
+						     "0xff)", optarg);
+				goto out;
+			}
+			o.pad_byte = (int)b;
+			break;
+		}
 		case OPT_ALL_ROOT:
 			o.all_root = 1;
 			break;

@@ -29,10 +29,6 @@
 
 #include "axfs.h"
 
-#if PAGE_SIZE != 4096
-#error "AXFS pages are 4 KiB: this driver needs PAGE_SIZE == 4096"
-#endif
-
 /* ---- options ------------------------------------------------------------ */
 
 enum { Opt_physaddr, Opt_physsize, Opt_second_dev };
@@ -191,7 +187,7 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		sbi->dev0.size = sb->s_mtd->size;
 	} else if (sb->s_bdev) {
 		sbi->dev0.bdev = sb->s_bdev;
-		sbi->dev0.size = bdev_nr_bytes(sb->s_bdev);
+		sbi->dev0.size = axfs_bdev_bytes(sb->s_bdev);
 	}
 	dual = sbi->opt.second_dev;
 	if (dual) {
@@ -301,6 +297,13 @@ static int axfs_get_tree(struct fs_context *fc)
 {
 	struct axfs_options *ctx = fc->fs_private;
 
+	/*
+	 * Image pages are mapped one to one onto page-cache pages and user
+	 * mappings: a kernel with 16 or 64 KiB pages builds, but refuses.
+	 */
+	if (PAGE_SIZE != AXFS_PAGE_SIZE)
+		return invalfc(fc, "needs 4 KiB pages; this kernel has %lu KiB pages",
+			       PAGE_SIZE / 1024);
 	if (ctx->physaddr)
 		return get_tree_nodev(fc, axfs_fill_super);
 	if (ctx->physsize)

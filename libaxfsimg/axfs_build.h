@@ -40,6 +40,10 @@ struct axfs_build_opts {
 	uint64_t budget;
 	uint64_t mmap_limit;		/* 0: policy or none */
 	int xip_suffix;			/* -1: policy, else off */
+	/* Pad the file to this many bytes (a partition's size) with
+	 * pad_byte; the superblock's size stays the image's own length. */
+	uint64_t pad_size;		/* 0: policy or none */
+	int pad_byte;			/* -1: policy, else 0x00 */
 	int compress_metadata;		/* -1 auto */
 	enum axfs_xattr_action xattrs;	/* UNSET: policy, else warn */
 	const char *tmpdir;

@@ -65,6 +65,8 @@ struct axfs_policy {
 	int has_timestamp; int64_t timestamp;
 	uint64_t mmap_limit;		/* 0 unset */
 	enum axfs_xattr_action xattrs;	/* UNSET: not given */
+	uint64_t pad_size;		/* pad.size; 0 unset */
+	int pad_byte;			/* pad.byte; -1 unset */
 };
 
 void axfs_policy_init(struct axfs_policy *p);

@@ -86,7 +86,8 @@ int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
 			   struct axfs_error *err);
 void axfs_image_close(struct axfs_image *img);
 /* A second handle on an open image for another thread: it shares the
- * image's descriptors and loaded metadata and has its own cblock cache.
+ * image's descriptors and loaded metadata and has its own cblock cache
+ * (or shares one: axfs_cblock_pool.h).
  * A handle is not thread-safe; handles are.  Close every clone before
  * the image it was made from. */
 int axfs_image_clone(struct axfs_image **out, const struct axfs_image *img,
@@ -111,6 +112,11 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 /* "/a/b" -> inode, with the driver's lookup semantics. */
 int axfs_image_lookup(struct axfs_image *img, const char *path,
 		      uint64_t *ino, struct axfs_error *err);
+/* Name (len bytes, no '/') in directory inode dir, with the same
+ * semantics; *ino = UINT64_MAX when it is not there. */
+int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
+			 const char *name, size_t len, uint64_t *ino,
+			 struct axfs_error *err);
 
 int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 			     uint64_t page, struct axfs_page_loc *loc,

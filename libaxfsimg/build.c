@@ -238,6 +238,7 @@ void axfs_build_opts_init(struct axfs_build_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->all_root = -1;
 	o->xip_suffix = -1;
+	o->pad_byte = -1;
 	o->force_uid = -1;
 	o->force_gid = -1;
 	o->compress_metadata = -1;
@@ -727,6 +728,44 @@ static int pack(const struct axfs_build_opts *o, struct axfs_tree *t,
 	return axfs_pack_tree(t, src, &po, &res->packed, err);
 }
 
+/*
+ * --pad / pad.size: fill the file up to a partition's size, as mkfs.jffs2
+ * --pad does, with 0xff for erased NOR/NAND.  The image stays `size` bytes
+ * long (the driver and fsck stop there); only the file grows.
+ */
+static int pad_output(const struct axfs_build_opts *o,
+		      const struct axfs_policy *pol, struct axfs_outfile *of,
+		      uint64_t image_size, struct axfs_error *err)
+{
+	uint64_t pad = o->pad_size ? o->pad_size : pol ? pol->pad_size : 0;
+	int byte = o->pad_byte >= 0 ? o->pad_byte :
+		   pol && pol->pad_byte >= 0 ? pol->pad_byte : 0;
+	uint8_t buf[65536];
+	uint64_t pos = image_size;
+
+	if (!pad)
+		return 0;
+	if (pad < image_size)
+		return axfs_error_set(err, AXFS_ERR_LIMIT, "the image is %llu "
+				      "bytes, larger than the %llu bytes to "
+				      "pad it to", (unsigned long long)image_size,
+				      (unsigned long long)pad);
+	memset(buf, byte, sizeof(buf));
+	while (pos < pad) {
+		size_t n = pad - pos < sizeof(buf) ? (size_t)(pad - pos) :
+			   sizeof(buf);
+		ssize_t w = pwrite(of->fd, buf, n, (off_t)pos);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return axfs_error_sys(err, w < 0 ? errno : ENOSPC,
+					      "cannot write '%s'", o->output);
+		pos += (uint64_t)w;
+	}
+	return 0;
+}
+
 int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	       struct axfs_error *err)
 {
@@ -914,6 +953,9 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 			 "images of 4 GiB or more (the axfs-tools module reads "
 			 "them)", (unsigned long long)res->layout.image_size);
 	if ((rc = check_cancel(o, err)) < 0)
+		goto fail;
+	rc = pad_output(o, pol, &of, res->layout.image_size, err);
+	if (rc < 0)
 		goto fail;
 	rc = axfs_outfile_commit(&of, err);
 	if (rc < 0)

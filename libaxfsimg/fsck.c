@@ -523,6 +523,8 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	if (!fsck_stopped(f))
 		fsck_check_data(f);
 	if (!fsck_stopped(f))
+		fsck_check_blocks(f);
+	if (!fsck_stopped(f))
 		fsck_check_slack(f);
 
 	if (have_thread) {

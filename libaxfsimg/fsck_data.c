@@ -199,6 +199,7 @@ static void check_nodes(struct data *d)
 				     fsck_table_off(f, AXFS_R_NODE_TYPE, n));
 			continue;
 		}
+		f->nodes_end = n + 1;
 		ino = fsck_owner_of(d, n);
 		if (fsck_table(f, AXFS_R_NODE_TYPE, n, &type) < 0 ||
 		    fsck_table(f, AXFS_R_NODE_INDEX, n, &idx) < 0)
@@ -300,11 +301,11 @@ void fsck_check_target(struct fsck_sink *s, const uint8_t *p, uint64_t avail,
 		fsck_sink_report(s, FC_SYMLINK_TARGET, off, ino,
 				 "symlink target contains a NUL byte");
 	else if (len >= avail || p[len] != 0)
-		fsck_sink_report(s, FC_SYMLINK_TARGET,
+		fsck_sink_report(s, FC_SYMLINK_NUL,
 				 off_is_data ? off + len : off, ino,
 				 "symlink target is not followed by a NUL in "
-				 "its node (the 2008 driver's readlink needs "
-				 "it)");
+				 "its node (kernels before 2.6.31 read the "
+				 "link up to a NUL)");
 }
 
 static void check_target_direct(struct fsck *f, const uint8_t *p,
@@ -385,13 +386,13 @@ static void check_banodes(struct data *d)
 		ino = fsck_owner_of(d, node - 1);
 		if (fsck_table(f, AXFS_R_BANODE_OFFSET, j, &ofs) < 0)
 			continue;
-		if (ofs > B->size || NEED_ALL(need) > B->size - ofs) {
+		if (ofs > B->size || NEED_BYTES(need) > B->size - ofs) {
 			fsck_report(f, FC_BANODE_RANGE,
 				    fsck_table_off(f, AXFS_R_BANODE_OFFSET, j),
 				    ino, "banode %llu: %u bytes at offset %llu do "
 				    "not fit in the byte-aligned region (%llu "
 				    "bytes)", (unsigned long long)j,
-				    NEED_ALL(need), (unsigned long long)ofs,
+				    NEED_BYTES(need), (unsigned long long)ofs,
 				    (unsigned long long)B->size);
 			continue;
 		}
@@ -416,6 +417,9 @@ static void check_banodes(struct data *d)
 	for (uint64_t i = 0; i < nloc && !fsck_stopped(f); i++) {
 		uint64_t j = locs[i].idx, ofs = locs[i].off;
 		uint64_t len = NEED_ALL(d->banode_need[j]);
+
+		if (ofs < B->size && len > B->size - ofs)
+			len = B->size - ofs;	/* a symlink without NUL */
 
 		if (ofs < end) {
 			fsck_report(f, FC_BANODE_OVERLAP,
@@ -561,12 +565,12 @@ static void check_cnodes(struct data *d)
 			continue;
 		}
 		if (f->cblock_ok && (off > f->cblock_size ||
-				     NEED_ALL(need) > f->cblock_size - off)) {
+				     NEED_BYTES(need) > f->cblock_size - off)) {
 			fsck_report(f, FC_CNODE_OFFSET,
 				    fsck_table_off(f, AXFS_R_CNODE_OFFSET, j),
 				    ino, "cnode %llu: %u bytes at offset %llu do "
 				    "not fit in a %u-byte cblock",
-				    (unsigned long long)j, NEED_ALL(need),
+				    (unsigned long long)j, NEED_BYTES(need),
 				    (unsigned long long)off, f->cblock_size);
 			d->cnode_node[j] = 0;
 			continue;
@@ -690,8 +694,10 @@ void fsck_check_data(struct fsck *f)
 	}
 
 	check_ranges(&d);
-	if (!fsck_stopped(f))
+	if (!fsck_stopped(f)) {
 		check_nodes(&d);
+		f->nodes_end_known = !fsck_stopped(f);
+	}
 	if (!fsck_stopped(f))
 		check_xip_order(&d);
 	if (!fsck_stopped(f))

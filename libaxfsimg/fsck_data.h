@@ -10,10 +10,14 @@
 #include "fsck_internal.h"
 
 /* need[] of a node/cnode/banode: bytes of file data the page must hold
- * (1..4096), with NEED_SYMLINK when it is a symlink target whose NUL must
- * follow; 0 = unused. */
+ * (1..4096), with NEED_SYMLINK when it is a symlink target (a NUL should
+ * follow it, but the driver reads only i_size bytes on kernels since
+ * 2.6.31, and the legacy mkfs ends long targets at a cblock's end);
+ * 0 = unused. */
 #define NEED_SYMLINK 0x8000u
 #define NEED_BYTES(n) ((n) & 0x1fffu)
+/* The bytes a page covers: a symlink's NUL too (for overlaps and slack;
+ * clip it to what exists). */
 #define NEED_ALL(n) (NEED_BYTES(n) + (((n) & NEED_SYMLINK) ? 1u : 0u))
 
 struct loc {

@@ -7,10 +7,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +16,7 @@
 #include "axfs_error.h"
 #include "axfs_fsck.h"
 #include "fsck_internal.h"
+#include "reader_internal.h"
 
 /* ---- reading files -------------------------------------------------------- */
 
@@ -33,6 +32,7 @@ static int input_open(struct input *in, const char *path,
 		      struct axfs_error *err)
 {
 	struct stat st;
+	int rc;
 
 	memset(in, 0, sizeof(*in));
 	in->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -52,22 +52,17 @@ static int input_open(struct input *in, const char *path,
 				      "cannot check '%s': it is a directory",
 				      path);
 	}
-	if (S_ISREG(st.st_mode)) {
-		in->len = (uint64_t)st.st_size;
-	} else if (S_ISBLK(st.st_mode)) {
-		uint64_t sz = 0;
-
-		if (ioctl(in->fd, BLKGETSIZE64, &sz) < 0) {
-			off_t end = lseek(in->fd, 0, SEEK_END);
-
-			sz = end > 0 ? (uint64_t)end : 0;
-		}
-		in->len = sz;
-		in->is_device = 1;
-	} else {
-		/* Pipes, MTD character devices: read to the end. */
+	rc = axfs__fd_length(in->fd, &st, &in->len, &in->is_device);
+	if (rc == -ENOTTY) {
+		/* Pipes, character devices that are not MTD: read to the
+		 * end. */
 		in->is_device = S_ISCHR(st.st_mode);
 		in->len = UINT64_MAX;
+	} else if (rc < 0) {
+		close(in->fd);
+		in->fd = -1;
+		return axfs_error_sys(err, -rc, "cannot find the size of '%s'",
+				      path);
 	}
 	return 0;
 }
@@ -155,6 +150,7 @@ int axfs_fsck_file(const char *path, const char *store_path,
 {
 	struct axfs_fsck_opts def;
 	struct input a, b;
+	uint64_t a_len;
 	int rc;
 
 	if (!o) {
@@ -177,11 +173,21 @@ int axfs_fsck_file(const char *path, const char *store_path,
 		return rc;
 	}
 	/* A split image: join the two segments in memory. */
+	a_len = a.len;
 	rc = input_open(&b, store_path, err);
 	if (rc == 0)
 		rc = input_load(&b, store_path, err);
+	/* An mmap segment on a device (a NOR partition) ends at mmap_size;
+	 * the rest of the partition is not part of the image. */
+	if (rc == 0 && a.is_device && a.len >= AXFS_SUPER_SIZE &&
+	    axfs_get_be32(a.p + AXFS_SB_MAGIC) == AXFS_MAGIC) {
+		uint64_t m = axfs_get_be64(a.p + AXFS_SB_MMAP_SIZE);
+
+		if (m >= AXFS_SUPER_SIZE && m < a.len)
+			a_len = m;
+	}
 	if (rc == 0)
-		rc = axfs_fsck_buffer(a.p, (size_t)a.len, b.p ? b.p :
+		rc = axfs_fsck_buffer(a.p, (size_t)a_len, b.p ? b.p :
 				      (const uint8_t *)"", (size_t)b.len, path,
 				      o, res, err);
 	input_close(&a);

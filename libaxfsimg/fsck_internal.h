@@ -23,7 +23,8 @@
 #define FSCK_CHECKS(X) \
 	X(IMAGE_SHORT, "image.short", ERROR, "the image is too short to hold a superblock") \
 	X(IMAGE_SLACK, "image.slack", WARNING, "bytes outside the superblock, the descriptors and the regions are not zero") \
-	X(IMAGE_DEVICE, "image.device-larger", NOTICE, "the device is larger than the image; the rest is not checked") \
+	X(IMAGE_DEVICE, "image.device-larger", NOTICE, "the device is larger than the image; the rest is not part of it and is not checked") \
+	X(IMAGE_TRAILING, "image.trailing", NOTICE, "the file is longer than size (an image padded to a partition, or the legacy mkfs's padding): what follows is all 0x00, all 0xFF or other bytes, and is not part of the image") \
 	X(SB_MAGIC, "sb.magic", ERROR, "no AXFS magic 0x48A0E4CD at byte 0") \
 	X(SB_SIGNATURE, "sb.signature", ERROR, "the signature is not \"Advanced XIP FS\" followed by NUL") \
 	X(SB_VERSION, "sb.version", WARNING, "unknown format version (known: 1.0.0 and 2.x.x)") \
@@ -32,14 +33,16 @@
 	X(SB_PAGE_SHIFT, "sb.page-shift", WARNING, "byte 256 (page_shift of the later driver) is neither 12 nor 0") \
 	X(SB_NO_PAGE_SHIFT, "sb.no-page-shift", NOTICE, "byte 256 is 0: the later out-of-tree driver refuses to mount") \
 	X(SB_CBLOCK_SIZE, "sb.cblock-size", ERROR, "cblock_size is not a power of two from 4 KiB to 1 MiB") \
-	X(SB_SIZE, "sb.size", ERROR, "size is not the image length (or the mmap plus store segment lengths)") \
+	X(SB_SIZE, "sb.size", ERROR, "size is larger than the file or device (or is not the mmap plus store segment lengths)") \
 	X(SB_SIZE_ALIGN, "sb.size-align", WARNING, "size is not a multiple of 4096 (a loop device drops a partial sector)") \
 	X(SB_END_MAGIC, "sb.end-magic", ERROR, "the last 4 bytes of the image are not the magic") \
-	X(SB_OVER_4GIB, "sb.over-4gib", WARNING, "the image is larger than 4 GiB: the 2008 driver looks for the end magic at (u32)(size - 4)") \
+	X(SB_OVER_4GIB, "sb.over-4gib", WARNING, "the image is larger than 4 GiB: the 2008 driver looks for the end magic at (u32)(size - 4), where it is") \
+	X(SB_END_MAGIC_U32, "sb.end-magic-u32", ERROR, "the image is larger than 4 GiB and the magic is not at (u32)(size - 4): the 2008 driver refuses to mount") \
 	X(SB_MMAP_SIZE, "sb.mmap-size", ERROR, "mmap_size is larger than size, or not the length of the mmap segment") \
 	X(SB_MMAP_ALIGN, "sb.mmap-align", WARNING, "mmap_size of a split image is not a multiple of 4096") \
 	X(SB_FILES, "sb.files", ERROR, "files is not the number of entries of the inode tables, or 0, or above 2^31-1") \
-	X(SB_BLOCKS, "sb.blocks", ERROR, "blocks is not the number of entries of the node tables") \
+	X(SB_BLOCKS, "sb.blocks", ERROR, "blocks is smaller than the nodes files use (the profiling driver indexes its array by node)") \
+	X(SB_BLOCKS_COUNT, "sb.blocks-count", WARNING, "blocks covers every node a file uses, but is not the number of entries of the node tables") \
 	X(DESC_RANGE, "desc.range", ERROR, "a region descriptor lies outside the image") \
 	X(DESC_OVERLAP, "desc.overlap", ERROR, "a region descriptor overlaps the superblock or another descriptor") \
 	X(DESC_PADDING, "desc.padding", WARNING, "the padding bytes 34..39 of a region descriptor are not zero") \
@@ -85,7 +88,8 @@
 	X(FILE_NODES, "file.nodes", ERROR, "a file's nodes lie outside the node tables") \
 	X(FILE_EMPTY_FIELDS, "file.empty-fields", WARNING, "an empty file's array_index is not 0") \
 	X(SYMLINK_SIZE, "symlink.size", ERROR, "a symlink target is empty or 4096 bytes or longer") \
-	X(SYMLINK_TARGET, "symlink.target", ERROR, "a symlink target contains NUL or is not followed by NUL in its node") \
+	X(SYMLINK_TARGET, "symlink.target", ERROR, "a symlink target contains NUL (readlink returns a shorter target)") \
+	X(SYMLINK_NUL, "symlink.nul", WARNING, "a symlink target is not followed by NUL in its node (only kernels before 2.6.31, without nd_terminate_link, read past it)") \
 	X(DEV_NUMBER, "dev.number", ERROR, "a device number does not fit 8-bit major and minor") \
 	X(SPECIAL_FIELDS, "special.fields", WARNING, "a device, fifo or socket has non-zero num_entries or array_index, or a fifo/socket a size") \
 	X(NODE_TYPE, "node.type", ERROR, "a node type is not 0 (XIP), 1 (compressed) or 2 (byte-aligned)") \
@@ -173,6 +177,8 @@ struct fsck {
 	struct fsck_region r[AXFS_REGION_COUNT];
 	uint64_t n_inodes, n_nodes, n_modes, n_cnodes, n_banodes, n_cblocks;
 	uint64_t xip_pages;
+	uint64_t nodes_end;	/* 1 + the last node a file uses */
+	int nodes_end_known;
 
 	/* Tree (fsck_tree.c). */
 	uint64_t *parent;	/* per inode: parent, FSCK_NO_INO unreached */
@@ -250,6 +256,7 @@ void fsck_check_page_shift(struct fsck *f);
 void fsck_load_regions(struct fsck *f);
 void fsck_check_counts(struct fsck *f);
 void fsck_check_slack(struct fsck *f);
+void fsck_check_blocks(struct fsck *f);	/* after fsck_check_data() */
 
 /* fsck_tree.c */
 void fsck_check_tree(struct fsck *f);

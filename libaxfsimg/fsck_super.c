@@ -22,6 +22,25 @@ int fsck_all_zero(const uint8_t *p, uint64_t n)
 	return 1;
 }
 
+/* Says what follows the image in a longer file or device. */
+static void report_trailing(struct fsck *f)
+{
+	const uint8_t *p = f->img + f->size;
+	uint64_t n = f->len - f->size, i;
+	const char *what;
+
+	for (i = 0; i < n && p[i] == p[0]; i++)
+		;
+	what = i < n ? "other bytes" : p[0] == 0 ? "all 0x00" :
+	       p[0] == 0xff ? "all 0xFF" : "other bytes";
+	fsck_report(f, f->is_device ? FC_IMAGE_DEVICE : FC_IMAGE_TRAILING,
+		    f->size, FSCK_NO_INO, "the %s has %llu bytes; the image "
+		    "ends at size %llu, and the %llu bytes after it (not "
+		    "part of the image) are %s", f->is_device ? "device" :
+		    "file", (unsigned long long)f->len,
+		    (unsigned long long)f->size, (unsigned long long)n, what);
+}
+
 /* Returns 0 to go on, -1 when this is not an AXFS image at all. */
 int fsck_check_superblock(struct fsck *f)
 {
@@ -93,19 +112,18 @@ int fsck_check_superblock(struct fsck *f)
 				    "segment is %llu bytes",
 				    (unsigned long long)f->mmap_size,
 				    (unsigned long long)f->seg1_len);
-	} else if (f->is_device && f->size <= f->len &&
-		   f->size >= AXFS_SUPER_SIZE) {
-		if (f->size < f->len)
-			fsck_report(f, FC_IMAGE_DEVICE, AXFS_SB_SIZE,
-				    FSCK_NO_INO, "the device has %llu bytes; "
-				    "the image ends at %llu",
-				    (unsigned long long)f->len,
-				    (unsigned long long)f->size);
+	} else if (f->size <= f->len && f->size >= AXFS_SUPER_SIZE) {
+		/* The driver reads `size` bytes from the start of the device
+		 * and nothing after them: a partition, or the legacy mkfs's
+		 * padding to a 4 KiB multiple, may follow. */
 		f->limit = f->size;
+		if (f->size < f->len)
+			report_trailing(f);
 	} else if (f->size != f->len) {
 		fsck_report(f, FC_SB_SIZE, AXFS_SB_SIZE, FSCK_NO_INO,
-			    "size is %llu, but the image is %llu bytes%s",
+			    "size is %llu, but the %s is %llu bytes%s",
 			    (unsigned long long)f->size,
+			    f->is_device ? "device" : "image",
 			    (unsigned long long)f->len,
 			    f->size > f->len && f->mmap_size == f->len ?
 			    " (the mmap segment of a split image? give the "
@@ -114,8 +132,13 @@ int fsck_check_superblock(struct fsck *f)
 	}
 	if (f->size % AXFS_PAGE_SIZE)
 		fsck_report(f, FC_SB_SIZE_ALIGN, AXFS_SB_SIZE, FSCK_NO_INO,
-			    "size %llu is not a multiple of 4096",
-			    (unsigned long long)f->size);
+			    "size %llu is not a multiple of 4096%s",
+			    (unsigned long long)f->size,
+			    !f->split && f->size % 512 &&
+			    f->len < (f->size | 511) + 1 ?
+			    " and the file ends inside a 512-byte sector: on a "
+			    "loop device the driver cannot read the end magic" :
+			    "");
 	if (f->limit >= 4 &&
 	    axfs_get_be32(f->img + f->limit - 4) != AXFS_MAGIC)
 		fsck_report(f, FC_SB_END_MAGIC, f->limit - 4, FSCK_NO_INO,
@@ -126,7 +149,8 @@ int fsck_check_superblock(struct fsck *f)
 		int there = (uint64_t)at + 4 <= f->limit &&
 			    axfs_get_be32(f->img + at) == AXFS_MAGIC;
 
-		fsck_report(f, FC_SB_OVER_4GIB, AXFS_SB_SIZE, FSCK_NO_INO,
+		fsck_report(f, there ? FC_SB_OVER_4GIB : FC_SB_END_MAGIC_U32,
+			    AXFS_SB_SIZE, FSCK_NO_INO,
 			    "size %llu is above 4 GiB: the 2008 driver looks "
 			    "for the end magic at byte %u, where it is %s",
 			    (unsigned long long)f->size, at,
@@ -688,11 +712,6 @@ void fsck_check_counts(struct fsck *f)
 		if (f->r[node_t[i]].desc_ok)
 			v[n++] = count_of(f, node_t[i]);
 	f->n_nodes = majority(v, n);
-	if (f->blocks != f->n_nodes)
-		fsck_report(f, FC_SB_BLOCKS, AXFS_SB_BLOCKS, FSCK_NO_INO,
-			    "blocks is %llu, but the node tables have %llu "
-			    "entries", (unsigned long long)f->blocks,
-			    (unsigned long long)f->n_nodes);
 	family_count(f, node_t, 2, f->n_nodes, "nodes");
 
 	/* Two cnode tables: when they disagree, believe the one whose size
@@ -884,3 +903,30 @@ void fsck_check_page_shift(struct fsck *f)
 			    ps);
 }
 
+
+/*
+ * blocks only sizes the profiling driver's per-node counters: too small
+ * for the nodes that files use is an out-of-bounds write there; larger,
+ * or leaving out nodes no file uses (the legacy mkfs), is harmless.
+ */
+void fsck_check_blocks(struct fsck *f)
+{
+	uint64_t need = f->nodes_end_known ? f->nodes_end : f->n_nodes;
+
+	if (f->blocks == f->n_nodes)
+		return;
+	if (f->blocks < need)
+		fsck_report(f, FC_SB_BLOCKS, AXFS_SB_BLOCKS, FSCK_NO_INO,
+			    "blocks is %llu, but files use nodes up to %llu "
+			    "(the node tables have %llu entries)",
+			    (unsigned long long)f->blocks,
+			    (unsigned long long)need,
+			    (unsigned long long)f->n_nodes);
+	else
+		fsck_report(f, FC_SB_BLOCKS_COUNT, AXFS_SB_BLOCKS, FSCK_NO_INO,
+			    "blocks is %llu, but the node tables have %llu "
+			    "entries (files use %llu)",
+			    (unsigned long long)f->blocks,
+			    (unsigned long long)f->n_nodes,
+			    (unsigned long long)need);
+}

@@ -33,6 +33,7 @@ void axfs_policy_init(struct axfs_policy *p)
 	p->level = -1;
 	p->all_root = -1;
 	p->xip_suffix = -1;
+	p->pad_byte = -1;
 }
 
 static void free_list(char **v, size_t n)
@@ -937,17 +938,64 @@ static int parse_split(struct walk *w, yaml_node_t *n)
 	return 0;
 }
 
-static int parse_root(struct walk *w, yaml_node_t *n)
+/* pad.byte: 0..255, decimal or 0x hexadecimal (0xff for erased flash). */
+static int get_pad_byte(struct walk *w, yaml_node_t *n, int *out)
 {
-	static const char *const keys[] = { "compression", "xip", "owners", "files",
-					     "devices", "timestamp", "split", "xattrs", NULL };
+	const char *s;
+	char *end;
+	unsigned long v;
+	int rc;
+
+	if ((rc = want_scalar(w, n, "pad.byte", "a byte (0 to 255, or 0x00 "
+			      "to 0xff)", &s)) < 0)
+		return rc;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v > 255 || *s == '-' || *s == '+')
+		return FAIL(w, n, "pad.byte", "'%s' is not a byte (0 to 255, "
+			    "or 0x00 to 0xff)", s);
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_pad(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "size", "byte", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "pad", "a mapping (size, byte)", keys)) < 0)
+		return rc;
+	FOR_PAIRS(w, n, k, v) {
+		if (!strcmp(k, "byte")) {
+			rc = get_pad_byte(w, v, &w->p->pad_byte);
+		} else {
+			rc = get_size(w, v, "pad.size", &w->p->pad_size);
+			if (rc == 0 && w->p->pad_size == 0)
+				return FAIL(w, v, "pad.size", "%s is not a "
+					    "positive size", scalar(v));
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int parse_root(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "compression", "xip", "owners", "files",
+					     "devices", "timestamp", "split", "xattrs",
+					     "pad", NULL };
+	const char *k;
+	yaml_node_t *v;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "compression"))
@@ -964,6 +1012,8 @@ static int parse_root(struct walk *w, yaml_node_t *n)
 			rc = parse_split(w, v);
 		else if (!strcmp(k, "xattrs"))
 			rc = get_xattrs(w, v);
+		else if (!strcmp(k, "pad"))
+			rc = parse_pad(w, v);
 		else {
 			rc = get_timestamp(w, v, "timestamp", &w->p->timestamp);
 			w->p->has_timestamp = rc == 0;

@@ -189,6 +189,7 @@ static int fd_length(int fd, const char *name, uint64_t *len,
 		     struct axfs_error *err)
 {
 	struct stat st;
+	int rc, dev;
 	off_t end;
 
 	if (fstat(fd, &st) < 0)
@@ -197,14 +198,13 @@ static int fd_length(int fd, const char *name, uint64_t *len,
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "'%s' is a directory, not an image",
 				      name);
-	if (S_ISREG(st.st_mode)) {
-		*len = (uint64_t)st.st_size;
+	rc = axfs__fd_length(fd, &st, len, &dev);
+	if (rc == 0)
 		return 0;
-	}
-	end = lseek(fd, 0, SEEK_END);	/* block devices report 0 in st */
+	end = rc == -ENOTTY ? lseek(fd, 0, SEEK_END) : -1;
 	if (end < 0)
-		return axfs_error_sys(err, errno, "cannot find the size of "
-				      "'%s'", name);
+		return axfs_error_sys(err, rc == -ENOTTY ? errno : -rc,
+				      "cannot find the size of '%s'", name);
 	*len = (uint64_t)end;
 	return 0;
 }
@@ -751,6 +751,7 @@ static struct axfs_image *image_new(const char *name)
 		return NULL;
 	img->fd = -1;
 	img->store_fd = -1;
+	img->origin = img;
 	img->name = strdup(name ? name : "(buffer)");
 	if (!img->name) {
 		free(img);
@@ -863,6 +864,7 @@ int axfs_image_clone(struct axfs_image **out, const struct axfs_image *img,
 	c->cblk_clock = 0;
 	c->cin = NULL;
 	c->ld = NULL;
+	c->pool = NULL;
 	c->is_clone = 1;
 	*out = c;
 	return 0;

@@ -331,6 +331,28 @@ static int cached_cblock(struct axfs_image *img, uint64_t c,
 	return 0;
 }
 
+/* Cblock c inflated, from the shared pool when the handle has one and a
+ * slot is free there, else from the handle's own cache. */
+static int get_cblock(struct axfs_image *img, uint64_t c,
+		      struct axfs_cblock_ref *ref, struct axfs_error *err)
+{
+	struct axfs_cblock_cache *e = NULL;
+	int rc;
+
+	ref->slot = NULL;
+	if (img->pool) {
+		rc = axfs__pool_get(img->pool, img, c, ref, err);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;
+	}
+	rc = cached_cblock(img, c, &e, err);
+	if (rc < 0)
+		return rc;
+	ref->data = e->data;
+	ref->len = e->len;
+	return 0;
+}
+
 int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 			 uint8_t out[AXFS_PAGE_SIZE], size_t *len,
 			 struct axfs_error *err)
@@ -345,27 +367,32 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		return rc;
 	if (loc.type == AXFS_NODE_COMPRESSED) {
 		size_t room = img->sb.cblock_size - loc.cnode_offset;
-		struct axfs_cblock_cache *cb = NULL;
+		struct axfs_cblock_ref cb;
 		size_t want;
 
-		rc = cached_cblock(img, loc.cblock, &cb, err);
+		rc = get_cblock(img, loc.cblock, &cb, err);
 		if (rc < 0)
 			return rc;
 		n = room < AXFS_PAGE_SIZE ? room : AXFS_PAGE_SIZE;
 		/* Past the inflated bytes the driver's buffer holds stale
 		 * data from an earlier cblock: the file must not end there. */
 		want = loc.data_len < n ? (size_t)loc.data_len : n;
-		if (loc.cnode_offset + want > cb->len)
-			return axfs__img_err(img, err, AXFS_ERR_FORMAT,
-					     loc.image_offset, "inode %" PRIu64
-					     " page %" PRIu64 ": its data "
-					     "(offset %" PRIu64 ", %zu bytes) "
-					     "runs past the end of cblock %"
-					     PRIu64 " (%zu bytes inflated)", ino,
-					     page, loc.cnode_offset, want,
-					     loc.cblock, cb->len);
+		if (loc.cnode_offset + want > cb.len)
+			rc = axfs__img_err(img, err, AXFS_ERR_FORMAT,
+					   loc.image_offset, "inode %" PRIu64
+					   " page %" PRIu64 ": its data "
+					   "(offset %" PRIu64 ", %zu bytes) "
+					   "runs past the end of cblock %"
+					   PRIu64 " (%zu bytes inflated)", ino,
+					   page, loc.cnode_offset, want,
+					   loc.cblock, cb.len);
+		else
+			memcpy(out, cb.data + loc.cnode_offset, want);
+		if (cb.slot)
+			axfs__pool_put(img->pool, &cb);
+		if (rc < 0)
+			return rc;
 		n = want;
-		memcpy(out, cb->data + loc.cnode_offset, n);
 	} else if (loc.type == AXFS_NODE_BYTE_ALIGNED) {
 		n = (size_t)loc.stored_len;
 		if (n > loc.data_len)

@@ -12,6 +12,16 @@
 #include "axfs_reader.h"
 
 struct libdeflate_decompressor;
+struct stat;
+
+/*
+ * Length of an open file (st_size), block device (BLKGETSIZE64) or MTD
+ * character device (MEMGETINFO); *is_device is set for the last two.
+ * -ENOTTY for something else (a pipe, a character device that is not
+ * MTD: read it to its end), another -errno when a device fails.
+ */
+int axfs__fd_length(int fd, const struct stat *st, uint64_t *len,
+		    int *is_device);
 
 /*
  * The largest region we load into memory (strings, a byte table, or a
@@ -79,6 +89,11 @@ struct axfs_image {
 	/* A clone (axfs_image_clone) shares the parent's descriptors and
 	 * loaded regions: it closes and frees neither. */
 	int is_clone;
+	/* The image opened (itself, or what a clone was made from): a
+	 * cblock pool serves the handles of one image only. */
+	const struct axfs_image *origin;
+	/* Shared inflated cblocks (axfs_cblock_pool.h); NULL: cblk[]. */
+	struct axfs_cblock_pool *pool;
 };
 
 /* "'name': byte N: msg" (the offset part only when off != UINT64_MAX). */
@@ -101,6 +116,20 @@ int axfs__region_usable(const struct axfs_image *img, enum axfs_region r,
 int axfs__inflate(const struct axfs_image *img, const uint8_t *in,
 		  size_t in_len, uint8_t *out, size_t out_len, size_t *got,
 		  uint64_t off, const char *what, struct axfs_error *err);
+/* An inflated cblock lent to a reader until axfs__cblock_put(). */
+struct axfs_cblock_ref {
+	const uint8_t *data;
+	size_t len;
+	void *slot;			/* the pool's slot; NULL: own cache */
+};
+/* Cblock c from the pool: 1 and *ref lent, 0 when every slot is lent
+ * (the caller reads without the pool), or a negative error code. */
+int axfs__pool_get(struct axfs_cblock_pool *pool, struct axfs_image *img,
+		   uint64_t c, struct axfs_cblock_ref *ref,
+		   struct axfs_error *err);
+void axfs__pool_put(struct axfs_cblock_pool *pool,
+		    struct axfs_cblock_ref *ref);
+
 /* Human-readable file type name of a mode ("directory", ...). */
 const char *axfs__type_name(uint32_t mode);
 

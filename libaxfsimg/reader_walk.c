@@ -50,10 +50,16 @@ static const char *qname(char *buf, size_t size, const char *s, size_t len)
 	return buf;
 }
 
-/* The children of a directory are inodes [array_index, +num_entries). */
+/*
+ * The children of a directory are inodes [array_index, +num_entries).  The
+ * driver never reads array_index of an empty directory, and the legacy
+ * mkfs leaves whatever it had there: not an error.
+ */
 static int dir_range(struct axfs_image *img, const struct axfs_inode_info *d,
 		     struct axfs_error *err)
 {
+	if (d->num_entries == 0)
+		return 0;
 	if (d->array_index <= img->n_inodes &&
 	    d->num_entries <= img->n_inodes - d->array_index)
 		return 0;
@@ -101,6 +107,26 @@ static int lookup_in_dir(struct axfs_image *img,
 		return 0;
 	}
 	return 0;
+}
+
+int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
+			 const char *name, size_t len, uint64_t *ino,
+			 struct axfs_error *err)
+{
+	struct axfs_inode_info d;
+	int rc;
+
+	*ino = UINT64_MAX;
+	rc = axfs_image_inode(img, dir, &d, err);
+	if (rc < 0)
+		return rc;
+	if (!S_ISDIR(d.mode))
+		return axfs__img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+				     "inode %" PRIu64 " is a %s, not a "
+				     "directory", dir, axfs__type_name(d.mode));
+	if (len == 0)
+		return 0;
+	return lookup_in_dir(img, &d, name, len, ino, err);
 }
 
 int axfs_image_lookup(struct axfs_image *img, const char *path,

@@ -6,14 +6,15 @@
 # with apt-get, saying what it installs; otherwise it names what is missing.
 set -eu
 
-# package : how we detect it is present (a pkg-config module; empty: the
-# command named like the package)
-need="zlib1g-dev:zlib libdeflate-dev:libdeflate libarchive-dev:libarchive libyaml-dev:yaml-0.1 check:check libmd-dev:libmd pkg-config:"
+# package : how we detect it is present (a pkg-config module; cmd=NAME: the
+# command NAME; empty: the command named like the package)
+need="zlib1g-dev:zlib libdeflate-dev:libdeflate libarchive-dev:libarchive libyaml-dev:yaml-0.1 check:check libmd-dev:libmd libfuse3-dev:fuse3 pkg-config:"
 # The tests' tools (tests/tools/*.py, seedread.py among them) are Python;
 # python3 is not on a minimal Debian 12.
 what="build dependencies"
 if [ "${1:-}" = --tests ]; then
-	need="python3:"
+	# fuse3: fusermount3, which axfs mount needs as an ordinary user.
+	need="python3: fuse3:cmd=fusermount3"
 	what="test dependencies"
 fi
 
@@ -21,8 +22,9 @@ missing=""
 for item in $need; do
 	pkg=${item%%:*}
 	pc=${item#*:}
-	if [ -z "$pc" ]; then
-		command -v "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+	if [ -z "$pc" ] || [ "${pc#cmd=}" != "$pc" ]; then
+		[ -n "$pc" ] || pc=cmd=$pkg
+		command -v "${pc#cmd=}" >/dev/null 2>&1 || missing="$missing $pkg"
 	elif ! pkg-config --exists "$pc" 2>/dev/null; then
 		missing="$missing $pkg"
 	fi

@@ -7,8 +7,12 @@
 #                          with apt-get when missing (as root); sets
 #                          KT_SKIP to a reason when they cannot be had
 #   kt_kernel              Debian's kernel and headers (fetch-kernel.sh):
-#                          sets KVER KDIR VMLINUZ MODROOT
-#   kt_build_module        make -C kernel; sets KO
+#                          sets KVER KDIR VMLINUZ MODROOT; AXFS_KSUITE
+#                          picks the release (bullseye, trixie, newest...;
+#                          default: the host's own, 6.1 on Debian 12)
+#   kt_build_module        make -C kernel, or for another AXFS_KSUITE
+#                          build-module.sh (its compiler, its build root)
+#                          in KT_BUILD_DIR; sets KO
 #   kt_debian_pkgs         real Debian package trees (KT_DEBIAN_PKGS, as
 #                          `dpkg-deb -x` unpacks them) in the cache; sets
 #                          KT_DEBROOT, or KT_SKIP when they cannot be had
@@ -77,7 +81,8 @@ kt_need_tools() {
 
 kt_kernel() {
 	local out
-	out=$(sh "$KT_KERNEL/tests/fetch-kernel.sh") ||
+	# shellcheck disable=SC2086
+	out=$(sh "$KT_KERNEL/tests/fetch-kernel.sh" ${AXFS_KSUITE:-}) ||
 		{ KT_SKIP="cannot fetch Debian's kernel packages"; return 1; }
 	eval "$out"
 	[ -r "$VMLINUZ" ] && [ -d "$KDIR" ] ||
@@ -85,8 +90,15 @@ kt_kernel() {
 }
 
 kt_build_module() {
-	make -s -C "$KT_KERNEL" KDIR="$KDIR" modules >&2 || return 1
-	KO=$KT_KERNEL/axfs.ko
+	if [ -z "${AXFS_KSUITE:-}" ] || [ "$AXFS_KSUITE" = host ]; then
+		make -s -C "$KT_KERNEL" KDIR="$KDIR" modules >&2 || return 1
+		KO=$KT_KERNEL/axfs.ko
+	else
+		sh "$KT_KERNEL/tests/build-module.sh" "$AXFS_KSUITE" \
+			"$KT_BUILD_DIR" >&2 || { cat "$KT_BUILD_DIR/build.log" >&2; return 1; }
+		cat "$KT_BUILD_DIR/build.log" >&2
+		KO=$KT_BUILD_DIR/kernel/axfs.ko
+	fi
 	[ -f "$KO" ]
 }
 
@@ -167,4 +179,17 @@ kt_boot() {	# kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 	local rc=$?
 	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 	return $rc
+}
+
+# What the matrix table (matrix.sh --table) says about a kernel: one
+# shell-quoted KEY='VALUE' line each in AXFS_CACHE_TOP/matrix/KVER.rec.
+kt_record() {	# kt_record KVER KEY=VALUE...
+	local f=${AXFS_CACHE_TOP:-/var/cache/axfs-tools}/matrix/$1.rec kv
+	shift
+	mkdir -p "${f%/*}" && touch "$f" || return 1
+	for kv in "$@"; do
+		grep -v "^${kv%%=*}=" "$f" >"$f.tmp"
+		printf "%s='%s'\n" "${kv%%=*}" "${kv#*=}" >>"$f.tmp"
+		mv "$f.tmp" "$f"
+	done
 }

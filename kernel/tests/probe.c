@@ -13,6 +13,12 @@
  *                          different orders; all must see the same bytes
  *   probe xip FILE         map FILE read+exec, touch every page, print
  *                          "mixedmap=0|1 size_kb=S rss_kb=R" from smaps
+ *   probe pagemap FILE BASE SIZE
+ *                          map FILE read+exec, compare every mapped byte
+ *                          with read() of it, and count from
+ *                          /proc/self/pagemap (PFNs need root) the pages
+ *                          whose frame lies in [BASE, BASE+SIZE), the
+ *                          image in memory: "pages=N in_image=M"
  *   probe walk DIR         lstat, readlink, read() and mmap() everything
  *                          under DIR; errors are counted, not fatal (for
  *                          corrupted images: it must only come back)
@@ -379,6 +385,59 @@ static int cmd_xip(const char *file)
 	munmap(map, maplen);
 	close(fd);
 	return 0;
+}
+
+/* ---- pagemap: where the mapped pages come from -------------------------- */
+
+static int cmd_pagemap(const char *file, const char *base_s, const char *size_s)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned long long base = strtoull(base_s, NULL, 0);
+	unsigned long long size = strtoull(size_s, NULL, 0);
+	unsigned long pages = 0, in_image = 0;
+	unsigned char *map, *buf;
+	struct stat st;
+	size_t maplen, i;
+	int fd = open(file, O_RDONLY);
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0 || pm < 0 || fstat(fd, &st) || !st.st_size) {
+		fail("open %s or pagemap: %s", file, strerror(errno));
+		return 1;
+	}
+	maplen = (st.st_size + pg - 1) / pg * pg;
+	buf = malloc(st.st_size);
+	map = mmap(NULL, maplen, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (!buf || map == MAP_FAILED) {
+		fail("mmap %s: %s", file, strerror(errno));
+		return 1;
+	}
+	if (pread(fd, buf, st.st_size, 0) != st.st_size) {
+		fail("read %s: %s", file, "short");
+		return 1;
+	}
+	if (memcmp(map, buf, st.st_size))
+		fail("%s: %s", file, "mapped bytes differ from read()");
+	for (i = 0; i < maplen; i += pg) {
+		uint64_t e, phys;
+		off_t at = (off_t)((uintptr_t)(map + i) / pg) * 8;
+
+		pages++;
+		if (pread(pm, &e, 8, at) != 8) {
+			fail("%s: %s", "pagemap", strerror(errno));
+			return 1;
+		}
+		/* bit 63: present; bits 0-54: the page frame number */
+		phys = (e & ((1ULL << 55) - 1)) * (uint64_t)pg;
+		if ((e >> 63) && phys >= base && phys - base < size)
+			in_image++;
+	}
+	printf("pages=%lu in_image=%lu\n", pages, in_image);
+	munmap(map, maplen);
+	free(buf);
+	close(pm);
+	close(fd);
+	return failures ? 1 : 0;
 }
 
 /* ---- walk everything, ignoring errors ------------------------------------ */
@@ -765,12 +824,14 @@ int main(int argc, char **argv)
 		return cmd_threads(atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "xip"))
 		return cmd_xip(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "pagemap"))
+		return cmd_pagemap(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "walk"))
 		return cmd_walk(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "hostile"))
 		return cmd_hostile(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "first-output"))
 		return cmd_first_output(argv + 2);
-	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
+	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | pagemap FILE BASE SIZE | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
 	return 2;
 }

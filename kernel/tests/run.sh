@@ -4,6 +4,10 @@
 # run.sh - tests of kernel/axfs.ko in Debian's kernel under qemu.
 # Run by `make check` / `make check-kernel` (tests/run-tests.sh), or alone:
 #   AXFS=build/axfs sh kernel/tests/run.sh
+#   AXFS_KSUITE=newest sh kernel/tests/run.sh      another kernel line
+#   AXFS_KSUITE=bullseye AXFS_KSMOKE=1 sh ...      its smoke run: boot 1
+#       (block, loop, MTD, physaddr=, XIP exec and pagemap, dual device,
+#       profile) and the profiled image's checks on the host, no boot 2
 #
 # Prints one "ok N - name" / "not ok N - name" line per check.  Needs
 # root (apt-get, mknod, chown); installs qemu-system-x86 and busybox-static
@@ -56,7 +60,16 @@ host_check() {	# host_check NAME CMD...
 }
 
 finish() {
-	echo "# kernel tests: $passed passed, $failed failed in $(($(date +%s) - T0)) s"
+	local what=full
+	[ "${AXFS_KSMOKE:-0}" = 1 ] && what=smoke
+	if [ -n "${KVER:-}" ] && [ "${booted:-0}" = 1 ]; then
+		if [ "$failed" -eq 0 ]; then
+			kt_record "$KVER" BOOTED="$what suite ($passed passed), $(date -u +%F)"
+		else
+			kt_record "$KVER" BOOTED="FAILS ($what suite: $failed of $((passed + failed))), $(date -u +%F)"
+		fi
+	fi
+	echo "# kernel tests (${KVER:-?}$([ "${AXFS_KSMOKE:-0}" = 1 ] && echo ", smoke")): $passed passed, $failed failed in $(($(date +%s) - T0)) s"
 	[ "$failed" -eq 0 ]
 	exit $?
 }
@@ -82,6 +95,7 @@ else
 	trap 'exit 1' INT TERM
 fi
 
+KT_BUILD_DIR=$W/kbuild
 if kt_build_module >"$W/build.log" 2>&1; then
 	tap ok "build axfs.ko against $KVER"
 	host_check "axfs.ko builds without warnings" sh -c "! grep 'warning:' '$W/build.log'"
@@ -166,9 +180,10 @@ truncate -s $(( ($(stat -c %s "$W/dual.store") + 131071) / 131072 * 131072 )) "$
 
 host_check "corrupted images (corrupt.py)" \
 	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt"
-# Plus the inputs that once tripped the reader or fsck fuzzers, if any.
+# Plus the fuzzers' regression inputs for images (reader, fsck, kernel).
 nfuzz=0
-for f in "$AXFS_TOP"/tests/fuzz/regress/reader/* "$AXFS_TOP"/tests/fuzz/regress/fsck/*; do
+for f in "$AXFS_TOP"/tests/fuzz/regress/reader/* "$AXFS_TOP"/tests/fuzz/regress/fsck/* \
+	 "$AXFS_TOP"/tests/fuzz/regress/kernel/*; do
 	[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && [ $nfuzz -lt 40 ] || continue
 	nfuzz=$((nfuzz + 1))
 	cp "$f" "$stage/corrupt/fuzz-$nfuzz.img"
@@ -200,6 +215,8 @@ cp "$here/guest/lib.sh" "$here/guest/listing.sh" "$here/guest/workload.sh" \
 	"$here/guest/boot1.sh" "$here/guest/boot2.sh" "$here/guest/hostile.sh" \
 	"$stage/tests/"
 "$KT_BUSYBOX" sh "$here/guest/listing.sh" "$W/full" >"$stage/data/tree.list"
+# Images as found in the field (legacy writer, bigger partitions).
+[ -f "$here/field-images.sh" ] && . "$here/field-images.sh"
 
 loaders=""
 phys_corrupt=""
@@ -269,6 +286,7 @@ kt_boot "$W/boot1.log" 300 "axfsplan=boot1" \
 	$(drive "$W/dual.mmap" mmapseg) $(drive "$W/dual.storerw" storerw snapshot) \
 	-device loader,file="$W/xip.img",addr=$PHYS_XIP,force-raw=on \
 	-device loader,file="$W/dual.mmap",addr=$PHYS_DUAL,force-raw=on
+booted=1
 echo "# boot 1 done after $(($(date +%s) - T0)) s"
 parse_guest "$W/boot1.log" boot1
 
@@ -297,6 +315,7 @@ if "$AXFS" dump --pages "$W/treeprof.img" >"$W/treeprof.dump" 2>/dev/null; then
 	host_check "axfs dump --pages agrees: every profiled page is XIP" \
 		sh -c "test -s '$W/treeprof.dumpxip' && comm -23 '$W/profile.pages' '$W/treeprof.dumpxip' | head -n 5 | { ! grep .; }"
 fi
+[ "${AXFS_KSMOKE:-0}" = 1 ] && finish
 PROF_BB_NONXIP=$(nonxip_pages "$W/treeprof.img")
 host_check "profiled image fits below the dual image's segment" fits "$W/treeprof.img" $((0x2000000))
 

@@ -3,6 +3,8 @@
 # Generates a seed corpus for one fuzz target from real inputs:
 #   make-seeds.sh TARGET OUTDIR
 # reader/fsck: small images built by axfs mkfs from generated trees;
+# kernel: images of examples/rootfs and of the qemu suite's "mini" tree,
+# and the hostile images kernel/tests/corrupt.py makes from the latter;
 # profile: profile CSVs; policy: the example policy and variants;
 # archive: small archives in several formats and filters.
 set -eu
@@ -27,7 +29,7 @@ mktree() {	# a small tree with every kind of file the source can hold
 }
 
 case $t in
-reader|fsck)
+reader|fsck|vfs)
 	mktree "$tmp/tree"
 	for bs in 4096 65536; do
 		"$AXFS" mkfs -q -b $bs "$tmp/tree" -o "$out/tree-$bs.axfs" || true
@@ -64,6 +66,33 @@ reader|fsck)
 	# One empty file: about the smallest image there is.
 	mkdir -p "$tmp/one" && : >"$tmp/one/e"
 	"$AXFS" mkfs -q "$tmp/one" -o "$out/one.axfs" || true
+	;;
+kernel)
+	# examples/rootfs as mkfs can store it: block sizes, raw and zlib
+	# metadata, XIP files, a split (mmap_size inside the image).
+	r=$top/examples/rootfs
+	"$AXFS" mkfs -q "$r" -o "$out/rootfs.axfs" || true
+	"$AXFS" mkfs -q -b 4096 --compress-metadata=no --xip '/usr/bin/*' "$r" -o "$out/rootfs-xip.axfs" || true
+	"$AXFS" mkfs -q -b 4096 --compress-metadata=yes --xip '/etc/*' --mmap-limit 64KiB "$r" -o "$out/rootfs-split.axfs" || true
+	# The mini tree of kernel/tests/mktree.sh (the device from a policy,
+	# so that no root is needed), built as kernel/tests/run.sh builds
+	# it, and corrupt.py's damaged copies of it.
+	m=$tmp/mini
+	mkdir -p "$m/bin" "$m/sub/deeper"
+	head -c 12288 /dev/urandom >"$m/bin/xipfile"
+	yes 'comp comp the quick brown fox comp' | head -c 20000 >"$m/comp"
+	head -c 6000 /dev/urandom >"$m/ba"
+	yes 'big big the quick brown fox big' | head -c 300000 >"$m/sub/deeper/big"
+	echo small >"$m/sub/small"
+	ln -s ../comp "$m/sub/link"
+	mkfifo "$m/fifo" 2>/dev/null || true
+	printf 'devices:\n  - { path: /null, type: char, major: 1, minor: 3, mode: "0666" }\nfiles:\n  - { match: "/ba", compress: none }\n' >"$tmp/mini.yaml"
+	"$AXFS" mkfs -q --compress-metadata=no -c "$tmp/mini.yaml" --xip /bin/xipfile "$m" -o "$out/mini-raw.axfs"
+	"$AXFS" mkfs -q --compress-metadata=yes -b 4KiB -c "$tmp/mini.yaml" --xip /bin/xipfile "$m" -o "$out/mini-zmeta.axfs"
+	python3 "$top/kernel/tests/corrupt.py" "$out/mini-raw.axfs" "$out/mini-zmeta.axfs" "$tmp/corrupt"
+	for f in "$tmp"/corrupt/*.img; do
+		cp "$f" "$out/corrupt-${f##*/}"
+	done
 	;;
 profile)
 	[ -f "$top/examples/profile.csv" ] && cp "$top/examples/profile.csv" "$out/example.csv"

@@ -19,7 +19,7 @@ jobs=${FUZZ_JOBS:-1}
 timeout_s=${FUZZ_TIMEOUT:-10}
 rss=${FUZZ_RSS_MB:-2048}
 export AXFS=${AXFS:-$top/build/axfs}
-targets=${*:-reader fsck profile policy archive}
+targets=${*:-reader fsck vfs profile policy archive kernel}
 
 # The seeds are regenerated once per run (cheap), the corpus is kept.
 fuzz_one() {	# TARGET: fuzz it, print one summary line, return 1 on a find

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "axfs_build.h"
+#include "helpers.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
 
@@ -48,7 +49,6 @@ static void setup(void)
 	static uint8_t data[300000];
 	uint64_t r = 12345;
 	char path[160];
-	FILE *f;
 
 	snprintf(dir, sizeof(dir), "/tmp/axfs-stream.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -87,25 +87,14 @@ static void setup(void)
 	ck_assert_msg(axfs_build(&o, &res, &err) == 0, "%s", err.msg);
 	axfs_build_result_free(&res);
 
-	f = fopen(img_path, "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	img_len = (size_t)ftell(f);
-	rewind(f);
-	img_buf = malloc(img_len);
-	ck_assert_ptr_nonnull(img_buf);
-	ck_assert_uint_eq(fread(img_buf, 1, img_len, f), img_len);
-	fclose(f);
+	img_buf = unit_read_file(img_path, &img_len);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
 	free(img_buf);
 	img_buf = NULL;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	unit_remove_tree(dir);
 }
 
 static int collect_fn(void *ctx, const char *path,

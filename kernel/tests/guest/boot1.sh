@@ -111,6 +111,12 @@ check "physaddr: the workload runs from the XIP mount" sh -c 'sh /tests/workload
 probe xip /mnt/b/bin/busybox >/tmp/xip.out 2>&1
 check "physaddr: busybox text is mapped VM_MIXEDMAP with $XIP_BB_RSS_KB kB in RAM ($(head -n 1 /tmp/xip.out))" \
 	grep -q "^mixedmap=1 size_kb=[0-9]* rss_kb=$XIP_BB_RSS_KB\$" /tmp/xip.out
+# XIP checked, not assumed: the mapped bytes equal read()'s, and every XIP
+# page's frame, per /proc/self/pagemap, lies in the image's memory.
+probe pagemap /mnt/b/bin/busybox $PHYS_XIP $XIP_SIZE >/tmp/pagemap.out 2>&1
+XIP_BB_PAGES=$(sed -n 's/^pages=\([0-9]*\) .*/\1/p' /tmp/pagemap.out)
+check "physaddr: busybox mapped from the image's memory, not copied ($(head -n 1 /tmp/pagemap.out), $((XIP_BB_RSS_KB / 4)) not XIP)" \
+	grep -q "^pages=[0-9]* in_image=$((${XIP_BB_PAGES:-0} - XIP_BB_RSS_KB / 4))\$" /tmp/pagemap.out
 check "physaddr: mmap of compressed files through the page cache" \
 	sh -c 'for f in /mnt/b/sizes/*; do probe mmap "$f" || exit 1; done'
 check "physaddr: readdir, pread, st_blksize" \
@@ -122,6 +128,11 @@ modprobe phram phram=axfsxip,$PHYS_XIP,$XIP_SIZE
 check "phram: mount mtd:axfsxip: full comparison" mount_compare /mnt/b mtd:axfsxip
 check "phram: mapped, XIP pages through the page cache" \
 	sh -c 'probe xip /mnt/b/bin/busybox | grep -q "^mixedmap=0"'
+# phram's point() gives a kernel address but no physical one: the same
+# bytes are served from page-cache copies, none from the image's frames.
+probe pagemap /mnt/b/bin/busybox $PHYS_XIP $XIP_SIZE >/tmp/pagemap.out 2>&1
+check "phram: mapped bytes equal read(), from page-cache copies ($(head -n 1 /tmp/pagemap.out))" \
+	grep -q "^pages=[1-9][0-9]* in_image=0\$" /tmp/pagemap.out
 umount /mnt/b 2>/dev/null
 
 # ---- dual device ---------------------------------------------------------
@@ -169,6 +180,9 @@ refused "physaddr= in System RAM is refused" "System RAM" -o physaddr=0x1000000 
 refused "physsize= smaller than the image is refused" "physsize" -o physaddr=$PHYS_XIP,physsize=64K none
 # Without -t, mount(8) probes with MS_SILENT: no message for a wrong magic.
 refused "a store segment alone is not an AXFS image" "" "$STORE"
+
+# ---- images as found in the field (field-images.sh) ------------------------
+[ -f /tests/field.sh ] && . /tests/field.sh
 
 # ---- the end ---------------------------------------------------------------
 umount /mnt/a /mnt/b /mnt/c 2>/dev/null

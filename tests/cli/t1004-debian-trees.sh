@@ -97,6 +97,23 @@ test_expect_success 'the XIP globs made programs and libraries XIP, nothing else
 '
 fi
 
+# mkfs with the image as its source and a new profile (programs, a shared
+# library, the hard link to a setuid program): the bytes of the build from
+# the tree with that profile.
+test_expect_success 'img1.axfs re-planned with a profile: the bytes of the tree built with it' '
+	{
+		find deb -type f -perm -4000 | head -n 2 &&
+		find deb -type f -name "*.so*" -size +20k | sort | head -n 3 &&
+		find deb/home -name setuid.hard
+	} | sed "s|^deb/|./|" | while read -r f; do
+		echo "$f,0,20" && echo "$f,8192,4"
+	done >p.csv &&
+	test -s p.csv &&
+	"$AXFS" mkfs -q -b 16KiB -p p.csv deb -o pt.axfs &&
+	"$AXFS" mkfs -q -b 16KiB -p p.csv img1.axfs -o pi.axfs &&
+	cmp pt.axfs pi.axfs && ! cmp -s pt.axfs img1.axfs
+'
+
 test_expect_success 'a copy of the tree (other inode numbers and readdir order) with -j 1: the same bytes' '
 	cp -a deb deb2 && "$AXFS" mkfs -q -j 1 deb2 -o j1.axfs &&
 	cmp j1.axfs img1.axfs

@@ -29,7 +29,7 @@ table() {
 	for f in "$REC"/*.rec; do
 		[ -f "$f" ] || continue
 		# shellcheck disable=SC1090
-		(. "$f"; echo "$VERSION|$KVER|$DEBIAN|$GCC|$BUILT|$BOOTED")
+		(BOOTED=; . "$f"; echo "$VERSION|$KVER|$DEBIAN|$GCC|$BUILT|$BOOTED")
 	done | sort -t. -k1,1n -k2,2n -k3,3n |
 	while IFS='|' read -r _ kver deb gcc built booted; do
 		echo "| $kver | $deb | $gcc | $built | ${booted:-no} |"

@@ -92,7 +92,7 @@ for suite in "$@"; do
 	t=$(date +%s)
 	out=$(sh "$here/build-module.sh" "$suite" "$W/$suite" W=1 2>"$W/$suite.err")
 	rc=$?
-	KVER= GCC= WARNINGS=
+	KVER='' GCC='' WARNINGS=''
 	eval "$(echo "$out" | grep -E '^(KVER|GCC|WARNINGS|RELEASE)=')"
 	if [ -z "$KVER" ]; then
 		result fail "$suite: kernel packages not found ($(tail -n 1 "$W/$suite.err"))"

@@ -29,7 +29,7 @@ table() {
 	for f in "$REC"/*.rec; do
 		[ -f "$f" ] || continue
 		# shellcheck disable=SC1090
-		(. "$f"; echo "$VERSION|$KVER|$DEBIAN|$GCC|$BUILT|$BOOTED")
+		(BOOTED=; . "$f"; echo "$VERSION|$KVER|$DEBIAN|$GCC|$BUILT|$BOOTED")
 	done | sort -t. -k1,1n -k2,2n -k3,3n |
 	while IFS='|' read -r _ kver deb gcc built booted; do
 		echo "| $kver | $deb | $gcc | $built | ${booted:-no} |"
@@ -92,7 +92,7 @@ for suite in "$@"; do
 	t=$(date +%s)
 	out=$(sh "$here/build-module.sh" "$suite" "$W/$suite" W=1 2>"$W/$suite.err")
 	rc=$?
-	KVER= GCC= WARNINGS=
+	KVER='' GCC='' WARNINGS=''
 	eval "$(echo "$out" | grep -E '^(KVER|GCC|WARNINGS|RELEASE)=')"
 	if [ -z "$KVER" ]; then
 		result fail "$suite: kernel packages not found ($(tail -n 1 "$W/$suite.err"))"

@@ -108,7 +108,11 @@ mkdir owners/dir && chown 42:43 owners/dir
 # A real Debian package tree, as dpkg unpacked it.
 if [ -n "$modroot" ]; then
 	mkdir -p debian
-	cp -a "$modroot"/../../../usr/lib/linux-kbuild-* debian/
+	# modroot is ROOT/lib/modules/KVER, or from 7.x ROOT/usr/lib/...
+	for kb in "$modroot"/../../../usr/lib/linux-kbuild-* \
+		  "$modroot"/../../linux-kbuild-*; do
+		[ -d "$kb" ] && cp -a "$kb" debian/
+	done
 fi
 if [ -n "$debroot" ]; then
 	mkdir -p debian

@@ -493,7 +493,7 @@ START_TEST(test_wrong_shapes)
 	ERR("- compression\n",
 	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, pad), got a list");
 	ERR("just words\n",
-	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split), got a scalar");
+	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, pad), got a scalar");
 	ERR("? [a, b]\n: 1\n",
 	    "p.yaml:1:3: keys must be plain words, not a list");
 	ERR("compression: {level: \"9\\0\"}\n",

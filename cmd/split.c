@@ -252,7 +252,7 @@ static int do_join(const char *mmap_in, const char *store_in, const char *out)
 	struct axfs_image *img;
 	struct axfs_outfile of = { 0 };
 	struct axfs_error err;
-	struct stat st1, st2;
+	uint64_t mmap_size, size;
 	int fd1 = -1, fd2 = -1, rc = EXIT_OPERATIONAL;
 
 	/* The reader checks that the first part starts with a superblock
@@ -260,10 +260,14 @@ static int do_join(const char *mmap_in, const char *store_in, const char *out)
 	 * so swapped or truncated parts are refused with a reason. */
 	if (open_checked(&img, mmap_in, store_in) < 0)
 		return EXIT_OPERATIONAL;
+	/* Segments may be partitions longer than their part of the image:
+	 * copy mmap_size and size - mmap_size bytes, not their lengths. */
+	mmap_size = axfs_image_super(img)->mmap_size;
+	size = axfs_image_super(img)->size;
 	axfs_image_close(img);
 	fd1 = open(mmap_in, O_RDONLY | O_CLOEXEC);
 	fd2 = open(store_in, O_RDONLY | O_CLOEXEC);
-	if (fd1 < 0 || fd2 < 0 || fstat(fd1, &st1) < 0 || fstat(fd2, &st2) < 0) {
+	if (fd1 < 0 || fd2 < 0) {
 		cmd_error("cannot open '%s': %s", fd1 < 0 ? mmap_in : store_in,
 			  strerror(errno));
 		goto out;
@@ -272,8 +276,8 @@ static int do_join(const char *mmap_in, const char *store_in, const char *out)
 		cmd_error("%s", err.msg);
 		goto out;
 	}
-	if (copy_range(fd1, mmap_in, 0, (uint64_t)st1.st_size, &of) < 0 ||
-	    copy_range(fd2, store_in, 0, (uint64_t)st2.st_size, &of) < 0)
+	if (copy_range(fd1, mmap_in, 0, mmap_size, &of) < 0 ||
+	    copy_range(fd2, store_in, 0, size - mmap_size, &of) < 0)
 		goto out;
 	if (axfs_outfile_commit(&of, &err) < 0) {
 		cmd_error("%s", err.msg);

@@ -98,7 +98,11 @@ int fsck_check_superblock(struct fsck *f)
 
 	/* Where the image ends: a device may be larger than the image. */
 	if (f->split) {
-		if (f->size != f->len)
+		/* The store segment may be a bigger partition too. */
+		if (f->size < f->len && f->size > f->seg1_len) {
+			f->limit = f->size;
+			report_trailing(f);
+		} else if (f->size != f->len)
 			fsck_report(f, FC_SB_SIZE, AXFS_SB_SIZE, FSCK_NO_INO,
 				    "size is %llu, but the mmap segment (%llu "
 				    "bytes) and the store segment (%llu bytes) "

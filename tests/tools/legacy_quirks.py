@@ -33,10 +33,14 @@ the tests expect, and `dump` and `extract` must read it.
 """
 import argparse
 import hashlib
+import os
 import stat
 import struct
 import sys
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from axfs_patch import be, die  # noqa: E402  (the same helpers)
 
 MAGIC = 0x48A0E4CD
 SB_SIZE, SB_EXT, DESC_SIZE, NREG, PAGE = 256, 264, 40, 18, 4096
@@ -51,15 +55,6 @@ QUIRKS = ["size-unaligned", "depth4", "max-index-zero", "unused-nodes",
           "blocks-short", "unused-cnode", "unused-banode", "root-name",
           "empty-dir-index", "empty-file-index", "version",
           "timestamp-zero", "no-digest", "symlink-cblock-end"]
-
-
-def die(msg):
-    sys.stderr.write("legacy_quirks.py: %s\n" % msg)
-    sys.exit(1)
-
-
-def be(b, off, n):
-    return int.from_bytes(b[off:off + n], "big")
 
 
 class Image:

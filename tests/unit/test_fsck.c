@@ -351,7 +351,7 @@ START_TEST(test_specific_corruptions)
 		{ "sb.compression", AXFS_SB_COMPRESSION_TYPE, 1 },
 		{ "sb.cblock-size", AXFS_SB_CBLOCK_SIZE + 3, 1 },
 		{ "sb.files", AXFS_SB_FILES + 7, 99 },
-		{ "sb.blocks", AXFS_SB_BLOCKS + 7, 99 },
+		{ "sb.blocks-count", AXFS_SB_BLOCKS + 7, 99 },
 		{ "sb.size", AXFS_SB_SIZE + 6, 0xff },
 		{ "sb.mmap-size", AXFS_SB_MMAP_SIZE + 5, 0xff },
 		{ "sb.page-shift", AXFS_SB_PAGE_SHIFT, 13 },
@@ -382,7 +382,7 @@ START_TEST(test_specific_corruptions)
 		if (!strcmp(cases[i].check, "sb.end-magic"))
 			want = len - 4;
 		if (!strcmp(cases[i].check, "sb.files") ||
-		    !strcmp(cases[i].check, "sb.blocks") ||
+		    !strcmp(cases[i].check, "sb.blocks-count") ||
 		    !strcmp(cases[i].check, "sb.size") ||
 		    !strcmp(cases[i].check, "sb.mmap-size"))
 			want = cases[i].off & ~(uint64_t)7;

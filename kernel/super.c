@@ -29,10 +29,6 @@
 
 #include "axfs.h"
 
-#if PAGE_SIZE != 4096
-#error "AXFS pages are 4 KiB: this driver needs PAGE_SIZE == 4096"
-#endif
-
 /* ---- options ------------------------------------------------------------ */
 
 enum { Opt_physaddr, Opt_physsize, Opt_second_dev };
@@ -155,6 +151,7 @@ static void axfs_setup_xip(struct axfs_sb_info *sbi)
 		return;
 	}
 	sbi->xip_direct = true;
+	axfs_xip_sync_icache(sbi);
 }
 
 static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
@@ -301,6 +298,14 @@ static int axfs_get_tree(struct fs_context *fc)
 {
 	struct axfs_options *ctx = fc->fs_private;
 
+	/*
+	 * A page cache page and an XIP mapping are one AXFS page each (as
+	 * in the later AXFS driver): kernels with 16 or 64 KiB pages build
+	 * this module but cannot mount.
+	 */
+	if (PAGE_SIZE != AXFS_PAGE_SIZE)
+		return invalfc(fc, "AXFS needs 4 KiB pages; this kernel's pages are %lu KiB",
+			       PAGE_SIZE >> 10);
 	if (ctx->physaddr)
 		return get_tree_nodev(fc, axfs_fill_super);
 	if (ctx->physsize)

@@ -13,6 +13,15 @@
  *                          different orders; all must see the same bytes
  *   probe xip FILE         map FILE read+exec, touch every page, print
  *                          "mixedmap=0|1 size_kb=S rss_kb=R" from smaps
+ *   probe pagemap FILE LO HI
+ *                          map FILE read+exec, touch every page, print
+ *                          "pages=N present=P inrange=I": how many of its
+ *                          pages /proc/self/pagemap shows present, and
+ *                          with a physical address in [LO, HI)
+ *   probe memwrite FILE ADDR
+ *                          copy FILE to physical address ADDR through an
+ *                          mmap() of /dev/mem (arm64 refuses write() there
+ *                          for memory the kernel does not map)
  *   probe walk DIR         lstat, readlink, read() and mmap() everything
  *                          under DIR; errors are counted, not fatal (for
  *                          corrupted images: it must only come back)
@@ -379,6 +388,86 @@ static int cmd_xip(const char *file)
 	munmap(map, maplen);
 	close(fd);
 	return 0;
+}
+
+/* Bits 0-54 of a pagemap entry: the page frame (root only), bit 63: present. */
+#define PM_PFN_MASK	((UINT64_C(1) << 55) - 1)
+#define PM_PRESENT	(UINT64_C(1) << 63)
+
+static int cmd_pagemap(const char *file, const char *lo_s, const char *hi_s)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t lo = strtoull(lo_s, NULL, 0), hi = strtoull(hi_s, NULL, 0);
+	unsigned long pages, present = 0, inrange = 0, i;
+	volatile unsigned char sum = 0;
+	unsigned char *map;
+	struct stat st;
+	int fd = open(file, O_RDONLY), pm;
+
+	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
+		fail("open %s: %s", file, strerror(errno));
+		return 1;
+	}
+	pages = (st.st_size + pg - 1) / pg;
+	map = mmap(NULL, pages * pg, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		fail("mmap %s: %s", file, strerror(errno));
+		return 1;
+	}
+	pm = open("/proc/self/pagemap", O_RDONLY);
+	if (pm < 0) {
+		fail("open %s: %s", "/proc/self/pagemap", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < pages; i++) {
+		uint64_t e, phys;
+
+		sum += map[i * pg];
+		if (pread(pm, &e, sizeof(e),
+			  (off_t)((uintptr_t)map / pg + i) * 8) != sizeof(e))
+			break;
+		if (!(e & PM_PRESENT))
+			continue;
+		present++;
+		phys = (e & PM_PFN_MASK) * (uint64_t)pg;
+		if (phys >= lo && phys < hi)
+			inrange++;
+	}
+	printf("pages=%lu present=%lu inrange=%lu\n", pages, present, inrange);
+	close(pm);
+	munmap(map, pages * pg);
+	close(fd);
+	return 0;
+}
+
+static int cmd_memwrite(const char *file, const char *addr_s)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t addr = strtoull(addr_s, NULL, 0);
+	size_t len, maplen;
+	unsigned char *data, *mem;
+	int fd;
+
+	data = read_all(file, &len);
+	if (!data || !len || addr % pg) {
+		fail("memwrite %s to %s: nothing to write or unaligned", file, addr_s);
+		return 1;
+	}
+	maplen = (len + pg - 1) / pg * pg;
+	fd = open("/dev/mem", O_RDWR | O_SYNC);
+	mem = fd < 0 ? MAP_FAILED : mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+					 MAP_SHARED, fd, (off_t)addr);
+	if (mem == MAP_FAILED) {
+		fail("map /dev/mem at %s: %s", addr_s, strerror(errno));
+		return 1;
+	}
+	memcpy(mem, data, len);
+	if (memcmp(mem, data, len))
+		fail("memwrite %s: read back differs at %s", file, addr_s);
+	munmap(mem, maplen);
+	close(fd);
+	free(data);
+	return failures != 0;
 }
 
 /* ---- walk everything, ignoring errors ------------------------------------ */
@@ -765,12 +854,16 @@ int main(int argc, char **argv)
 		return cmd_threads(atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "xip"))
 		return cmd_xip(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "pagemap"))
+		return cmd_pagemap(argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "memwrite"))
+		return cmd_memwrite(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "walk"))
 		return cmd_walk(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "hostile"))
 		return cmd_hostile(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "first-output"))
 		return cmd_first_output(argv + 2);
-	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
+	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | pagemap FILE LO HI | memwrite FILE ADDR | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
 	return 2;
 }

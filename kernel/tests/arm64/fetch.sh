@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fetch.sh - Debian's arm64 kernel, its headers (with the amd64 kbuild
+# helpers, for cross-building) and busybox-static:arm64, from a private apt
+# configuration, into a cache; nothing is installed and neither the host's
+# apt sources nor its dpkg architectures change.
+#
+#   sh kernel/tests/arm64/fetch.sh [SUITE]   prints KVER=, KDIR=, VMLINUZ=,
+#                                            MODROOT=, GUEST_BUSYBOX= for eval
+#
+# SUITE (default bookworm) is the Debian release whose linux-image-arm64
+# is used; the ABI is resolved at run time.  The cache is
+# $AXFS_KCACHE/arm64 (default /var/cache/axfs-tools/kernel/arm64): the
+# apt state in apt-SUITE/, one directory per kernel.
+set -eu
+
+suite=${1:-bookworm}
+top=${AXFS_KCACHE:-/var/cache/axfs-tools/kernel}/arm64
+apt=$top/apt-$suite
+say() { echo "fetch-arm64: $*" >&2; }
+
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+exec 9>"$top/.lock"
+flock 9
+
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+opts="[arch=amd64,arm64 signed-by=$keyring]"
+{
+	echo "deb $opts http://deb.debian.org/debian $suite main"
+	case $suite in
+	bookworm|trixie) echo "deb $opts http://deb.debian.org/debian-security $suite-security main" ;;
+	esac
+} >"$apt/sources.list"
+
+aptx() {	# apt-get/apt-cache with the private configuration
+	cmd=$1
+	shift
+	"$cmd" -o APT::Architectures=amd64,arm64 \
+		-o Dir::Etc::sourcelist="$apt/sources.list" \
+		-o Dir::Etc::sourceparts=/dev/null \
+		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 "$@"
+}
+
+# Package lists older than a day are refreshed; without network the old
+# ones (or the last kernel fetched) are used.
+if [ -z "$(find "$apt/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
+	say "apt-get update ($suite, amd64+arm64)"
+	aptx apt-get update -q >&2 </dev/null || say "apt-get update failed"
+fi
+
+dep() {	# dep PACKAGE REGEX: the first dependency of PACKAGE matching REGEX
+	aptx apt-cache depends "$1" 2>/dev/null |
+		sed -n "s/^ *Depends: <*\($2\)\(:[a-z0-9]*\)\{0,1\}>*\$/\1/p" | head -n 1
+}
+image=$(dep linux-image-arm64:arm64 'linux-image-[^:]*-arm64')
+if [ -z "$image" ]; then
+	[ -e "$top/current-$suite/.complete" ] ||
+		{ say "cannot resolve linux-image-arm64 in $suite"; exit 1; }
+	kver=$(cat "$top/current-$suite/.kver")
+else
+	kver=${image#linux-image-}
+	kver=${kver%-unsigned}
+fi
+dir=$top/$kver
+
+if [ ! -e "$dir/.complete" ]; then
+	rm -rf "$dir"
+	mkdir -p "$dir/debs" "$dir/root"
+	common=$(dep "linux-headers-$kver:arm64" 'linux-headers-[^:>]*-common[^:>]*')
+	kbuild=$(dep "linux-headers-$kver:arm64" 'linux-kbuild-[^:>]*')
+	say "downloading $image linux-headers-$kver $common $kbuild:amd64 busybox-static:arm64"
+	# The kernel and headers for arm64, the kbuild programs for the host.
+	(cd "$dir/debs" && aptx apt-get download -q "$image:arm64" \
+		"linux-headers-$kver:arm64" "$common" "$kbuild:amd64" \
+		busybox-static:arm64 >&2)
+	for deb in "$dir"/debs/*.deb; do
+		dpkg -x "$deb" "$dir/root"
+	done
+	rm -rf "$dir/debs"
+	hdr=$dir/root/usr/src/linux-headers-$kver
+	sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" "$hdr/Makefile"
+	ln -sfn "root/usr/src/linux-headers-$kver" "$dir/build"
+	vmlinuz=root/boot/vmlinuz-$kver
+	[ -e "$dir/$vmlinuz" ] || vmlinuz=root/usr/lib/modules/$kver/vmlinuz
+	ln -sfn "$vmlinuz" "$dir/vmlinuz"
+	ln -sfn "$hdr" "$dir/root/lib/modules/$kver/build"
+	echo "$kver" >"$dir/.kver"
+	touch "$dir/.complete"
+	say "unpacked into $dir"
+fi
+ln -sfn "$kver" "$top/current-$suite.tmp" &&
+	mv -T "$top/current-$suite.tmp" "$top/current-$suite"
+
+echo "KVER=$kver"
+echo "KDIR=$dir/build"
+echo "VMLINUZ=$dir/vmlinuz"
+echo "MODROOT=$dir/root/lib/modules/$kver"
+echo "GUEST_BUSYBOX=$dir/root/bin/busybox"

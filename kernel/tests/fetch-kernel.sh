@@ -1,84 +1,213 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# fetch-kernel.sh - put Debian's current amd64 kernel and its headers in a
-# cache directory, without installing them, for building axfs.ko and
-# booting it under qemu.
+# fetch-kernel.sh - put a Debian kernel and its headers in a cache
+# directory, without installing them, for building axfs.ko and booting it
+# under qemu.
 #
-#   sh kernel/tests/fetch-kernel.sh        prints KVER=, KDIR=, VMLINUZ=,
-#                                          MODROOT= lines for `eval`
+#   sh kernel/tests/fetch-kernel.sh [--arch ARCH] [SUITE]
 #
-# The ABI (6.1.0-N) moves with security updates, so it is resolved at run
-# time from linux-image-amd64.  The cache (AXFS_KCACHE, default
-# /var/cache/axfs-tools/kernel) keeps one directory per kernel version and
-# a `current` link to the last one fetched; a second run only prints.
-# Needs apt-get (any user for download; root for `apt-get update`).
+# prints KVER=, KDIR=, VMLINUZ=, MODROOT=, GCC= (the compiler the headers
+# call), RELEASE= (the Debian release whose build root has that compiler)
+# and SUITE= lines for `eval`.
+#
+# Without SUITE: the kernel of the host's own apt sources (Debian 12:
+# 6.1), and the cache's `current` link points to it.  With SUITE, through
+# a private apt configuration (AXFS_CACHE_TOP/apt/SUITE-ARCH; the host's
+# sources are never touched):
+#   bullseye  5.10 (with bullseye-security)    bookworm  6.1
+#   trixie    6.12 (with trixie-security)      trixie-backports, sid
+#   newest    the highest of trixie-backports and sid
+# ARCH (default amd64) may be arm64: the packages of that architecture.
+#
+# The ABI (6.1.0-N, 6.12.N+deb13, ...) moves with updates, so it is
+# resolved at run time from the linux-headers-ARCH meta package; the
+# packages fetched are the closure of the image's and the headers'
+# dependencies named linux-{image,headers,binary,modules,base,kbuild}-N...
+# (7.x splits the kernel into linux-binary, linux-modules and linux-base).
+# The cache (AXFS_KCACHE, default /var/cache/axfs-tools/kernel) keeps one
+# directory per kernel version; a second run only prints.  Compressed
+# modules (.ko.xz) are decompressed and modules.dep is made.
 set -eu
 
-KCACHE=${AXFS_KCACHE:-/var/cache/axfs-tools/kernel}
+CACHE_TOP=${AXFS_CACHE_TOP:-/var/cache/axfs-tools}
+KCACHE=${AXFS_KCACHE:-$CACHE_TOP/kernel}
+MIRROR=${AXFS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 say() { echo "fetch-kernel: $*" >&2; }
+die() { say "$*"; exit 1; }
 
-resolve_abi() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: linux-image-\(.*\)-amd64$/\1/p' | head -n 1
+arch=amd64
+if [ "${1:-}" = --arch ]; then
+	arch=$2
+	shift 2
+fi
+suite=${1:-}
+host_arch=$(dpkg --print-architecture)
+[ -n "$suite" ] || [ "$arch" = "$host_arch" ] || suite=bookworm
+
+# apt-get/apt-cache with the private configuration of $suite, if any.
+APT_OPTS=
+private_apt() {
+	local d=$CACHE_TOP/apt/$suite-$arch s lines=
+	case $suite in
+	bullseye|bookworm|trixie)
+		lines="$MIRROR $suite
+${MIRROR%/debian}/debian-security $suite-security" ;;
+	newest)	lines="$MIRROR trixie-backports
+$MIRROR sid" ;;
+	*)	lines="$MIRROR $suite" ;;
+	esac
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	echo "$lines" | while read -r url s; do
+		echo "deb [arch=$arch] $url $s main"
+	done >"$d/sources.list"
+	APT_OPTS="-o Dir::Etc::sourcelist=$d/sources.list
+		-o Dir::Etc::sourceparts=/dev/null -o Dir::State::Lists=$d/lists
+		-o Dir::Cache=$d/cache -o Dir::Etc::preferencesparts=/dev/null
+		-o APT::Architecture=$arch -o APT::Architectures=$arch
+		-o Debug::NoLocking=1"
+	(
+		flock 8
+		# Refresh the lists at most every 6 hours.
+		if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -360 2>/dev/null | head -n 1)" ]; then
+			say "apt-get update ($suite, $arch, private lists in $d)"
+			# shellcheck disable=SC2086
+			apt-get $APT_OPTS update -q >&2 </dev/null ||
+				say "apt-get update failed: using what is cached"
+		fi
+	) 8>"$d.lock"
 }
 
-abi=$(resolve_abi)
-if [ -z "$abi" ] && [ "$(id -u)" = 0 ]; then
+apt_cache() {
+	# shellcheck disable=SC2086
+	apt-cache $APT_OPTS "$@" 2>/dev/null
+}
+
+# The highest version of the meta package, then the ABI package it names.
+resolve_kver() {
+	local ver
+	ver=$(apt_cache madison "linux-headers-$arch" | awk -F' [|] ' '{print $2}' |
+		while read -r v; do echo "$v"; done |
+		sort -u | sort_versions | tail -n 1)
+	[ -n "$ver" ] || return 0
+	apt_cache show "linux-headers-$arch=$ver" |
+		sed -n 's/^Depends:.*\(linux-headers-[0-9][^ ,]*-'"$arch"'\) .*/\1/p' |
+		head -n 1 | sed 's/^linux-headers-//'
+}
+
+sort_versions() {	# dpkg's order, lowest first
+	local list= v
+	while read -r v; do list="$list $v"; done
+	python3 -c '
+import subprocess, sys, functools
+def cmp(a, b):
+    if a == b: return 0
+    r = subprocess.run(["dpkg", "--compare-versions", a, "lt", b])
+    return -1 if r.returncode == 0 else 1
+for v in sorted(sys.argv[1:], key=functools.cmp_to_key(cmp)): print(v)
+' $list
+}
+
+# The packages to download: the closure of the image's and the headers'
+# dependencies among the versioned kernel packages.
+closure() {
+	local todo="$*" done_=" " p
+	while [ -n "$todo" ]; do
+		set -- $todo
+		p=$1
+		shift
+		todo="$*"
+		case $done_ in *" $p "*) continue ;; esac
+		done_="$done_$p "
+		echo "$p"
+		todo="$todo $(apt_cache depends "$p" |
+			sed -n 's/^ *[|]*\(Pre\)*Depends: \(linux-\(image\|headers\|binary\|modules\|base\|kbuild\)-[0-9][^ ]*\)$/\2/p' |
+			tr '\n' ' ')"
+	done
+}
+
+[ -z "$suite" ] || private_apt
+mkdir -p "$KCACHE"
+last=$KCACHE/.last-${suite:-host}-$arch
+kver=$(resolve_kver)
+if [ -z "$kver" ] && [ -z "$suite" ] && [ "$(id -u)" = 0 ]; then
 	say "no package lists yet: apt-get update"
 	apt-get update -q >&2 </dev/null || true
-	abi=$(resolve_abi)
+	kver=$(resolve_kver)
 fi
-if [ -z "$abi" ]; then
+if [ -z "$kver" ]; then
 	# No package information: fall back to what is already cached.
-	if [ -e "$KCACHE/current/.complete" ]; then
-		abi=$(cat "$KCACHE/current/.abi")
-	else
-		say "cannot resolve linux-image-amd64 (apt-cache depends)"
-		exit 1
-	fi
+	[ -s "$last" ] && [ -e "$KCACHE/$(cat "$last")/.complete" ] ||
+		die "cannot resolve linux-headers-$arch (${suite:-host apt sources})"
+	kver=$(cat "$last")
 fi
-kver=$abi-amd64
 dir=$KCACHE/$kver
 
-mkdir -p "$KCACHE"
 # Two test runs at once must not unpack into the same place.
 exec 9>"$KCACHE/.lock"
-if command -v flock >/dev/null 2>&1; then
-	flock 9
-fi
+flock 9
 
 if [ ! -e "$dir/.complete" ]; then
 	rm -rf "$dir"
 	mkdir -p "$dir/debs" "$dir/root"
-	kbuild=$(apt-cache depends "linux-headers-$kver" 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-kbuild-[0-9.]*\)$/\1/p' | head -n 1)
-	common=$(apt-cache depends "linux-headers-$kver" 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-headers-.*-common[^ ]*\)$/\1/p' | head -n 1)
-	[ -n "$kbuild" ] || kbuild=linux-kbuild-${abi%%.0-*}
-	[ -n "$common" ] || common=linux-headers-$abi-common
-	say "downloading linux-image-$kver linux-headers-$kver $common $kbuild"
+	pkgs=$(closure "linux-image-$kver" "linux-headers-$kver" | tr '\n' ' ')
+	say "downloading $pkgs"
 	# apt-get download writes to the current directory.
-	(cd "$dir/debs" && apt-get download -q "linux-image-$kver" \
-		"linux-headers-$kver" "$common" "$kbuild" >&2)
+	# shellcheck disable=SC2086
+	(cd "$dir/debs" && apt-get $APT_OPTS download -q $pkgs >&2 </dev/null) ||
+		die "apt-get download failed"
 	for deb in "$dir"/debs/*.deb; do
 		dpkg -x "$deb" "$dir/root"
 	done
 	rm -rf "$dir/debs"
 	hdr=$dir/root/usr/src/linux-headers-$kver
+	[ -f "$hdr/Makefile" ] || die "no $hdr/Makefile in the packages"
 	# The arch headers include the common tree by absolute path.
 	sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" "$hdr/Makefile"
-	ln -sfn "root/usr/src/linux-headers-$kver" "$dir/build"
-	ln -sfn "root/boot/vmlinuz-$kver" "$dir/vmlinuz"
+	mods=$dir/root/lib/modules/$kver
+	[ -d "$mods" ] || mods=$dir/root/usr/lib/modules/$kver
+	vmlinuz=
+	for f in "$dir/root/boot/vmlinuz-$kver" "$mods/vmlinuz" \
+		"$dir/root/boot/vmlinux-$kver"; do
+		[ -f "$f" ] && { vmlinuz=$f; break; }
+	done
+	[ -n "$vmlinuz" ] || die "no kernel image in the packages"
+	find "$mods" -name '*.ko.xz' -exec xz -d {} +
+	find "$mods" -name '*.ko.zst' -exec zstd -q -d --rm {} +
 	# lib/modules/KVER/build is an absolute link into /usr/src: re-point it.
-	ln -sfn "$hdr" "$dir/root/lib/modules/$kver/build"
-	echo "$abi" >"$dir/.abi"
+	ln -sfn "$hdr" "$mods/build"
+	ln -sfn "${hdr#"$dir"/}" "$dir/build"
+	ln -sfn "${vmlinuz#"$dir"/}" "$dir/vmlinuz"
+	ln -sfn "${mods#"$dir"/}" "$dir/modules"
+	if [ -f "$mods/modules.order" ]; then
+		sed -i 's/\.ko\.\(xz\|zst\)$/.ko/' "$mods/modules.order"
+		/sbin/depmod -b "$dir/root" "$kver" 2>/dev/null ||
+			busybox depmod -b "$dir/root" "$kver" 2>/dev/null || true
+	fi
+	echo "$kver" >"$dir/.abi"
 	touch "$dir/.complete"
 	say "unpacked into $dir"
 fi
-ln -sfn "$kver" "$KCACHE/current.tmp" && mv -T "$KCACHE/current.tmp" "$KCACHE/current"
+echo "$kver" >"$last"
+if [ -z "$suite" ]; then
+	ln -sfn "$kver" "$KCACHE/current.tmp" && mv -T "$KCACHE/current.tmp" "$KCACHE/current"
+fi
+
+# The compiler the headers call, and the Debian release that has it.
+gcc_ver=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)$/\1/p' \
+	"$dir/build/include/config/auto.conf" 2>/dev/null)
+gcc_major=$((${gcc_ver:-0} / 10000))
+case $gcc_major in
+10) release=bullseye ;;
+12) release=bookworm ;;
+14) release=trixie ;;
+*) release=sid ;;
+esac
 
 echo "KVER=$kver"
 echo "KDIR=$dir/build"
 echo "VMLINUZ=$dir/vmlinuz"
-echo "MODROOT=$dir/root/lib/modules/$kver"
+echo "MODROOT=$(readlink -f "$dir/modules")"
+echo "GCC=gcc-$gcc_major"
+echo "RELEASE=$release"
+echo "SUITE=${suite:-host}"

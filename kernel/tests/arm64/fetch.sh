@@ -10,7 +10,8 @@
 #                                            MODROOT=, GUEST_BUSYBOX= for eval
 #
 # SUITE (default bookworm) is the Debian release whose linux-image-arm64
-# is used; the ABI is resolved at run time.  The cache is
+# is used (trixie-backports: the newest, 7.x, with trixie for the rest);
+# the ABI is resolved at run time.  The cache is
 # $AXFS_KCACHE/arm64 (default /var/cache/axfs-tools/kernel/arm64): the
 # apt state in apt-SUITE/, one directory per kernel.
 set -eu
@@ -30,8 +31,13 @@ opts="[arch=amd64,arm64 signed-by=$keyring]"
 	echo "deb $opts http://deb.debian.org/debian $suite main"
 	case $suite in
 	bookworm|trixie) echo "deb $opts http://deb.debian.org/debian-security $suite-security main" ;;
+	*-backports) echo "deb $opts http://deb.debian.org/debian ${suite%-backports} main" ;;
 	esac
 } >"$apt/sources.list"
+
+# Backports are not chosen unless asked for.
+release=
+case $suite in *-backports) release=$suite ;; esac
 
 aptx() {	# apt-get/apt-cache with the private configuration
 	cmd=$1
@@ -40,7 +46,8 @@ aptx() {	# apt-get/apt-cache with the private configuration
 		-o Dir::Etc::sourcelist="$apt/sources.list" \
 		-o Dir::Etc::sourceparts=/dev/null \
 		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
-		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 "$@"
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1 \
+		${release:+-o APT::Default-Release="$release"} "$@"
 }
 
 # Package lists older than a day are refreshed; without network the old
@@ -64,6 +71,14 @@ else
 	kver=${kver%-unsigned}
 fi
 dir=$top/$kver
+# Modules are in /usr/lib/modules from trixie on (merged /usr).
+modroot() {
+	if [ -d "$dir/root/lib/modules/$kver" ]; then
+		echo "$dir/root/lib/modules/$kver"
+	else
+		echo "$dir/root/usr/lib/modules/$kver"
+	fi
+}
 
 if [ ! -e "$dir/.complete" ]; then
 	rm -rf "$dir"
@@ -85,7 +100,7 @@ if [ ! -e "$dir/.complete" ]; then
 	vmlinuz=root/boot/vmlinuz-$kver
 	[ -e "$dir/$vmlinuz" ] || vmlinuz=root/usr/lib/modules/$kver/vmlinuz
 	ln -sfn "$vmlinuz" "$dir/vmlinuz"
-	ln -sfn "$hdr" "$dir/root/lib/modules/$kver/build"
+	ln -sfn "$hdr" "$(modroot)/build"
 	echo "$kver" >"$dir/.kver"
 	touch "$dir/.complete"
 	say "unpacked into $dir"
@@ -96,5 +111,5 @@ ln -sfn "$kver" "$top/current-$suite.tmp" &&
 echo "KVER=$kver"
 echo "KDIR=$dir/build"
 echo "VMLINUZ=$dir/vmlinuz"
-echo "MODROOT=$dir/root/lib/modules/$kver"
+echo "MODROOT=$(modroot)"
 echo "GUEST_BUSYBOX=$dir/root/bin/busybox"

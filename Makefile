@@ -69,7 +69,7 @@ DEPS_STAMP  := $(B)/.deps-ok
 # Sanitizer pass run by `make check` (and CI): unit + CLI tests again
 # under ASan+UBSan, built in build-san/.
 .PHONY: check-san check-san-build fuzz-replay
-.PHONY: all deps check check-unit check-cli check-kernel demo install uninstall clean fuzz bench
+.PHONY: all deps check check-unit check-cli check-kernel check-arm64 demo install uninstall clean fuzz bench
 
 all: $(AXFS) $(LIBSO)
 
@@ -138,6 +138,11 @@ check-cli: $(AXFS)
 
 check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
+
+# axfs.ko cross-built for arm64 and tested on Debian's arm64 kernel (qemu
+# virt, TCG; one boot, about 4 minutes): part of make check-all.
+check-arm64: $(AXFS)
+	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/arm64.sh
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

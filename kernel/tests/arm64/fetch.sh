@@ -6,18 +6,22 @@
 # configuration, into a cache; nothing is installed and neither the host's
 # apt sources nor its dpkg architectures change.
 #
-#   sh kernel/tests/arm64/fetch.sh [SUITE]   prints KVER=, KDIR=, VMLINUZ=,
-#                                            MODROOT=, GUEST_BUSYBOX= for eval
+#   sh kernel/tests/arm64/fetch.sh [SUITE [FLAVOUR]]
+#       prints KVER=, KDIR=, VMLINUZ=, MODROOT=, GUEST_BUSYBOX= for eval
 #
 # SUITE (default bookworm) is the Debian release whose linux-image-arm64
 # is used (trixie-backports: the newest, 7.x, with trixie for the rest);
-# the ABI is resolved at run time.  The cache is
+# the ABI is resolved at run time.  FLAVOUR (default arm64) may be
+# arm64-16k (16 KiB pages): then only the headers are fetched.  The cache is
 # $AXFS_KCACHE/arm64 (default /var/cache/axfs-tools/kernel/arm64): the
 # apt state in apt-SUITE/, one directory per kernel.
 set -eu
 
 suite=${1:-bookworm}
+flavour=${2:-arm64}
 top=${AXFS_KCACHE:-/var/cache/axfs-tools/kernel}/arm64
+current=$top/current-$suite
+[ "$flavour" = arm64 ] || current=$current-$flavour
 apt=$top/apt-$suite
 say() { echo "fetch-arm64: $*" >&2; }
 
@@ -61,11 +65,11 @@ dep() {	# dep PACKAGE REGEX: the first dependency of PACKAGE matching REGEX
 	aptx apt-cache depends "$1" 2>/dev/null |
 		sed -n "s/^ *Depends: <*\($2\)\(:[a-z0-9]*\)\{0,1\}>*\$/\1/p" | head -n 1
 }
-image=$(dep linux-image-arm64:arm64 'linux-image-[^:]*-arm64')
+image=$(dep "linux-image-$flavour:arm64" "linux-image-[^:]*-$flavour")
 if [ -z "$image" ]; then
-	[ -e "$top/current-$suite/.complete" ] ||
-		{ say "cannot resolve linux-image-arm64 in $suite"; exit 1; }
-	kver=$(cat "$top/current-$suite/.kver")
+	[ -e "$current/.complete" ] ||
+		{ say "cannot resolve linux-image-$flavour in $suite"; exit 1; }
+	kver=$(cat "$current/.kver")
 else
 	kver=${image#linux-image-}
 	kver=${kver%-unsigned}
@@ -85,17 +89,20 @@ if [ ! -e "$dir/.complete" ]; then
 	mkdir -p "$dir/debs" "$dir/root"
 	common=$(dep "linux-headers-$kver:arm64" 'linux-headers-[^:>]*-common[^:>]*')
 	kbuild=$(dep "linux-headers-$kver:arm64" 'linux-kbuild-[^:>]*')
-	say "downloading $image linux-headers-$kver $common $kbuild:amd64 busybox-static:arm64"
 	# The kernel and headers for arm64, the kbuild programs for the host.
-	(cd "$dir/debs" && aptx apt-get download -q "$image:arm64" \
-		"linux-headers-$kver:arm64" "$common" "$kbuild:amd64" \
-		busybox-static:arm64 >&2)
+	pkgs="linux-headers-$kver:arm64 $common $kbuild:amd64"
+	[ "$flavour" = arm64 ] && pkgs="$image:arm64 $pkgs busybox-static:arm64"
+	say "downloading $pkgs"
+	# shellcheck disable=SC2086
+	(cd "$dir/debs" && aptx apt-get download -q $pkgs >&2)
 	for deb in "$dir"/debs/*.deb; do
 		dpkg -x "$deb" "$dir/root"
 	done
 	rm -rf "$dir/debs"
 	hdr=$dir/root/usr/src/linux-headers-$kver
-	sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" "$hdr/Makefile"
+	# The arch headers name the common tree (and from 7.x themselves) by
+	# absolute paths in /usr/src.
+	sed -i "s#^\(include \|KBUILD_OUTPUT=\)/usr/src/#\1$dir/root/usr/src/#" "$hdr/Makefile"
 	ln -sfn "root/usr/src/linux-headers-$kver" "$dir/build"
 	vmlinuz=root/boot/vmlinuz-$kver
 	[ -e "$dir/$vmlinuz" ] || vmlinuz=root/usr/lib/modules/$kver/vmlinuz
@@ -105,8 +112,7 @@ if [ ! -e "$dir/.complete" ]; then
 	touch "$dir/.complete"
 	say "unpacked into $dir"
 fi
-ln -sfn "$kver" "$top/current-$suite.tmp" &&
-	mv -T "$top/current-$suite.tmp" "$top/current-$suite"
+ln -sfn "$kver" "$current.tmp" && mv -T "$current.tmp" "$current"
 
 echo "KVER=$kver"
 echo "KDIR=$dir/build"

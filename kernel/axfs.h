@@ -15,6 +15,7 @@
 #include <linux/zlib.h>
 
 #include "axfs_format.h"
+#include "compat.h"
 
 #define AXFS_PFX "axfs: "
 
@@ -45,6 +46,7 @@ struct axfs_dev {
 	struct mtd_info *mtd;
 	struct block_device *bdev;
 	bool own;		/* opened by us (second_dev), not by the VFS */
+	void *opened;		/* what closing it needs (compat.h) */
 	u64 size;		/* bytes readable */
 };
 

@@ -16,10 +16,12 @@
 
 int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 {
-	struct address_space *mapping = bdev->bd_inode->i_mapping;
+	struct address_space *mapping = axfs_bdev_mapping(bdev);
 	u8 *out = dst;
 
-	if (offset > bdev_nr_bytes(bdev) || len > bdev_nr_bytes(bdev) - offset)
+	u64 size = axfs_bdev_bytes(bdev);
+
+	if (offset > size || len > size - offset)
 		return -EIO;
 
 	while (len) {
@@ -32,9 +34,9 @@ int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 		page = read_mapping_page(mapping, index, NULL);
 		if (IS_ERR(page))
 			return -EIO;
-		kaddr = kmap_local_page(page);
+		kaddr = axfs_kmap(page);
 		memcpy(out, (u8 *)kaddr + in_page, chunk);
-		kunmap_local(kaddr);
+		axfs_kunmap(page, kaddr);
 		put_page(page);
 
 		out += chunk;
@@ -49,18 +51,18 @@ int axfs_bdev_open(struct axfs_dev *dev, const char *path, void *holder)
 {
 	struct block_device *bdev;
 
-	bdev = blkdev_get_by_path(path, FMODE_READ | FMODE_EXCL, holder);
+	bdev = axfs_blkdev_open(path, holder, &dev->opened);
 	if (IS_ERR(bdev))
 		return PTR_ERR(bdev);
 	dev->bdev = bdev;
 	dev->own = true;
-	dev->size = bdev_nr_bytes(bdev);
+	dev->size = axfs_bdev_bytes(bdev);
 	return 0;
 }
 
 void axfs_bdev_close(struct axfs_dev *dev)
 {
 	if (dev->bdev && dev->own)
-		blkdev_put(dev->bdev, FMODE_READ | FMODE_EXCL);
+		axfs_blkdev_close(dev->bdev, dev->opened);
 	dev->bdev = NULL;
 }

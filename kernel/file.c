@@ -197,25 +197,38 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 	return 0;
 }
 
-static int axfs_read_folio(struct file *file, struct folio *folio)
+/*
+ * Fill one page-cache page of a file.  A page that cannot be read is left
+ * not up to date, which the caller reports as EIO (the error flag that
+ * folio_set_error() set is gone since 6.12, and no reader needs it).
+ */
+static int axfs_read_page(struct inode *inode, struct page *page,
+			  pgoff_t index)
 {
-	struct inode *inode = folio->mapping->host;
-	struct page *page = &folio->page;	/* never a large folio */
-	u8 *buf = kmap_local_page(page);
+	u8 *buf = axfs_kmap(page);
 	int err;
 
-	err = axfs_fill_page(AXFS_SB(inode->i_sb), inode, folio->index, buf);
+	err = axfs_fill_page(AXFS_SB(inode->i_sb), inode, index, buf);
 	if (err)
 		memset(buf, 0, PAGE_SIZE);
-	kunmap_local(buf);
-	if (err) {
+	axfs_kunmap(page, buf);
+	if (err)
 		pr_err_ratelimited(AXFS_PFX "inode %llu: page %lu is corrupt\n",
-				   axfs_ino_index(inode), folio->index);
-		folio_set_error(folio);
-	} else {
+				   axfs_ino_index(inode), index);
+	else
 		flush_dcache_page(page);
+	return err;
+}
+
+/* 5.19: ->readpage became ->read_folio; our folios are single pages. */
+#if AXFS_KERNEL_AT_LEAST(5, 19)
+static int axfs_read_folio(struct file *file, struct folio *folio)
+{
+	int err = axfs_read_page(folio->mapping->host, &folio->page,
+				 folio->index);
+
+	if (!err)
 		folio_mark_uptodate(folio);
-	}
 	folio_unlock(folio);
 	return err;
 }
@@ -223,3 +236,18 @@ static int axfs_read_folio(struct file *file, struct folio *folio)
 const struct address_space_operations axfs_aops = {
 	.read_folio	= axfs_read_folio,
 };
+#else
+static int axfs_readpage(struct file *file, struct page *page)
+{
+	int err = axfs_read_page(page->mapping->host, page, page->index);
+
+	if (!err)
+		SetPageUptodate(page);
+	unlock_page(page);
+	return err;
+}
+
+const struct address_space_operations axfs_aops = {
+	.readpage	= axfs_readpage,
+};
+#endif

@@ -43,7 +43,7 @@ struct inode *axfs_iget(struct super_block *sb, u64 ino)
 	inode = iget_locked(sb, ino + 1);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
-	if (!(inode->i_state & I_NEW))
+	if (!axfs_inode_is_new(inode))
 		return inode;
 
 	if (axfs_inode_mode(sbi, ino, &mode) ||
@@ -61,7 +61,7 @@ struct inode *axfs_iget(struct super_block *sb, u64 ino)
 	/* One timestamp for the whole image. */
 	ts.tv_sec = (time64_t)sbi->timestamp;
 	ts.tv_nsec = 0;
-	inode->i_mtime = inode->i_atime = inode->i_ctime = ts;
+	axfs_set_inode_times(inode, ts);
 
 	switch (mode & S_IFMT) {
 	case S_IFREG:

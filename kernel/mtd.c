@@ -9,6 +9,7 @@
  * covers them, XIP pages are mapped into user space from it.
  */
 #include <linux/ctype.h>
+#include <linux/types.h>	/* before kdev_t.h, which 5.10 lacks it */
 #include <linux/kdev_t.h>
 #include <linux/major.h>
 #include <linux/mtd/mtd.h>
@@ -156,7 +157,7 @@ bool axfs_source_is_mtd(const char *source)
 		return false;
 	if (axfs_is_mtd_name(source))
 		return true;
-	return !lookup_bdev(source, &dev) && MAJOR(dev) == MTD_BLOCK_MAJOR;
+	return !axfs_lookup_bdev(source, &dev) && MAJOR(dev) == MTD_BLOCK_MAJOR;
 }
 
 int axfs_get_tree_mtd(struct fs_context *fc,

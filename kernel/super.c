@@ -188,7 +188,7 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		sbi->dev0.size = sb->s_mtd->size;
 	} else if (sb->s_bdev) {
 		sbi->dev0.bdev = sb->s_bdev;
-		sbi->dev0.size = bdev_nr_bytes(sb->s_bdev);
+		sbi->dev0.size = axfs_bdev_bytes(sb->s_bdev);
 	}
 	dual = sbi->opt.second_dev;
 	if (dual) {
@@ -299,13 +299,12 @@ static int axfs_get_tree(struct fs_context *fc)
 	struct axfs_options *ctx = fc->fs_private;
 
 	/*
-	 * A page cache page and an XIP mapping are one AXFS page each (as
-	 * in the later AXFS driver): kernels with 16 or 64 KiB pages build
-	 * this module but cannot mount.
+	 * Image pages are mapped one to one onto page-cache pages and user
+	 * mappings: a kernel with 16 or 64 KiB pages builds, but refuses.
 	 */
 	if (PAGE_SIZE != AXFS_PAGE_SIZE)
-		return invalfc(fc, "AXFS needs 4 KiB pages; this kernel's pages are %lu KiB",
-			       PAGE_SIZE >> 10);
+		return invalfc(fc, "needs 4 KiB pages; this kernel has %lu KiB pages",
+			       PAGE_SIZE / 1024);
 	if (ctx->physaddr)
 		return get_tree_nodev(fc, axfs_fill_super);
 	if (ctx->physsize)

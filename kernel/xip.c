@@ -21,7 +21,6 @@
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
-#include <linux/pfn_t.h>
 #include <asm/cacheflush.h>
 
 #include "axfs.h"
@@ -62,8 +61,7 @@ static vm_fault_t axfs_fault(struct vm_fault *vmf)
 			axfs_profiling_add(sbi, node, ino);
 		if (readonly && sbi->xip_direct &&
 		    !axfs_xip_node_phys(sbi, node, &phys))
-			return vmf_insert_mixed(vma, vmf->address,
-						phys_to_pfn_t(phys, PFN_DEV));
+			return axfs_vmf_insert_phys(vmf, phys);
 	}
 	return filemap_fault(vmf);
 }
@@ -83,13 +81,13 @@ static int axfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 		return err;
 	vma->vm_ops = &axfs_vm_ops;
 	if (sbi->xip_direct)
-		vma->vm_flags |= VM_MIXEDMAP;
+		axfs_vm_flags_set(vma, VM_MIXEDMAP);
 	return 0;
 }
 
 const struct file_operations axfs_file_operations = {
 	.llseek		= generic_file_llseek,
 	.read_iter	= generic_file_read_iter,
-	.splice_read	= generic_file_splice_read,
+	.splice_read	= axfs_splice_read,
 	.mmap		= axfs_file_mmap,
 };

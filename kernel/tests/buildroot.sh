@@ -25,7 +25,7 @@ ROOTS=${AXFS_ROOTS:-/var/cache/axfs-tools/roots}
 CACHE_TOP=${AXFS_CACHE_TOP:-/var/cache/axfs-tools}
 MIRROR=${AXFS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What a kernel module build needs besides the compiler.
-BASE_PKGS="make libc6-dev libelf-dev bc kmod dwarves xz-utils"
+BASE_PKGS="make libc6-dev libelf-dev bc kmod dwarves xz-utils perl"
 
 say() { echo "buildroot: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -97,7 +97,7 @@ fi
 
 # Packages asked for now that the root does not have yet.
 missing=
-for p in "$@"; do
+for p in $BASE_PKGS "$@"; do
 	grep -qx "$p" "$dir/.packages" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then

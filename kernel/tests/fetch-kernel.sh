@@ -162,8 +162,10 @@ if [ ! -e "$dir/.complete" ]; then
 	rm -rf "$dir/debs"
 	hdr=$dir/root/usr/src/linux-headers-$kver
 	[ -f "$hdr/Makefile" ] || die "no $hdr/Makefile in the packages"
-	# The arch headers include the common tree by absolute path.
-	sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" "$hdr/Makefile"
+	# The arch headers name the common tree (and, from 7.x, themselves
+	# as KBUILD_OUTPUT) by absolute path.
+	sed -i "s#^\(include \|KBUILD_OUTPUT=\)/usr/src/#\1$dir/root/usr/src/#" \
+		"$hdr/Makefile"
 	mods=$dir/root/lib/modules/$kver
 	[ -d "$mods" ] || mods=$dir/root/usr/lib/modules/$kver
 	vmlinuz=

@@ -12,7 +12,9 @@
 # busybox-static when missing; fetches the arm64 kernel, headers and
 # busybox-static:arm64 through a private apt configuration
 # (arm64/fetch.sh).  Only when those cannot be had does it print
-# "ok 1 # skip REASON".
+# "ok 1 # skip REASON".  At the end it also cross-builds the module
+# against the newest Debian arm64 kernel and its 16 KiB-page flavour (in a
+# trixie build root: buildroot.sh).
 #
 # Memory: qemu's own device tree for the machine, plus a reserved-memory
 # node with no-map over 256 MiB at 0x70000000 (lib.sh kt_arm64_dtb).
@@ -226,5 +228,64 @@ if mk treeprof -p "$W/profile.csv" "$W/full"; then
 		sh -c "test -s '$W/profile.pages' && comm -23 '$W/profile.pages' '$W/treeprof.xip' | head -n 5 | { ! grep .; }"
 else
 	tap fail "mkfs -p: image from the arm64 guest's profile"
+fi
+
+# ---- the newest Debian arm64 kernel and its 16 KiB-page flavour: builds ------
+# Their headers call aarch64-linux-gnu-gcc-14 and their kbuild programs
+# need trixie's libc: they build in a trixie build root (buildroot.sh).
+for flavour in arm64 arm64-16k; do
+	d=$W/build-$flavour
+	mkdir -p "$d/kernel" "$d/libaxfsimg"
+	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$d/kernel/"
+	cp "$AXFS_TOP/libaxfsimg/axfs_format.h" "$d/libaxfsimg/"
+	if (out=$(sh "$here/arm64/fetch.sh" trixie-backports $flavour) && eval "$out" &&
+	    root=$(sh "$here/buildroot.sh" trixie gcc-14-aarch64-linux-gnu) && eval "$root" &&
+	    echo "KVER $KVER $(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$KDIR/.config")" &&
+	    sh "$here/buildroot.sh" --run "$ROOT" --bind "$d" -- \
+		make -C "$KDIR" M="$d/kernel" ARCH=arm64 CROSS_COMPILE=$CROSS W=1 modules) \
+	    >"$d.log" 2>&1 && [ -f "$d/kernel/axfs.ko" ]; then
+		set -- $(sed -n 's/^KVER //p' "$d.log")
+		host_check "cross-build axfs.ko against $1 ($((1 << ${2:-12} >> 10)) KiB pages; trixie root, gcc-14, W=1) without warnings" \
+			sh -c "! grep 'warning:' '$d.log'"
+	else
+		tap fail "cross-build axfs.ko against the newest Debian $flavour kernel"
+		tail -n 20 "$d.log" | sed 's/^/#   /'
+	fi
+done
+
+# ---- 16 KiB pages: boot that kernel, the module loads and refuses --------------
+d=$W/build-arm64-16k
+if [ -f "$d/kernel/axfs.ko" ] &&
+   out=$(sh "$here/arm64/fetch.sh" trixie-backports arm64-16k 2>"$W/fetch16k.log"); then
+	(
+		eval "$out"
+		[ -r "$VMLINUZ" ] || exit 1
+		KO=$d/kernel/axfs.ko
+		KT_GUEST_BUSYBOX=$GUEST_BUSYBOX
+		KT_MODULES=mtd
+		# cortex-a57 has no 16 KiB granule.
+		KT_ARM64_MACHINE="-M virt -cpu max -smp 2 -m 1G"
+		KT_DTB=$W/virt16k.dtb
+		kt_arm64_dtb "$KT_DTB" || exit 1
+		s16=$W/stage16k
+		mkdir -p "$s16/tests"
+		cp "$here/guest/init" "$s16/init"
+		chmod 755 "$s16/init"
+		cp "$here/guest/lib.sh" "$here/guest/pagesize.sh" "$s16/tests/"
+		KT_INITRD=$W/initrd16k.cpio
+		kt_initramfs "$s16" "$KT_INITRD" || exit 1
+		echo "# booting $KVER (16 KiB pages, TCG)"
+		kt_boot "$W/boot16k.log" 300 "axfsplan=pagesize"
+	) >"$W/run16k.log" 2>&1
+	grep '^# ' "$W/run16k.log"
+	if [ -f "$W/boot16k.log" ]; then
+		parse_guest "$W/boot16k.log" arm64-16k
+	else
+		tap fail "boot the 16 KiB-page kernel"
+		tail -n 20 "$W/run16k.log" | sed 's/^/#   /'
+	fi
+else
+	tap fail "fetch the 16 KiB-page kernel"
+	tail -n 5 "$W/fetch16k.log" | sed 's/^/#   /'
 fi
 finish

@@ -12,7 +12,7 @@
 # SUITE (default bookworm) is the Debian release whose linux-image-arm64
 # is used (trixie-backports: the newest, 7.x, with trixie for the rest);
 # the ABI is resolved at run time.  FLAVOUR (default arm64) may be
-# arm64-16k (16 KiB pages): then only the headers are fetched.  The cache is
+# arm64-16k (16 KiB pages).  The cache is
 # $AXFS_KCACHE/arm64 (default /var/cache/axfs-tools/kernel/arm64): the
 # apt state in apt-SUITE/, one directory per kernel.
 set -eu
@@ -90,8 +90,11 @@ if [ ! -e "$dir/.complete" ]; then
 	common=$(dep "linux-headers-$kver:arm64" 'linux-headers-[^:>]*-common[^:>]*')
 	kbuild=$(dep "linux-headers-$kver:arm64" 'linux-kbuild-[^:>]*')
 	# The kernel and headers for arm64, the kbuild programs for the host.
-	pkgs="linux-headers-$kver:arm64 $common $kbuild:amd64"
-	[ "$flavour" = arm64 ] && pkgs="$image:arm64 $pkgs busybox-static:arm64"
+	# From 7.x linux-image-KVER is a meta package: the kernel is in
+	# linux-binary-KVER, the modules in linux-modules-KVER.
+	split=$(aptx apt-cache depends "$image:arm64" 2>/dev/null |
+		sed -n "s/^ *Depends: \(linux-\(binary\|modules\|base\)-$kver\)\(:arm64\)\{0,1\}\$/\1:arm64/p")
+	pkgs="$image:arm64 $split linux-headers-$kver:arm64 $common $kbuild:amd64 busybox-static:arm64"
 	say "downloading $pkgs"
 	# shellcheck disable=SC2086
 	(cd "$dir/debs" && aptx apt-get download -q $pkgs >&2)
@@ -108,6 +111,10 @@ if [ ! -e "$dir/.complete" ]; then
 	[ -e "$dir/$vmlinuz" ] || vmlinuz=root/usr/lib/modules/$kver/vmlinuz
 	ln -sfn "$vmlinuz" "$dir/vmlinuz"
 	ln -sfn "$hdr" "$(modroot)/build"
+	# 7.x modules are xz-compressed: the test initramfs wants them plain.
+	find "$(modroot)" -name '*.ko.xz' -exec xz -d {} +
+	[ ! -f "$(modroot)/modules.order" ] ||
+		sed -i 's/\.ko\.xz$/.ko/' "$(modroot)/modules.order"
 	echo "$kver" >"$dir/.kver"
 	touch "$dir/.complete"
 	say "unpacked into $dir"

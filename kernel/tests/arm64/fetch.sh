@@ -125,4 +125,7 @@ echo "KVER=$kver"
 echo "KDIR=$dir/build"
 echo "VMLINUZ=$dir/vmlinuz"
 echo "MODROOT=$(modroot)"
-echo "GUEST_BUSYBOX=$dir/root/bin/busybox"
+# busybox-static is in /usr/bin from trixie on.
+bb=$dir/root/bin/busybox
+[ -e "$bb" ] || bb=$dir/root/usr/bin/busybox
+echo "GUEST_BUSYBOX=$bb"

@@ -140,7 +140,7 @@ check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
 
 # axfs.ko cross-built for arm64 and tested on Debian's arm64 kernel (qemu
-# virt, TCG; one boot, about 4 minutes): part of make check-all.
+# virt, TCG; 8-12 minutes, see kernel/README.md): part of make check-all.
 check-arm64: $(AXFS)
 	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/arm64.sh
 

@@ -72,7 +72,7 @@ DEPS_STAMP  := $(B)/.deps-ok
 # Sanitizer pass run by `make check` (and CI): unit + CLI tests again
 # under ASan+UBSan, built in build-san/.
 .PHONY: check-san check-san-build fuzz-replay
-.PHONY: all deps check check-all check-unit check-cli check-kernel demo install uninstall clean fuzz bench
+.PHONY: all deps check check-all check-unit check-cli check-kernel check-arm64 demo install uninstall clean fuzz bench
 
 all: $(AXFS) $(LIBSO)
 
@@ -142,11 +142,17 @@ check-cli: $(AXFS)
 check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
 
+# axfs.ko cross-built for arm64 and tested on Debian's arm64 kernel (qemu
+# virt, TCG; 8-12 minutes, see kernel/README.md): part of make check-all.
+check-arm64: $(AXFS)
+	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/arm64.sh
+
 # make check, then axfs.ko against every kernel line (kernel/tests/matrix.sh:
 # built with W=1 against 5.10, 6.1, 6.12 and the newest Debian kernel; the
-# full qemu suite on the newest, a smoke run on 5.10 and 6.12).
+# full qemu suite on the newest, a smoke run on 5.10 and 6.12) and on arm64.
 check-all: check
 	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/matrix.sh --boot
+	$(Q)$(MAKE) --no-print-directory check-arm64
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

@@ -174,6 +174,7 @@ extern const struct file_operations axfs_file_operations;
 int axfs_node_of_page(const struct axfs_sb_info *sbi, u64 ino, pgoff_t index,
 		      u64 *node);
 int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
+void axfs_xip_sync_icache(const struct axfs_sb_info *sbi);
 int axfs_cblock_init(struct axfs_sb_info *sbi);
 void axfs_cblock_exit(struct axfs_sb_info *sbi);
 

@@ -10,9 +10,12 @@
  * their physical address (xip.c).
  *
  * Bounds: the image's own size decides how much is mapped, so it is
- * checked first against physsize= when given, and in every case the range
- * must not overlap RAM the kernel uses ("System RAM"): reading there would
- * be reading outside the device.
+ * checked first against physsize= when given; without physsize= the whole
+ * range must be memory the kernel knows of (iomem resources with no hole:
+ * a reserved-memory node, memmap=, a flash device), since on arm64 a read
+ * where nothing answers is a synchronous external abort, not 0xff.  In
+ * every case the range must not overlap RAM the kernel uses ("System
+ * RAM"): reading there would be reading outside the device.
  */
 #include <linux/io.h>
 #include <linux/ioport.h>
@@ -22,6 +25,27 @@
 
 /* Without physsize=, refuse windows larger than this. */
 #define AXFS_PHYS_DEFAULT_LIMIT	(64ULL << 30)
+
+/* walk_iomem_res_desc() callback: extend the covered range, stop at a hole. */
+static int axfs_physmem_cover(struct resource *res, void *arg)
+{
+	u64 *next = arg;
+
+	if (res->start > *next)
+		return 1;
+	*next = max_t(u64, *next, (u64)res->end + 1);
+	return 0;
+}
+
+/* Is all of [phys, phys + len) described by iomem resources? */
+static bool axfs_physmem_described(phys_addr_t phys, u64 len)
+{
+	u64 next = phys;
+
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, phys,
+			    phys + len - 1, &next, axfs_physmem_cover);
+	return next >= phys + len;
+}
 
 int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
 {
@@ -38,6 +62,12 @@ int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
 		       (unsigned long long)phys, len,
 		       sbi->opt.physsize ? "physsize=" : "the limit",
 		       limit);
+		return -EINVAL;
+	}
+	if (!sbi->opt.physsize && !axfs_physmem_described(phys, len)) {
+		pr_err(AXFS_PFX "0x%llx-0x%llx is not all memory the kernel knows of; reserve it (reserved-memory, memmap=) or give physsize=\n",
+		       (unsigned long long)phys,
+		       (unsigned long long)(phys + len - 1));
 		return -EINVAL;
 	}
 	if (region_intersects(phys, len, IORESOURCE_SYSTEM_RAM,

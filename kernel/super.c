@@ -151,6 +151,7 @@ static void axfs_setup_xip(struct axfs_sb_info *sbi)
 		return;
 	}
 	sbi->xip_direct = true;
+	axfs_xip_sync_icache(sbi);
 }
 
 static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)

@@ -21,8 +21,28 @@
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <asm/cacheflush.h>
 
 #include "axfs.h"
+
+/*
+ * XIP pages reach user space through special PTEs, for which the kernel
+ * does no cache maintenance: arm64's set_pte_at() brings the I-cache up
+ * to date only for pages with a struct page that it can mark clean.  The
+ * image may have been written after boot (/dev/mtdN, /dev/mem, a flash
+ * driver) with its bytes still in the D-cache, and the I-cache may hold
+ * instructions of whatever was at those addresses before.  So once, at
+ * mount: write the D-cache back to the point of unification and
+ * invalidate the I-cache over the whole XIP region.  A no-op where
+ * instruction fetches see data writes (x86).
+ */
+void axfs_xip_sync_icache(const struct axfs_sb_info *sbi)
+{
+	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
+	unsigned long start = (unsigned long)x->data;
+
+	flush_icache_range(start, start + x->size);
+}
 
 static vm_fault_t axfs_fault(struct vm_fault *vmf)
 {

@@ -20,6 +20,11 @@
 #                          dependencies), axfs.ko and DIR's files -> cpio
 #   kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 #                          boot it; the guest's console goes to LOG
+#
+# KT_ARCH=arm64 (set before sourcing; tests/arm64.sh) boots qemu's arm64
+# "virt" machine with the device tree kt_arm64_dtb writes, and puts
+# KT_GUEST_BUSYBOX (busybox-static:arm64) in the initramfs; the host's
+# busybox still does the host's work (applet list, depmod, listings).
 
 KT_TOP=${AXFS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 KT_KERNEL=$KT_TOP/kernel
@@ -140,7 +145,7 @@ kt_initramfs() {	# kt_initramfs STAGEDIR OUT.cpio
 		"$stage/dev" "$stage/tmp" "$stage/mnt" "$stage/etc" \
 		"$stage/lib/modules/$KVER/extra"
 	[ -e "$stage/dev/console" ] || mknod -m 600 "$stage/dev/console" c 5 1
-	cp "$KT_BUSYBOX" "$stage/bin/busybox"
+	cp "${KT_GUEST_BUSYBOX:-$KT_BUSYBOX}" "$stage/bin/busybox"
 	for applet in $("$KT_BUSYBOX" --list); do
 		[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 	done
@@ -163,21 +168,62 @@ kt_initramfs() {	# kt_initramfs STAGEDIR OUT.cpio
 	(cd "$stage" && find . | "$KT_BUSYBOX" cpio -o -H newc 2>/dev/null) >"$out"
 }
 
-# RAM reserved for physaddr= mounts: 64 MiB at 256 MiB.
-KT_PHYS_BASE=0x10000000
-KT_PHYS_SIZE=64M
+# RAM reserved for physaddr= mounts: 64 MiB at 256 MiB (x86, memmap=),
+# 256 MiB at the top of the 1 GiB of arm64's virt machine (device tree).
+KT_ARCH=${KT_ARCH:-amd64}
+if [ "$KT_ARCH" = arm64 ]; then
+	KT_PHYS_BASE=0x70000000
+	KT_PHYS_SIZE=256M
+	KT_ARM64_MACHINE="-M virt -cpu ${KT_ARM64_CPU:-cortex-a57} -smp 2 -m 1G"
+else
+	KT_PHYS_BASE=0x10000000
+	KT_PHYS_SIZE=64M
+fi
+
+# kt_arm64_dtb OUT: the virt machine's own device tree (qemu dumps it)
+# plus a reserved-memory node with no-map over KT_PHYS_BASE/SIZE: the
+# kernel neither uses nor maps that RAM, qemu's loader can fill it.
+kt_arm64_dtb() {
+	local out=$1 size
+	size=$(numfmt --from=iec "$KT_PHYS_SIZE")
+	# shellcheck disable=SC2086
+	qemu-system-aarch64 $KT_ARM64_MACHINE -nographic -nic none \
+		-machine dumpdtb="$out.qemu" >/dev/null 2>&1 &&
+		dtc -q -I dtb -O dts -o "$out.dts" "$out.qemu" || return 1
+	# dtc merges a second definition of / into the first.
+	cat >>"$out.dts" <<EOF
+/ {
+	reserved-memory {
+		#address-cells = <2>;
+		#size-cells = <2>;
+		ranges;
+		axfs@${KT_PHYS_BASE#0x} {
+			reg = <0x0 $KT_PHYS_BASE 0x0 $(printf '0x%x' "$size")>;
+			no-map;
+		};
+	};
+};
+EOF
+	dtc -q -I dts -O dtb -o "$out" "$out.dts"
+}
 
 kt_boot() {	# kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 	local log=$1 tmo=$2 append=$3
 	shift 3
 	# A machine busy with other work: AXFS_KT_SLOW=3 triples the limits.
 	tmo=$((tmo * ${AXFS_KT_SLOW:-1}))
-	timeout -k 10 "$tmo" qemu-system-x86_64 -M pc \
-		-accel tcg,thread=multi -cpu max -smp 2 -m 512M \
+	if [ "$KT_ARCH" = arm64 ]; then
+		# shellcheck disable=SC2086
+		set -- qemu-system-aarch64 $KT_ARM64_MACHINE -dtb "$KT_DTB" \
+			-append "console=ttyAMA0 panic=-1 loglevel=3 $append" "$@"
+	else
+		set -- qemu-system-x86_64 -M pc -cpu max -smp 2 -m 512M \
+			-append "console=ttyS0 panic=-1 loglevel=3 memmap=$KT_PHYS_SIZE\$$KT_PHYS_BASE $append" \
+			"$@"
+	fi
+	timeout -k 10 "$tmo" "$@" -accel tcg,thread=multi \
 		-nographic -no-reboot -nic none \
-		-kernel "$VMLINUZ" -initrd "$KT_INITRD" \
-		-append "console=ttyS0 panic=-1 loglevel=3 memmap=$KT_PHYS_SIZE\$$KT_PHYS_BASE $append" \
-		"$@" </dev/null >"$log" 2>&1
+		-kernel "$VMLINUZ" -initrd "$KT_INITRD" </dev/null >"$log" 2>&1
 	local rc=$?
 	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 	return $rc
@@ -194,4 +240,65 @@ kt_record() {	# kt_record KVER KEY=VALUE...
 		printf "%s='%s'\n" "${kv%%=*}" "${kv#*=}" >>"$f.tmp"
 		mv "$f.tmp" "$f"
 	done
+}
+
+# ---- TAP output, shared by tests/run.sh and tests/arm64.sh ------------------
+n=0
+passed=0
+failed=0
+
+tap() {	# tap ok|fail NAME
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+host_check() {	# host_check NAME CMD...
+	local name=$1
+	shift
+	if "$@" >"$W/check.out" 2>&1; then
+		tap ok "$name"
+	else
+		tap fail "$name"
+		sed 's/^/#   /' "$W/check.out" | head -n 20
+	fi
+}
+
+drive() {	# drive FILE SERIAL [ro|snapshot]
+	echo "-drive file=$1,if=none,id=$2,format=raw,$([ "${3:-ro}" = ro ] && echo readonly=on || echo snapshot=on) -device virtio-blk-pci,drive=$2,serial=$2"
+}
+
+# Turn the guest's AXFS-RESULT lines into TAP lines; details as comments.
+parse_guest() {	# parse_guest LOG BOOTNAME
+	local log=$1 boot=$2 st name t last=0
+	while IFS= read -r line; do
+		case $line in
+		"AXFS-RESULT "*)
+			line=${line#AXFS-RESULT }
+			st=${line%% *}
+			line=${line#* }
+			t=${line%% *}
+			name=${line#* }
+			tap "$st" "$boot: $name"
+			# Say which checks are slow (guest uptime, seconds).
+			t=${t%.*}
+			[ $((t - last)) -ge 15 ] && echo "#   (took $((t - last)) s)"
+			last=$t
+			;;
+		"  | "*)
+			echo "#   ${line#  | }"
+			;;
+		esac
+	done <"$log"
+	if grep -q '^AXFS-GUEST-END' "$log"; then
+		tap ok "$boot: the guest ran to the end"
+	else
+		tap fail "$boot: the guest ran to the end (crash or timeout; last lines below)"
+		tail -n 40 "$log" | sed 's/^/#   /'
+	fi
 }

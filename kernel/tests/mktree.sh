@@ -44,7 +44,8 @@ fi
 
 # ---- full -----------------------------------------------------------------
 mkdir -p bin sizes names deep links special modes owners many
-cp "$(command -v busybox)" bin/busybox
+# MKTREE_BUSYBOX: another build (busybox-static:arm64 for tests/arm64.sh).
+cp "${MKTREE_BUSYBOX:-$(command -v busybox)}" bin/busybox
 chmod 755 bin/busybox
 
 for n in 0 1 511 512 4095 4096 4097 8191 8192 12289 65535 65536 65537; do

@@ -19,6 +19,10 @@
  *                          /proc/self/pagemap (PFNs need root) the pages
  *                          whose frame lies in [BASE, BASE+SIZE), the
  *                          image in memory: "pages=N in_image=M"
+ *   probe memwrite FILE ADDR
+ *                          copy FILE to physical address ADDR through an
+ *                          mmap() of /dev/mem (arm64 refuses write() there
+ *                          for memory the kernel does not map)
  *   probe walk DIR         lstat, readlink, read() and mmap() everything
  *                          under DIR; errors are counted, not fatal (for
  *                          corrupted images: it must only come back)
@@ -440,6 +444,36 @@ static int cmd_pagemap(const char *file, const char *base_s, const char *size_s)
 	return failures ? 1 : 0;
 }
 
+static int cmd_memwrite(const char *file, const char *addr_s)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t addr = strtoull(addr_s, NULL, 0);
+	size_t len, maplen;
+	unsigned char *data, *mem;
+	int fd;
+
+	data = read_all(file, &len);
+	if (!data || !len || addr % pg) {
+		fail("memwrite %s to %s: nothing to write or unaligned", file, addr_s);
+		return 1;
+	}
+	maplen = (len + pg - 1) / pg * pg;
+	fd = open("/dev/mem", O_RDWR | O_SYNC);
+	mem = fd < 0 ? MAP_FAILED : mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+					 MAP_SHARED, fd, (off_t)addr);
+	if (mem == MAP_FAILED) {
+		fail("map /dev/mem at %s: %s", addr_s, strerror(errno));
+		return 1;
+	}
+	memcpy(mem, data, len);
+	if (memcmp(mem, data, len))
+		fail("memwrite %s: read back differs at %s", file, addr_s);
+	munmap(mem, maplen);
+	close(fd);
+	free(data);
+	return failures != 0;
+}
+
 /* ---- walk everything, ignoring errors ------------------------------------ */
 
 static long walk_items, walk_errors;
@@ -826,12 +860,14 @@ int main(int argc, char **argv)
 		return cmd_xip(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "pagemap"))
 		return cmd_pagemap(argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "memwrite"))
+		return cmd_memwrite(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "walk"))
 		return cmd_walk(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "hostile"))
 		return cmd_hostile(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "first-output"))
 		return cmd_first_output(argv + 2);
-	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | pagemap FILE BASE SIZE | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
+	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | pagemap FILE BASE SIZE | memwrite FILE ADDR | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
 	return 2;
 }

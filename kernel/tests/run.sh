@@ -33,32 +33,6 @@ AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
 . "$here/lib.sh"
 
 T0=$(date +%s)
-n=0
-passed=0
-failed=0
-
-tap() {	# tap ok|fail NAME
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n - $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-host_check() {	# host_check NAME CMD...
-	local name=$1
-	shift
-	if "$@" >"$W/check.out" 2>&1; then
-		tap ok "$name"
-	else
-		tap fail "$name"
-		sed 's/^/#   /' "$W/check.out" | head -n 20
-	fi
-}
-
 finish() {
 	local what=full
 	[ "${AXFS_KSMOKE:-0}" = 1 ] && what=smoke
@@ -241,40 +215,6 @@ PHYS_DUAL=$PHYS_DUAL
 DUAL_MMAP_SIZE=$(stat -c %s "$W/dual.mmap")
 PHYS_CORRUPT="$phys_corrupt"
 EOF
-
-drive() {	# drive FILE SERIAL [ro|snapshot]
-	echo "-drive file=$1,if=none,id=$2,format=raw,$([ "${3:-ro}" = ro ] && echo readonly=on || echo snapshot=on) -device virtio-blk-pci,drive=$2,serial=$2"
-}
-
-# Turn the guest's AXFS-RESULT lines into TAP lines; details as comments.
-parse_guest() {	# parse_guest LOG BOOTNAME
-	local log=$1 boot=$2 st name t last=0
-	while IFS= read -r line; do
-		case $line in
-		"AXFS-RESULT "*)
-			line=${line#AXFS-RESULT }
-			st=${line%% *}
-			line=${line#* }
-			t=${line%% *}
-			name=${line#* }
-			tap "$st" "$boot: $name"
-			# Say which checks are slow (guest uptime, seconds).
-			t=${t%.*}
-			[ $((t - last)) -ge 15 ] && echo "#   (took $((t - last)) s)"
-			last=$t
-			;;
-		"  | "*)
-			echo "#   ${line#  | }"
-			;;
-		esac
-	done <"$log"
-	if grep -q '^AXFS-GUEST-END' "$log"; then
-		tap ok "$boot: the guest ran to the end"
-	else
-		tap fail "$boot: the guest ran to the end (crash or timeout; last lines below)"
-		tail -n 40 "$log" | sed 's/^/#   /'
-	fi
-}
 
 # ---- boot 1 -----------------------------------------------------------------
 KT_INITRD=$W/initrd1.cpio

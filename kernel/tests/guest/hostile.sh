@@ -2,10 +2,10 @@
 #
 # hostile.sh - corrupted images (made by corrupt.py, listed in
 # /corrupt/manifest) mounted from a loop device (all of them), from an MTD
-# (mtdram, mapped with point(): all but the random ones) and from memory
-# (physaddr=: the images qemu loaded at the addresses in $PHYS_CORRUPT).
-# Sourced by boot2.sh, which boots with slub_debug so that a heap overflow
-# shows in dmesg.
+# (mtdram or $HOSTILE_MTD, mapped with point(): all but the random ones)
+# and from memory (physaddr=: the images qemu loaded at the addresses in
+# $PHYS_CORRUPT).  Sourced by boot2.sh and arm64.sh, which boot with
+# slub_debug so that a heap overflow shows in dmesg.
 #
 #   refuse        the mount must fail with an "axfs:" message
 #   refuse-quiet  the mount must fail (mount(8) passes MS_SILENT, and a
@@ -21,9 +21,13 @@ dmesg -c >/tmp/dmesg.before
 mkdir -p /mnt/c
 modprobe loop
 probe hostile loop /corrupt/manifest
-# The targeted ones again from an MTD (mtdram: mapped with point()).
-modprobe mtdram total_size=1024 erase_size=128
-probe hostile "mtd$(mtdnum "mtdram test device")" /corrupt/manifest
+# The targeted ones again from an MTD that point()s: mtdram, or the one
+# named by $HOSTILE_MTD (arm64: Debian builds no mtdram there).
+if [ -z "${HOSTILE_MTD:-}" ]; then
+	modprobe mtdram total_size=1024 erase_size=128
+	HOSTILE_MTD="mtdram test device"
+fi
+probe hostile "mtd$(mtdnum "$HOSTILE_MTD")" /corrupt/manifest
 # Some from memory, loaded by qemu at the addresses in $PHYS_CORRUPT.
 # shellcheck disable=SC2086
 probe hostile phys /corrupt/manifest $PHYS_CORRUPT

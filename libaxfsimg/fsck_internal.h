@@ -41,7 +41,7 @@
 	X(SB_MMAP_SIZE, "sb.mmap-size", ERROR, "mmap_size is larger than size, or not the length of the mmap segment") \
 	X(SB_MMAP_ALIGN, "sb.mmap-align", WARNING, "mmap_size of a split image is not a multiple of 4096") \
 	X(SB_FILES, "sb.files", ERROR, "files is not the number of entries of the inode tables, or 0, or above 2^31-1") \
-	X(SB_BLOCKS, "sb.blocks", ERROR, "blocks is smaller than the nodes files use (the profiling driver indexes its array by node)") \
+	X(SB_BLOCKS, "sb.blocks", ERROR, "blocks is smaller than the nodes files use (the profiling driver indexes its array by node), or larger than the image has bytes (it cannot allocate that array)") \
 	X(SB_BLOCKS_COUNT, "sb.blocks-count", WARNING, "blocks covers every node a file uses, but is not the number of entries of the node tables") \
 	X(DESC_RANGE, "desc.range", ERROR, "a region descriptor lies outside the image") \
 	X(DESC_OVERLAP, "desc.overlap", ERROR, "a region descriptor overlaps the superblock or another descriptor") \

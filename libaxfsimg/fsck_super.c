@@ -919,7 +919,13 @@ void fsck_check_blocks(struct fsck *f)
 
 	if (f->blocks == f->n_nodes)
 		return;
-	if (f->blocks < need)
+	if (f->blocks > f->limit)
+		fsck_report(f, FC_SB_BLOCKS, AXFS_SB_BLOCKS, FSCK_NO_INO,
+			    "blocks is %llu, more than the image has bytes: "
+			    "the profiling driver cannot allocate its "
+			    "counters and refuses to mount",
+			    (unsigned long long)f->blocks);
+	else if (f->blocks < need)
 		fsck_report(f, FC_SB_BLOCKS, AXFS_SB_BLOCKS, FSCK_NO_INO,
 			    "blocks is %llu, but files use nodes up to %llu "
 			    "(the node tables have %llu entries)",

@@ -183,6 +183,13 @@ check-cli: $(AXFS)
 check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
 
+# The Debian packages built from `make dist`, installed in a clean root,
+# axfs-dkms building the module there: slow, root, network for Debian's
+# archive; not part of `make check` (check-all runs it).
+.PHONY: check-packages
+check-packages:
+	$(Q)sh tests/packaging/debian.sh
+
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds
 # (clang) in build-fuzz/.  `make fuzz FUZZ_SECONDS=N` fuzzes every target.

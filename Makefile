@@ -188,6 +188,7 @@ check-kernel: $(AXFS)
 # archive; not part of `make check` (check-all runs it).
 .PHONY: check-packages
 check-packages:
+	$(Q)sh tests/packaging/kernel-patch.sh
 	$(Q)sh tests/packaging/debian.sh
 
 # ---- fuzzing ------------------------------------------------------------------

@@ -190,6 +190,7 @@ check-kernel: $(AXFS)
 check-packages:
 	$(Q)sh tests/packaging/kernel-patch.sh
 	$(Q)sh tests/packaging/debian.sh
+	$(Q)sh tests/packaging/yocto-bitbake.sh
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

@@ -61,8 +61,10 @@ for rel in $releases; do
 	BBMASK = "meta-oe/recipes-(?!extended/libdeflate)"
 	BB_NUMBER_PARSE_THREADS = "2"
 	BB_NUMBER_THREADS = "2"
-	# xz for the .tar.xz from the host: xz-native would need the network.
+	# xz for the .tar.xz from the host: xz-native would need the network
+# (scarthgap does not list xz in HOSTTOOLS).
 	ASSUME_PROVIDED += "xz-native"
+	HOSTTOOLS += "xz"
 	EOF
 	chown -R "$user" "$b"
 	run_bb() {

@@ -1,13 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# axfs-tools build.  `make`, `make check`, `make demo`, `make install`.
-# V=1 shows the commands; CC=clang works; SANITIZE=1 builds with
-# -fsanitize=address,undefined into build-san/.
+# axfs-tools build.  `make`, `make check`, `make demo`, `make install`,
+# `make dist`.  V=1 shows the commands; CC=clang works; SANITIZE=1 builds
+# with -fsanitize=address,undefined into build-san/.  The GNU variables
+# CPPFLAGS, CFLAGS and LDFLAGS are the packager's: they are added after
+# the project's own flags.  WERROR=1 makes warnings errors (make check and
+# CI set it).  STATIC=1 links the library into axfs instead of using
+# libaxfsimg.so.
 
-VERSION     := 0.1.0
+# The release number, from its one place (VERSION); the library's soname
+# number changes only when its ABI breaks (see "Releases" in README.md).
+VERSION     := $(shell cat $(dir $(lastword $(MAKEFILE_LIST)))VERSION)
 SOVERSION   := 0
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
 SBINDIR     ?= $(PREFIX)/sbin
+# Debian's multiarch directory, e.g. LIBDIR=/usr/lib/x86_64-linux-gnu.
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
 MANDIR      ?= $(PREFIX)/share/man
@@ -48,13 +55,16 @@ FUSE_CFLAGS  = $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
 FUSE_LIBS    = $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
-WARN        := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-OPT         ?= -O2 -g
+WARN        ?= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN        += -Werror
+endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DAXFS_VERSION=\"$(VERSION)\" -pthread
-CFLAGS      ?=
-ALL_CFLAGS   = $(BASE_CFLAGS) $(OPT) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP -Ilibaxfsimg $(PKG_CFLAGS) $(CFLAGS)
+CPPFLAGS    ?=
+CFLAGS      ?= -O2 -g
+ALL_CFLAGS   = $(BASE_CFLAGS) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP -Ilibaxfsimg $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDFLAGS     ?=
-ALL_LDFLAGS  = $(SAN_FLAGS) -pthread $(LDFLAGS)
+ALL_LDFLAGS  = $(SAN_FLAGS) -pthread $(CFLAGS) $(LDFLAGS)
 
 LIB_SRCS    := $(sort $(wildcard libaxfsimg/*.c))
 CMD_SRCS    := $(sort $(wildcard cmd/*.c))
@@ -63,26 +73,47 @@ LIB_OBJS    := $(LIB_SRCS:%.c=$(B)/%.o)
 CMD_OBJS    := $(CMD_SRCS:%.c=$(B)/%.o)
 UNIT_OBJS   := $(UNIT_SRCS:%.c=$(B)/%.o)
 
+# $(B)/axfs runs from the build directory (tests, demo): it finds
+# libaxfsimg.so.$(SOVERSION) beside itself through a $ORIGIN runpath.  The
+# installed axfs is linked again without any runpath (Debian policy 10.2,
+# lintian's custom-library-search-path): one extra link, instead of an
+# LD_LIBRARY_PATH every test, sanitizer run and user of the build tree
+# would have to set.  STATIC=1: both carry the library objects instead.
 AXFS        := $(B)/axfs
+AXFS_INST   := $(B)/install/axfs
 LIBA        := $(B)/libaxfsimg.a
 LIBSO       := $(B)/libaxfsimg.so.$(VERSION)
 UNIT        := $(B)/unit-tests
 DEPS_STAMP  := $(B)/.deps-ok
+UNIT_DEPS_STAMP := $(B)/.deps-unit-ok
+FLAGS_STAMP := $(B)/.build-flags
 
 # Sanitizer pass run by `make check` (and CI): unit + CLI tests again
 # under ASan+UBSan, built in build-san/.
 .PHONY: check-san check-san-build fuzz-replay
-.PHONY: all deps check check-all check-unit check-cli check-kernel check-arm64 demo install uninstall clean fuzz bench
+.PHONY: all deps check check-all check-unit check-cli check-kernel check-arm64 demo install uninstall clean fuzz bench FORCE
 
-all: $(AXFS) $(LIBSO)
+all: $(AXFS) $(LIBSO) $(AXFS_INST)
 
-# Installs missing Debian packages (as root) and says what it does.
-deps: $(DEPS_STAMP)
+# `make` only checks that the libraries are there (through $(PKG_CONFIG)),
+# and if not names the Debian packages and the apt-get command; `make deps`
+# (run by `make check` and `make demo`) installs them as root.
+deps:
+	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh --install build unit
 $(DEPS_STAMP): scripts/install-deps.sh
-	$(Q)sh scripts/install-deps.sh
+	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh build
+	$(Q)mkdir -p $(@D) && touch $@
+$(UNIT_DEPS_STAMP): scripts/install-deps.sh
+	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh unit
 	$(Q)mkdir -p $(@D) && touch $@
 
-$(B)/%.o: %.c | $(DEPS_STAMP)
+# Objects are rebuilt when the compiler or its flags change (WERROR=1,
+# a packager's CFLAGS).
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(subst ','\'',$(CC) $(ALL_CFLAGS))' | cmp -s - $@ || echo '$(subst ','\'',$(CC) $(ALL_CFLAGS))' >$@
+
+$(B)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/unit/%,$<),$(CHECK_CFLAGS) -Wno-missing-prototypes -I$(B)/tests/unit) $(if $(filter cmd/mount.c,$<),$(FUSE_CFLAGS)) -c $< -o $@
@@ -97,15 +128,28 @@ $(LIBSO): $(LIB_OBJS)
 	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so.$(SOVERSION)
 	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so
 
-$(AXFS): $(CMD_OBJS) $(LIB_OBJS)
+ifeq ($(STATIC),1)
+AXFS_LIB     = $(LIB_OBJS) $(PKG_LIBS)
+AXFS_LIB_DEP = $(LIB_OBJS)
+else
+AXFS_LIB     = -L$(B) -laxfsimg -Wl,--as-needed $(PKG_LIBS)
+AXFS_LIB_DEP = $(LIBSO)
+endif
+
+$(AXFS): $(CMD_OBJS) $(AXFS_LIB_DEP)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIB_OBJS) $(PKG_LIBS) $(FUSE_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) $(if $(filter 1,$(STATIC)),,-Wl,-rpath,'$$ORIGIN') -o $@ $(CMD_OBJS) $(AXFS_LIB) $(FUSE_LIBS)
+
+$(AXFS_INST): $(CMD_OBJS) $(AXFS_LIB_DEP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(AXFS_LIB) $(FUSE_LIBS)
 
 # Every tests/unit/*.c defines `Suite *suite_NAME(void)`; collect them.
-$(B)/tests/unit/suites.h: $(UNIT_SRCS) | $(DEPS_STAMP)
+$(B)/tests/unit/suites.h: $(UNIT_SRCS) | $(UNIT_DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)grep -ho 'Suite \*suite_[a-z0-9_]*(void)' $(UNIT_SRCS) | sed 's/.*\(suite_[a-z0-9_]*\).*/AXFS_SUITE(\1)/' | sort -u > $@.tmp && mv $@.tmp $@
-$(UNIT_OBJS): $(B)/tests/unit/suites.h
+$(UNIT_OBJS): $(B)/tests/unit/suites.h | $(UNIT_DEPS_STAMP)
 
 $(UNIT): $(UNIT_OBJS) $(LIB_OBJS)
 	@$(if $(Q),echo "  LD      $@")
@@ -118,7 +162,7 @@ $(UNIT): $(UNIT_OBJS) $(LIB_OBJS)
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check:
 	$(Q)$(MAKE) --no-print-directory deps
-	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san sh tests/run-tests.sh
 
 .PHONY: check-build
@@ -142,6 +186,15 @@ check-cli: $(AXFS)
 check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
 
+# The Debian packages built from `make dist`, installed in a clean root,
+# axfs-dkms building the module there: slow, root, network for Debian's
+# archive; not part of `make check` (check-all runs it).
+.PHONY: check-packages
+check-packages:
+	$(Q)sh tests/packaging/kernel-patch.sh
+	$(Q)sh tests/packaging/debian.sh
+	$(Q)sh tests/packaging/yocto-bitbake.sh
+
 # axfs.ko cross-built for arm64 and tested on Debian's arm64 kernel (qemu
 # virt, TCG; 8-12 minutes, see kernel/README.md): part of make check-all.
 check-arm64: $(AXFS)
@@ -149,10 +202,12 @@ check-arm64: $(AXFS)
 
 # make check, then axfs.ko against every kernel line (kernel/tests/matrix.sh:
 # built with W=1 against 5.10, 6.1, 6.12 and the newest Debian kernel; the
-# full qemu suite on the newest, a smoke run on 5.10 and 6.12) and on arm64.
+# full qemu suite on the newest, a smoke run on 5.10 and 6.12), on arm64,
+# and the packages (check-packages).
 check-all: check
 	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/matrix.sh --boot
 	$(Q)$(MAKE) --no-print-directory check-arm64
+	$(Q)$(MAKE) --no-print-directory check-packages
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds
@@ -240,7 +295,9 @@ bench: $(AXFS) $(B)/bench-micro
 	$(Q)$(B)/bench-micro
 
 # ---- the main job on the bundled example -------------------------------------
-demo: $(AXFS)
+demo:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory $(AXFS)
 	$(Q)sh examples/demo.sh $(AXFS)
 
 # ---- install ---------------------------------------------------------------
@@ -248,7 +305,7 @@ install: all $(LIBA)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/axfs \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
-	install -m 755 $(AXFS) $(DESTDIR)$(BINDIR)/axfs
+	install -m 755 $(AXFS_INST) $(DESTDIR)$(BINDIR)/axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/mount.fuse.axfs
@@ -283,6 +340,27 @@ uninstall:
 
 clean:
 	rm -rf build build-san build-*
+
+# ---- release tarball -----------------------------------------------------------
+# `make dist`: axfs-tools-$(VERSION).tar.xz of the commit checked out (HEAD),
+# the same bytes every time: git archive writes the files in tree order,
+# owned by root, with the commit's time; xz runs with fixed options on one
+# thread (threaded xz writes other bytes).  Uncommitted changes are not in
+# it.  DISTDIR says where to write it; a .sha256 file goes beside it.
+DIST_NAME := axfs-tools-$(VERSION)
+DISTDIR   ?= .
+.PHONY: dist
+dist:
+	$(Q)git -C $(CURDIR) rev-parse --verify -q HEAD >/dev/null || \
+		{ echo "make dist: needs a git checkout with a commit" >&2; exit 1; }
+	$(Q)test "$$(git -C $(CURDIR) show HEAD:VERSION)" = "$(VERSION)" || \
+		{ echo "make dist: VERSION differs from the committed one; commit it first" >&2; exit 1; }
+	$(Q)mkdir -p $(DISTDIR)
+	$(Q)git -C $(CURDIR) -c tar.umask=022 archive --format=tar --prefix=$(DIST_NAME)/ HEAD | \
+		xz -T1 -6 --check=crc64 -c >$(DISTDIR)/$(DIST_NAME).tar.xz.tmp
+	$(Q)mv $(DISTDIR)/$(DIST_NAME).tar.xz.tmp $(DISTDIR)/$(DIST_NAME).tar.xz
+	$(Q)cd $(DISTDIR) && sha256sum $(DIST_NAME).tar.xz >$(DIST_NAME).tar.xz.sha256
+	@echo "$(DISTDIR)/$(DIST_NAME).tar.xz ($$(cut -d' ' -f1 $(DISTDIR)/$(DIST_NAME).tar.xz.sha256))"
 
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d) \
 	$(wildcard $(FUZZ_B)/tests/fuzz/*.d) $(KFUZZ_OBJS:.o=.d) $(KFUZZ_FOBJS:.o=.d)

@@ -1,49 +1,84 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Installs the Debian packages the build needs, when they are missing.
-# Run by `make` (through the deps target), and with --tests by
-# tests/run-tests.sh for what only the tests need.  As root it installs
-# with apt-get, saying what it installs; otherwise it names what is missing.
+# Checks for the Debian packages a part of the project needs:
+#   install-deps.sh [--install] GROUP...
+#     build   the libraries and pkg-config (checked by every `make`)
+#     unit    Check, for the unit tests
+#     tests   what the test scripts use (python3 for tests/tools, fuse3,
+#             archivers, fakeroot, valgrind, man-db, kconfiglib, ...)
+# Without --install it names what is missing and the one apt-get command
+# that installs it, and fails: a plain `make` or `make install` never
+# installs anything (packagers and cross builds bring their own
+# libraries).  With --install (`make deps`, run by `make check` and
+# `make demo`), as root, it installs what is missing with apt-get and says
+# so.  The libraries are looked up with $PKG_CONFIG (default pkg-config),
+# so a cross or host build finds its own.
 set -eu
 
-# package : how we detect it is present (a pkg-config module; cmd=NAME: the
-# command NAME; empty: the command named like the package)
-need="zlib1g-dev:zlib libdeflate-dev:libdeflate libarchive-dev:libarchive libyaml-dev:yaml-0.1 check:check libmd-dev:libmd libfuse3-dev:fuse3 pkg-config:"
-# The tests' tools (tests/tools/*.py, seedread.py among them) are Python;
-# python3 is not on a minimal Debian 12.
-what="build dependencies"
-if [ "${1:-}" = --tests ]; then
-	# fuse3: fusermount3, which axfs mount needs as an ordinary user.
-	need="python3: fuse3:cmd=fusermount3"
-	what="test dependencies"
+install=0
+if [ "${1:-}" = --install ]; then
+	install=1
+	shift
 fi
+PKG_CONFIG=${PKG_CONFIG:-pkg-config}
+
+# package:how we detect it is present: a pkg-config module; cmd=NAME, the
+# command NAME; empty, the command named like the package; -, dpkg says it
+# is installed (no command or module to look for).
+[ $# -gt 0 ] || set -- build
+need=""
+what=""
+for group in "$@"; do
+	case $group in
+	build)	need="$need pkg-config: zlib1g-dev:zlib libdeflate-dev:libdeflate
+		      libarchive-dev:libarchive libyaml-dev:yaml-0.1 libmd-dev:libmd
+		      libfuse3-dev:fuse3" ;;
+	unit)	need="$need check:check" ;;
+	# None is on a minimal Debian 12; the tests run in parallel, so they
+	# are installed here, once, before the tests start.  fuse3 gives
+	# fusermount3, which axfs mount needs as an ordinary user.
+	tests)	need="$need python3: fuse3:cmd=fusermount3 fakeroot: valgrind:
+		      cpio: libarchive-tools:- gzip: xz-utils:- bzip2: lz4: zstd:
+		      man-db:- groff-base:- python3-kconfiglib:-" ;;
+	*)	echo "install-deps.sh: unknown group '$group'" >&2; exit 2 ;;
+	esac
+	what="$what $group"
+done
 
 missing=""
 for item in $need; do
 	pkg=${item%%:*}
-	pc=${item#*:}
-	if [ -z "$pc" ] || [ "${pc#cmd=}" != "$pc" ]; then
-		[ -n "$pc" ] || pc=cmd=$pkg
-		command -v "${pc#cmd=}" >/dev/null 2>&1 || missing="$missing $pkg"
-	elif ! pkg-config --exists "$pc" 2>/dev/null; then
-		missing="$missing $pkg"
-	fi
+	how=${item#*:}
+	[ -n "$how" ] || how=cmd=$pkg
+	[ "$how" != cmd=pkg-config ] || how=cmd=$PKG_CONFIG
+	case $how in
+	-)	dpkg-query -W -f '${Status}' "$pkg" 2>/dev/null |
+			grep -q ' installed$' || missing="$missing $pkg" ;;
+	cmd=*)	command -v "${how#cmd=}" >/dev/null 2>&1 || missing="$missing $pkg" ;;
+	*)	"$PKG_CONFIG" --exists "$how" 2>/dev/null || missing="$missing $pkg" ;;
+	esac
 done
 
 [ -z "$missing" ] && exit 0
 
-if [ "$(id -u)" != 0 ]; then
-	echo "axfs-tools: missing $what:$missing" >&2
+if [ $install = 0 ] || [ "$(id -u)" != 0 ]; then
+	echo "axfs-tools: missing Debian packages for the$what dependencies:$missing" >&2
 	echo "axfs-tools: install them with: apt-get install$missing" >&2
+	[ $install = 1 ] || echo "axfs-tools: (as root, 'make deps' does it)" >&2
+	# An ordinary user's test run goes on: the tests that need a missing
+	# package skip and say so.
+	[ "$what" = " tests" ] && exit 0
 	exit 1
 fi
 
 echo "axfs-tools: installing missing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine has no package lists yet; refresh them once if the
-# install fails for that reason.
-if ! apt-get install -y -q --no-install-recommends $missing </dev/null; then
+# install fails for that reason.  Another apt-get (a second checkout's
+# tests) is waited for.
+apt="apt-get -o DPkg::Lock::Timeout=600"
+if ! $apt install -y -q --no-install-recommends $missing </dev/null; then
 	echo "axfs-tools: refreshing package lists (apt-get update)"
-	apt-get update -q </dev/null
-	apt-get install -y -q --no-install-recommends $missing </dev/null
+	$apt update -q </dev/null
+	$apt install -y -q --no-install-recommends $missing </dev/null
 fi

@@ -16,7 +16,7 @@ trap 'rm -f "$log"' EXIT INT TERM
 passed=0
 failed=0
 # python3, which the tests use, installed as root when missing.
-sh "$top/scripts/install-deps.sh" --tests || exit 1
+sh "$top/scripts/install-deps.sh" --install tests || exit 1
 
 count() {	# count ok / not ok lines of the log
 	p=$(grep -c '^ok ' "$log")

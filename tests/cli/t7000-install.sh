@@ -16,6 +16,9 @@ CC=${CC:-cc}
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 export PKG_CONFIG_PATH="$D/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
+# The installed axfs has no runpath (as a distribution wants): it finds
+# the installed libaxfsimg.so.0 as the dynamic linker is told.
+export LD_LIBRARY_PATH="$D/usr/lib"
 # Only our .pc file, not one installed on this machine.
 PKG_CONFIG_LIBDIR="$D/usr/lib/pkgconfig:$(pkg-config --variable pc_path pkg-config)"
 export PKG_CONFIG_LIBDIR
@@ -75,6 +78,12 @@ test_expect_success 'mkfs.axfs and fsck.axfs are relative links to the installed
 	grep -q "axfs fsck" fsck.help &&
 	"$D/usr/bin/axfs" --version >version &&
 	grep -q "0\.1\.0" version
+'
+
+test_expect_success 'the installed axfs uses libaxfsimg.so.0 and has no runpath' '
+	readelf -d "$D/usr/bin/axfs" >axfs.dyn &&
+	grep -q "NEEDED.*\[libaxfsimg\.so\.0\]" axfs.dyn &&
+	! grep -E "RPATH|RUNPATH" axfs.dyn
 '
 
 test_expect_success 'the shared library has a soname and a version' '

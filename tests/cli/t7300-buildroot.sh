@@ -5,7 +5,10 @@
 # external.mk evaluated by GNU make with stubs of Buildroot's package and
 # rootfs macros declares the host packages and produces the expected
 # ROOTFS_AXFS_TOOLS_CMD, and that command (and the fsck hook) builds a correct
-# image with the real axfs on a small tree.
+# image with the real axfs on a small tree.  The kernel extension
+# (linux/linux-ext-axfs.mk) adds fs/axfs to a kernel tree; with a Buildroot
+# checkout in $AXFS_BUILDROOT (default /var/cache/axfs-tools/buildroot/src)
+# its utils/check-package is clean on the tree.
 . "$(dirname "$0")/lib.sh"
 
 ext=$AXFS_TOP/examples/buildroot
@@ -38,16 +41,20 @@ test_expect_success 'the br2-external tree has every file Buildroot needs' '
 		 package/axfs-libmd/axfs-libmd.mk package/axfs-libmd/axfs-libmd.hash \
 		 package/axfs-libdeflate/axfs-libdeflate.mk \
 		 package/axfs-libdeflate/axfs-libdeflate.hash \
-		 fs/axfs-tools/Config.in fs/axfs-tools/axfs-tools.mk; do
+		 fs/axfs-tools/Config.in fs/axfs-tools/axfs-tools.mk \
+		 package/axfs-tools/Config.in package/axfs-tools/axfs-tools.hash \
+		 package/axfs/Config.in package/axfs/axfs.mk package/axfs/axfs.hash \
+		 linux/Config.ext.in linux/linux-ext-axfs.mk; do
 		test -f "$ext/$f" || { echo "missing $f"; return 1; }
 	done
 '
 
 test_expect_success 'every option of ours the .mk files use is defined in a Config.in' '
-	cat "$ext"/fs/axfs-tools/*.mk "$ext"/package/*/*.mk | sed "s/#.*//" |
+	cat "$ext"/fs/axfs-tools/*.mk "$ext"/package/*/*.mk "$ext"/linux/*.mk | sed "s/#.*//" |
 		grep -o "BR2_[A-Z0-9_]*" | grep -v -e "^BR2_EXTERNAL_" -e "^BR2_PACKAGE_REFPOLICY$" |
 		sort -u >used &&
-	cat "$ext/Config.in" "$ext"/fs/axfs-tools/Config.in "$ext"/package/*/Config.in* |
+	cat "$ext/Config.in" "$ext"/fs/axfs-tools/Config.in "$ext"/package/*/Config.in* \
+		"$ext"/linux/Config.ext.in |
 		sed -n "s/^\(menu\)\{0,1\}config \(BR2_[A-Z0-9_]*\)$/\2/p" | sort -u >defined &&
 	grep -q BR2_TARGET_ROOTFS_AXFS_TOOLS_BS used &&
 	comm -23 used defined >undefined &&
@@ -133,8 +140,11 @@ test_expect_success 'the tree follows the coding style of Buildroot check-packag
 	for f in "$ext"/package/*/*.mk "$ext"/fs/*/*.mk; do
 		awk -v kind=mk -v pkg="$(basename "$f" .mk)" -f style.awk "$f" || bad=1
 	done &&
-	{ awk -v kind=mk -f style.awk "$ext/external.mk" || bad=1; } &&
-	for f in "$ext/Config.in" "$ext"/package/*/Config.in* "$ext"/fs/*/Config.in; do
+	for f in "$ext/external.mk" "$ext"/linux/*.mk; do
+		awk -v kind=mk -f style.awk "$f" || bad=1
+	done &&
+	for f in "$ext/Config.in" "$ext"/package/*/Config.in* "$ext"/fs/*/Config.in \
+		 "$ext"/linux/Config.ext.in; do
 		awk -v kind=config -f style.awk "$f" || bad=1
 	done &&
 	for f in "$ext"/package/*/*.hash "$ext/external.desc"; do
@@ -159,6 +169,9 @@ test_expect_success 'the style check itself finds mistakes' '
 cat >Kconfig <<'EOF'
 mainmenu "t7300: the AXFS br2-external tree"
 source "$BR2_EXTERNAL_AXFS_PATH/Config.in"
+menu "Linux Kernel Extensions"
+source "$BR2_EXTERNAL_AXFS_PATH/linux/Config.ext.in"
+endmenu
 EOF
 
 cat >kconf.py <<'EOF'
@@ -181,6 +194,13 @@ assert val("BR2_PACKAGE_HOST_AXFS_TOOLS") == "n"
 sym["BR2_TARGET_ROOTFS_AXFS_TOOLS"].set_value("y")
 assert val("BR2_PACKAGE_HOST_AXFS_TOOLS") == "y", "host tools not selected"
 assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_BS") == "64KiB", val("BR2_TARGET_ROOTFS_AXFS_TOOLS_BS")
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_COMPRESSOR") == "libdeflate"
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_LEVEL") == "9"
+# The kernel extension selects the driver's source package.
+assert val("BR2_PACKAGE_AXFS") == "n"
+sym["BR2_LINUX_KERNEL_EXT_AXFS"].set_value("y")
+assert val("BR2_PACKAGE_AXFS") == "y", "the extension does not select package axfs"
+sym["BR2_LINUX_KERNEL_EXT_AXFS"].set_value("n")
 for s in ("POLICY", "PROFILE", "XIP_BUDGET", "XIP_FILES"):
     assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_" + s) == "", s
 k.write_config("defaults.config")
@@ -190,6 +210,9 @@ for kib, want in ((4, "4KiB"), (16, "16KiB"), (1024, "1MiB")):
 
 # The configuration the command-line test uses.
 sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_BS_128K"].set_value("y")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_ZLIB"].set_value("y")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_LEVEL"].set_value("6")
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_COMPRESSOR") == "zlib"
 sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY"].set_value(sys.argv[1])
 sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE"].set_value(sys.argv[2])
 sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET"].set_value("1MiB")
@@ -221,6 +244,9 @@ else
 	BR2_TARGET_ROOTFS_AXFS_TOOLS=y
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS_64K=y
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS="64KiB"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_LIBDEFLATE=y
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_COMPRESSOR="libdeflate"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_LEVEL=9
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY=""
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE=""
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET=""
@@ -231,6 +257,9 @@ else
 	BR2_TARGET_ROOTFS_AXFS_TOOLS=y
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS_128K=y
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_BS="128KiB"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_ZLIB=y
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_COMPRESSOR="zlib"
+	BR2_TARGET_ROOTFS_AXFS_TOOLS_LEVEL=6
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY="$P"
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE="$PROF"
 	BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET="1MiB"
@@ -258,6 +287,7 @@ UPPERCASE = $(shell echo '$(1)' | tr 'a-z-' 'A-Z_')
 pkgdir = $(dir $(lastword $(MAKEFILE_LIST)))
 pkgname = $(lastword $(subst /, ,$(pkgdir)))
 host-generic-package = T7300_HOST_PACKAGES += host-$(pkgname)
+generic-package = T7300_PACKAGES += $(pkgname)
 host-autotools-package = T7300_HOST_PACKAGES += host-$(pkgname)
 host-cmake-package = T7300_HOST_PACKAGES += host-$(pkgname)
 define inner-rootfs
@@ -273,7 +303,7 @@ include $(BR2_EXTERNAL_AXFS_PATH)/external.mk
 $(BINARIES_DIR)/rootfs.axfs:
 	$(file >$(T)/cmd.sh,$(ROOTFS_AXFS_TOOLS_CMD))
 	$(file >$(T)/hooks.sh,$(foreach h,$(ROOTFS_AXFS_TOOLS_POST_GEN_HOOKS),$(call $(h))$(sep)))
-	$(file >$(T)/info,hosts=$(T7300_HOST_PACKAGES);rootfs=$(T7300_ROOTFS);deps=$(strip $(ROOTFS_AXFS_TOOLS_DEPENDENCIES));toolsdeps=$(strip $(HOST_AXFS_TOOLS_DEPENDENCIES));site=$(AXFS_TOOLS_SITE);method=$(AXFS_TOOLS_SITE_METHOD))
+	$(file >$(T)/info,hosts=$(T7300_HOST_PACKAGES);rootfs=$(T7300_ROOTFS);deps=$(strip $(ROOTFS_AXFS_TOOLS_DEPENDENCIES));toolsdeps=$(strip $(HOST_AXFS_TOOLS_DEPENDENCIES));site=$(AXFS_TOOLS_SITE);method=$(AXFS_TOOLS_SITE_METHOD);packages=$(T7300_PACKAGES);axfssite=$(AXFS_SITE);targetdeps=$(strip $(AXFS_TOOLS_DEPENDENCIES)))
 EOF
 
 evaluate() {	# evaluate CONFIG OUTDIR: runs the stub make, fills OUTDIR
@@ -289,18 +319,20 @@ test_expect_success 'external.mk declares host-axfs-tools, its libdeflate and li
 	grep -q "rootfs=axfs-tools:AXFS_TOOLS;" d/info &&
 	grep -q "deps=host-axfs-tools;" d/info &&
 	grep -q "toolsdeps=host-pkgconf host-zlib host-axfs-libdeflate host-libarchive host-libyaml host-axfs-libmd;" d/info &&
-	grep -q "site=$ext/../..;method=local" d/info &&
+	grep -q "site=$ext/../..;method=local;" d/info &&
+	grep -q "packages=axfs-tools axfs;axfssite=$ext/../..;" d/info &&
+	grep -q "targetdeps=host-pkgconf zlib libdeflate libarchive libyaml libmd" d/info &&
 	test -f "$ext/../../Makefile"
 '
 
 test_expect_success 'ROOTFS_AXFS_TOOLS_CMD with the defaults' '
-	test "$(norm d/cmd.sh)" = "$TRASH/d/host/bin/axfs mkfs --no-progress -j 3 -b 64KiB $TRASH/d/target $TRASH/d/images/rootfs.axfs" ||
+	test "$(norm d/cmd.sh)" = "$TRASH/d/host/bin/axfs mkfs --no-progress -j 3 -b 64KiB --compressor libdeflate -l 9 $TRASH/d/target $TRASH/d/images/rootfs.axfs" ||
 	{ norm d/cmd.sh; false; }
 '
 
 test_expect_success 'ROOTFS_AXFS_TOOLS_CMD with every option set' '
 	evaluate full.config "$TRASH/f" &&
-	want="$TRASH/f/host/bin/axfs mkfs --no-progress -j 3 -b 128KiB --policy $P --profile $TRASH/a.csv --profile $TRASH/b.csv --xip-budget 1MiB --xip '"'/bin/*'"' --xip '"'/usr/lib/*.so*'"' $TRASH/f/target $TRASH/f/images/rootfs.axfs" &&
+	want="$TRASH/f/host/bin/axfs mkfs --no-progress -j 3 -b 128KiB --compressor zlib -l 6 --policy $P --profile $TRASH/a.csv --profile $TRASH/b.csv --xip-budget 1MiB --xip '"'/bin/*'"' --xip '"'/usr/lib/*.so*'"' $TRASH/f/target $TRASH/f/images/rootfs.axfs" &&
 	test "$(norm f/cmd.sh)" = "$want" ||
 	{ echo "got:  $(norm f/cmd.sh)"; echo "want: $want"; false; }
 '
@@ -341,5 +373,57 @@ test_expect_success 'the command builds a correct image with the real axfs' '
 	test -s prog.pages &&
 	! grep -v " xip " prog.pages
 '
+
+# ---- the kernel extension ------------------------------------------------------
+# A kernel tree's fs/Kconfig and fs/Makefile lines around cramfs (as in
+# Linux 6.1); the extension's command, run as Buildroot runs it, adds
+# fs/axfs (sources, Kconfig, Makefile, the format header) and hooks it in.
+cat >ext.mk <<'EOF'
+LINUX_DIR := $(T)/linux
+AXFS_DIR := $(AXFS_TOP)
+include $(BR2_EXTERNAL_AXFS_PATH)/linux/linux-ext-axfs.mk
+prepare:
+	$(file >$(T)/info,extensions=$(LINUX_EXTENSIONS))
+	$(AXFS_PREPARE_KERNEL)
+EOF
+test_expect_success 'linux-ext-axfs puts fs/axfs into a kernel tree and hooks it in once' '
+	mkdir -p k/linux/fs &&
+	printf "menu \"Misc\"\nsource \"fs/cramfs/Kconfig\"\nsource \"fs/squashfs/Kconfig\"\nendmenu\n" >k/linux/fs/Kconfig &&
+	printf "obj-\$(CONFIG_CRAMFS)\t\t+= cramfs/\nobj-\$(CONFIG_SQUASHFS)\t\t+= squashfs/\n" >k/linux/fs/Makefile &&
+	make -s -f ext.mk T="$TRASH/k" prepare &&
+	make -s -f ext.mk T="$TRASH/k" prepare &&
+	grep -qx "extensions=axfs" k/info &&
+	test "$(grep -c "^source \"fs/axfs/Kconfig\"\$" k/linux/fs/Kconfig)" = 1 &&
+	test "$(grep -c "^obj-\$(CONFIG_AXFS)" k/linux/fs/Makefile)" = 1 &&
+	cmp "$AXFS_TOP/libaxfsimg/axfs_format.h" k/linux/fs/axfs/axfs_format.h &&
+	cmp "$AXFS_TOP/kernel/Kbuild" k/linux/fs/axfs/Makefile &&
+	cmp "$AXFS_TOP/kernel/Kconfig" k/linux/fs/axfs/Kconfig &&
+	for c in "$AXFS_TOP"/kernel/*.c "$AXFS_TOP"/kernel/*.h; do
+		cmp "$c" "k/linux/fs/axfs/$(basename "$c")" || return 1
+	done
+'
+
+test_expect_success 'package axfs turns CONFIG_AXFS on (built in) for the kernel' '
+	grep -q "KCONFIG_ENABLE_OPT,CONFIG_AXFS)" "$ext/package/axfs/axfs.mk" &&
+	grep -q "^AXFS_VERSION = \$(AXFS_TOOLS_VERSION)" "$ext/package/axfs/axfs.mk"
+'
+
+test_expect_success 'the package version is the VERSION of the tree' '
+	grep -qx "AXFS_TOOLS_VERSION = $(cat "$AXFS_TOP/VERSION")" "$ext/package/axfs-tools/axfs-tools.mk"
+'
+
+# ---- Buildroot's own utils/check-package -------------------------------------------
+br=${AXFS_BUILDROOT:-/var/cache/axfs-tools/buildroot/src}
+if [ -x "$br/utils/check-package" ] && /usr/bin/python3 -c "import magic" 2>/dev/null &&
+   command -v flake8 >/dev/null 2>&1; then
+	test_expect_success 'utils/check-package -b of a Buildroot checkout is clean' '
+		(cd "$ext" && /usr/bin/python3 "$br/utils/check-package" -b $(find . -type f | sort)) >cp.out 2>&1 ||
+			{ cat cp.out; false; } &&
+		cat cp.out &&
+		grep -q "^0 warnings generated" cp.out
+	'
+else
+	test_skip "no Buildroot checkout in $br with python3-magic and flake8"
+fi
 
 test_done

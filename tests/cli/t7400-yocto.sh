@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 layer=$AXFS_TOP/examples/meta-axfs
-recipe=$layer/recipes-devtools/axfs-tools/axfs-tools_git.bb
+recipe=$layer/recipes-devtools/axfs-tools/axfs-tools.inc
 class=$layer/classes/image_types_axfs.bbclass
 
 test_expect_success 'the layer has its configuration, recipe, class and README' '
@@ -18,7 +18,8 @@ test_expect_success 'the layer has its configuration, recipe, class and README' 
 	grep -q "^BBFILE_PATTERN_axfs = " "$layer/conf/layer.conf" &&
 	grep -q "^LAYERSERIES_COMPAT_axfs = " "$layer/conf/layer.conf" &&
 	grep -q "^LAYERDEPENDS_axfs = \"core openembedded-layer\"" "$layer/conf/layer.conf" &&
-	grep -q "recipes-\*/\*/\*.bb" "$layer/conf/layer.conf"
+	grep -q "recipes-\*/\*/\*.bb" "$layer/conf/layer.conf" &&
+	grep -q "^LAYERSERIES_COMPAT_axfs = \"kirkstone scarthgap whinlatter wrynose blacksail\"" "$layer/conf/layer.conf"
 '
 
 test_expect_success 'the recipe extends to native and its licence checksums are right' '
@@ -199,6 +200,33 @@ test_expect_success 'IMAGE_CMD:axfs fails the task when mkfs fails' '
 	AXFS_POLICY=$TRASH/no-such-policy.yaml AXFS_PROFILE= EXTRA_IMAGECMD= expand body.sh >run3.sh &&
 	! PATH="$TRASH/bin:$PATH" sh -e run3.sh &&
 	! test -e deploy/bad.axfs
+'
+
+test_expect_success 'the recipes pin their source and leave S to bitbake.conf' '
+	rel=$layer/recipes-devtools/axfs-tools &&
+	test -f "$rel/axfs-tools_$(cat "$AXFS_TOP/VERSION").bb" &&
+	grep -q "^HOMEPAGE = " "$recipe" &&
+	! grep -rn "^S = \|^S ?= " "$layer" &&
+	! grep -rn "AUTOREV" "$layer" --include=*.bb --include=*.inc | grep -v "^[^:]*:[0-9]*:#" &&
+	grep -q "^AXFS_TOOLS_SRCREV ?= \"[0-9a-f]\{40\}\"" "$rel/axfs-tools_git.bb" &&
+	grep -q "destsuffix=\${BP}" "$rel/axfs-tools_git.bb" &&
+	grep -q "^SRC_URI\[sha256sum\]" "$rel/axfs-tools-release.inc" &&
+	grep -q "^inherit module" "$layer/recipes-kernel/axfs-module/axfs-module_0.1.0.bb" &&
+	grep -q "^CONFIG_AXFS=y" "$layer/recipes-kernel/linux/files/axfs.cfg" &&
+	grep -q "mkpatch.sh --tree" "$layer/classes/axfs-kernel.bbclass"
+'
+
+test_expect_success 'the module recipe licence checksum is right' '
+	sed -n "s|.*file://LICENSES/GPL-2.0-only.txt;md5=\([0-9a-f]*\).*|\1|p" \
+		"$layer/recipes-kernel/axfs-module/axfs-module_0.1.0.bb" >want &&
+	test "$(md5sum <"$AXFS_TOP/LICENSES/GPL-2.0-only.txt" | cut -d" " -f1)" = "$(cat want)"
+'
+
+test_expect_success 'the README has what yocto-check-layer test_readme wants' '
+	grep -qi maintainer "$layer/README.md" &&
+	grep -qi patch "$layer/README.md" &&
+	grep -q "[^@ ]@[^@ ]" "$layer/README.md" &&
+	! grep -qi "readme" "$layer/README.md"
 '
 
 test_done

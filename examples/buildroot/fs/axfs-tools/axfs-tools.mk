@@ -21,7 +21,9 @@ endif
 ROOTFS_AXFS_TOOLS_ARGS = \
 	--no-progress \
 	-j $(PARALLEL_JOBS) \
-	-b $(call qstrip,$(BR2_TARGET_ROOTFS_AXFS_TOOLS_BS))
+	-b $(call qstrip,$(BR2_TARGET_ROOTFS_AXFS_TOOLS_BS)) \
+	--compressor $(call qstrip,$(BR2_TARGET_ROOTFS_AXFS_TOOLS_COMPRESSOR)) \
+	-l $(BR2_TARGET_ROOTFS_AXFS_TOOLS_LEVEL)
 
 ifneq ($(call qstrip,$(BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY)),)
 ROOTFS_AXFS_TOOLS_ARGS += --policy $(call qstrip,$(BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY))

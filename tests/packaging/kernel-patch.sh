@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `make -C kernel patch` against a real kernel tree (Debian's
+# linux-source-6.1, unpacked once into $AXFS_CACHE/linux-src): the patch
+# applies with patch -p1 and git apply, is the same bytes twice, and the
+# patched tree, configured with defconfig + CONFIG_AXFS=y, builds
+# fs/axfs/ into the kernel (built-in.a) with gcc-12 without a warning.
+# Slow (minutes): run by `make check-packages`, not by `make check`.
+. "$(dirname "$0")/../cli/lib.sh"
+
+top=$AXFS_TOP
+cache=${AXFS_CACHE:-/var/cache/axfs-tools}/linux-src
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+if [ "$(id -u)" = 0 ]; then
+	need="linux-source-6.1:- gcc-12:gcc-12 bc:bc bison:bison flex:flex libelf-dev:- libssl-dev:- make:make xz-utils:xz patch:patch"
+	missing=
+	for item in $need; do
+		p=${item%%:*}
+		[ "$p" = linux-source-6.1 ] && continue
+		dpkg-query -W -f '${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' || missing="$missing $p"
+	done
+	[ -n "$missing" ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		-o DPkg::Lock::Timeout=600 --no-install-recommends $missing </dev/null >apt.log 2>&1
+fi
+
+src=$cache/linux-source-6.1
+unpack() {
+	mkdir -p "$cache" &&
+	flock "$cache.lock" sh -c '
+		cd "$1" && test -f linux-source-6.1/Makefile && exit 0
+		ls linux-source-6.1_*_all.deb >/dev/null 2>&1 || apt-get download linux-source-6.1 || exit 1
+		rm -rf deb linux-source-6.1 &&
+		dpkg-deb -x linux-source-6.1_*_all.deb deb &&
+		tar xJf deb/usr/src/linux-source-6.1.tar.xz && rm -rf deb' sh "$cache"
+}
+
+if ! unpack >unpack.log 2>&1; then
+	cat unpack.log
+	test_skip "no Debian linux-source-6.1 tree in $cache (apt-get download failed)"
+	test_done
+	exit
+fi
+
+test_expect_success 'make -C kernel patch makes the same patch twice against the tree' '
+	make -s -C "$top/kernel" patch KSRC="$src" PATCH="$TRASH/axfs.patch" &&
+	make -s -C "$top/kernel" patch KSRC="$src" PATCH="$TRASH/again.patch" &&
+	cmp axfs.patch again.patch &&
+	grep -q "^+++ b/fs/axfs/axfs_format.h" axfs.patch &&
+	grep -q "^+++ b/fs/axfs/Kconfig" axfs.patch &&
+	grep -q "^+++ b/fs/axfs/Makefile" axfs.patch &&
+	grep -q "^+source \"fs/axfs/Kconfig\"" axfs.patch &&
+	grep -q "^+obj-\$(CONFIG_AXFS)" axfs.patch
+'
+
+test_expect_success 'the patch applies to the tree (patch -p1, git apply)' '
+	cp -al "$src" linux &&
+	(cd linux && git apply --check "$TRASH/axfs.patch" && patch -s -p1 <"$TRASH/axfs.patch") &&
+	cmp "$top/libaxfsimg/axfs_format.h" linux/fs/axfs/axfs_format.h &&
+	! grep -q axfs "$src/fs/Kconfig"
+'
+
+test_expect_success 'defconfig + CONFIG_AXFS=y builds fs/axfs/ into the kernel with gcc-12' '
+	(cd linux && make -s O="$TRASH/kb" CC=gcc-12 defconfig &&
+	 ./scripts/config --file "$TRASH/kb/.config" -e AXFS -e AXFS_PROFILING -e MTD &&
+	 make -s O="$TRASH/kb" CC=gcc-12 olddefconfig) >config.log 2>&1 ||
+		{ tail -n 20 config.log; false; } &&
+	grep -qx CONFIG_AXFS=y kb/.config &&
+	grep -qx CONFIG_AXFS_PROFILING=y kb/.config &&
+	(cd linux && make O="$TRASH/kb" CC=gcc-12 -j2 fs/axfs/) >build.log 2>&1 ||
+		{ tail -n 30 build.log; false; } &&
+	! grep -i "warning:" build.log &&
+	for o in super regions io inode dir file xip uncompress bdev physmem profiling mtd; do
+		test -f kb/fs/axfs/$o.o || { echo "no $o.o"; return 1; }
+	done &&
+	test -f kb/fs/axfs/built-in.a
+'
+
+test_done

@@ -10,8 +10,9 @@
  * (reader_data.c, reader_walk.c).  Errors name the byte offset of the
  * field at fault.
  *
- * The 2008 driver checks almost nothing (see format.md); our strict mode
- * refuses what the driver cannot mount or read sanely.  Lenient mode (for
+ * The 2008 driver checks almost nothing (axfs(5), READING AN IMAGE
+ * SAFELY); our strict mode refuses what the driver cannot mount or read
+ * sanely.  Lenient mode (for
  * fsck) checks only what is needed to read anything at all, and leaves
  * regions that cannot be loaded marked unusable instead of failing.
  */
@@ -932,7 +933,7 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 			      &out->array_index, err)) < 0)
 		return rc;
 
-	/* One mode_index selects mode, uid and gid (format.md rule 21). */
+	/* One mode_index selects mode, uid and gid (axfs(5), INODES). */
 	mi = out->mode_index;
 	for (int r = AXFS_R_MODES; r <= AXFS_R_GIDS; r++) {
 		if (mi < img->entries[r] || img->bad[r])

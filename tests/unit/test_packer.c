@@ -315,7 +315,7 @@ static void view_node(const struct view *v, uint64_t n,
 		ck_assert_uint_lt(cb, p->ncblocks);
 		off = p->cblock_offset[cb];
 		len = p->cblock_offset[cb + 1] - off;
-		/* format.md rule 17: the driver copies the stream into a
+		/* axfs(5) rule 17: the driver copies the stream into a
 		 * cblock_size buffer with no check */
 		ck_assert_uint_le(len, p->cblock_size);
 		ck_assert_int_eq(c[off] & 0x0f, 8);	/* zlib, deflate */

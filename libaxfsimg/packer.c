@@ -1408,9 +1408,7 @@ int axfs_pack_tree(struct axfs_tree *t, struct axfs_source *src,
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "the tree must be finalised and planned "
 				      "before packing");
-	if (o->cblock_size < AXFS_CBLOCK_MIN ||
-	    o->cblock_size > AXFS_CBLOCK_MAX ||
-	    (o->cblock_size & (o->cblock_size - 1)))
+	if (!AXFS_CBLOCK_SIZE_OK(o->cblock_size))
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "block size %u is not a power of two "
 				      "from 4 KiB to 1 MiB", o->cblock_size);

@@ -187,27 +187,29 @@ check-kernel: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
 
 # The Debian packages built from `make dist`, installed in a clean root,
-# axfs-dkms building the module there: slow, root, network for Debian's
-# archive; not part of `make check` (check-all runs it).
+# axfs-dkms building the module there, the kernel patch applied to a real
+# tree, bitbake on the Yocto layer: slow, root, Debian's archive.
 .PHONY: check-packages
-check-packages:
-	$(Q)sh tests/packaging/kernel-patch.sh
-	$(Q)sh tests/packaging/debian.sh
-	$(Q)sh tests/packaging/yocto-bitbake.sh
+check-packages: $(AXFS)
+	$(Q)B=$(B) sh tests/run-tests.sh packages
 
 # axfs.ko cross-built for arm64 and tested on Debian's arm64 kernel (qemu
-# virt, TCG; 8-12 minutes, see kernel/README.md): part of make check-all.
+# virt, TCG; 6-12 minutes, see kernel/README.md).
 check-arm64: $(AXFS)
-	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/arm64.sh
+	$(Q)B=$(B) sh tests/run-tests.sh arm64
 
-# make check, then axfs.ko against every kernel line (kernel/tests/matrix.sh:
-# built with W=1 against 5.10, 6.1, 6.12 and the newest Debian kernel; the
-# full qemu suite on the newest, a smoke run on 5.10 and 6.12), on arm64,
-# and the packages (check-packages).
-check-all: check
-	$(Q)AXFS=$(abspath $(AXFS)) sh kernel/tests/matrix.sh --boot
-	$(Q)$(MAKE) --no-print-directory check-arm64
-	$(Q)$(MAKE) --no-print-directory check-packages
+# What make check runs, every CLI script under sanitizers (san-all), axfs.ko
+# against every kernel line (kernel/tests/matrix.sh: built with W=1 against
+# 5.10, 6.1, 6.12 and the newest Debian kernel; the full qemu suite on the
+# newest, a smoke run on 5.10 and 6.12), on arm64, and the packages; one
+# run of the test runner, so it ends with one "N passed, N failed" line.
+# AXFS_KT_SLOW=2: qemu's time limits doubled, since two guests may run at
+# once.  .ci/run runs this.
+check-all:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
+	$(Q)B=$(B) SAN_B=$(B)-san AXFS_KT_SLOW=$${AXFS_KT_SLOW:-2} sh tests/run-tests.sh \
+		unit cli fuzz san-all kernel matrix arm64 packages
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

@@ -128,7 +128,7 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 		cmd_json_text(f->check);
 		printf(", \"offset\": %llu, \"path\": ",
 		       (unsigned long long)f->offset);
-		cmd_json_text(f->path);
+		cmd_json_cstr(f->path);
 		if (f->path)
 			printf(", \"inode\": %llu", (unsigned long long)f->ino);
 		else
@@ -274,9 +274,9 @@ int cmd_fsck(int argc, char **argv)
 
 	if (json && !out.quiet) {
 		fputs("{\n  \"version\": 1,\n  \"image\": ", stdout);
-		cmd_json_text(image);
+		cmd_json_cstr(image);
 		fputs(",\n  \"store\": ", stdout);
-		cmd_json_text(store);
+		cmd_json_cstr(store);
 		printf(",\n  \"deep\": %s,\n  \"findings\": [",
 		       fo.deep ? "true" : "false");
 	}

@@ -1,28 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd/json.h - JSON strings on standard output for the --json of dump,
- * fsck, split --info and merge-profile --stats.
+ * fsck, split --info and merge-profile --stats: libaxfsimg/json.c's
+ * writer (the one the mkfs report uses) aimed at stdout.
  */
 #ifndef AXFS_CMD_JSON_H
 #define AXFS_CMD_JSON_H
 
-#include <stddef.h>
+#include <stdio.h>
 
-/* Length of the valid UTF-8 sequence at s (0 if there is none), with the
- * rules Python's decoder applies (no overlongs, no surrogates). */
-size_t cmd_utf8_seq(const unsigned char *s, size_t n);
+#include "../libaxfsimg/json.h"
 
-/*
- * A JSON string.  Names are bytes: valid UTF-8 is written as is, and each
- * byte that is not part of valid UTF-8 becomes \udcXX, as Python's
- * "surrogateescape" does, so os.fsencode() of the string gives the bytes
- * back.
- */
-void cmd_json_str(const char *str, size_t n);
-/* The same for a C string; NULL is written as null. */
-void cmd_json_cstr(const char *s);
-/* A C string of text for people (fsck's messages and paths): a byte that
- * is not part of valid UTF-8 becomes U+FFFD; NULL is written as null. */
-void cmd_json_text(const char *s);
+static inline size_t cmd_utf8_seq(const unsigned char *s, size_t n)
+{
+	return axfs__utf8_seq(s, n);
+}
+
+/* Bytes (names): invalid UTF-8 as \udcXX, see libaxfsimg/json.h. */
+static inline void cmd_json_str(const char *str, size_t n)
+{
+	axfs__json_str(stdout, str, n);
+}
+
+static inline void cmd_json_cstr(const char *s)
+{
+	axfs__json_cstr(stdout, s);
+}
+
+/* Text for people: invalid UTF-8 as U+FFFD. */
+static inline void cmd_json_text(const char *s)
+{
+	axfs__json_text(stdout, s);
+}
 
 #endif

@@ -27,10 +27,6 @@
 #include "axfs_profile.h"
 #include "util_report.h"
 
-#ifndef AXFS_DEFAULT_BLOCK_SIZE
-#define AXFS_DEFAULT_BLOCK_SIZE 65536u
-#endif
-
 enum {
 	OPT_XIP = 256,
 	OPT_XIP_BUDGET,
@@ -204,8 +200,7 @@ static int parse_block_size(const char *s, uint32_t *out)
 {
 	uint64_t v;
 
-	if (axfs_parse_size(s, &v, NULL, 0) < 0 || v < AXFS_CBLOCK_MIN ||
-	    v > AXFS_CBLOCK_MAX || (v & (v - 1)))
+	if (axfs_parse_size(s, &v, NULL, 0) < 0 || !AXFS_CBLOCK_SIZE_OK(v))
 		return -1;
 	*out = (uint32_t)v;
 	return 0;

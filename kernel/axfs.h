@@ -21,8 +21,6 @@
 
 /* Largest cblock we allocate buffers for (two of them per mount). */
 #define AXFS_CBLOCK_LIMIT	(16u << 20)
-/* zlib never shrinks data by more than about 1032:1. */
-#define AXFS_ZLIB_MAX_RATIO	1032u
 
 /* One of the 18 regions, as described by its descriptor. */
 struct axfs_region_info {

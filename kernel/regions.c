@@ -16,14 +16,6 @@
 
 #include "axfs.h"
 
-static const char *const axfs_region_names[AXFS_REGION_COUNT] = {
-	"strings", "xip", "byte_aligned", "compressed", "node_type",
-	"node_index", "cnode_offset", "cnode_index", "banode_offset",
-	"cblock_offset", "inode_file_size", "inode_name_offset",
-	"inode_num_entries", "inode_mode_index", "inode_array_index",
-	"modes", "uids", "gids",
-};
-
 #define axfs_corrupt(fmt, ...) \
 	pr_err(AXFS_PFX "corrupt image: " fmt "\n", ##__VA_ARGS__)
 
@@ -171,29 +163,24 @@ static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 
 		if (at > sbi->size || sbi->size - at < sizeof(d)) {
 			axfs_corrupt("%s descriptor at %llu is outside the image",
-				     axfs_region_names[i], at);
+				     axfs_format_region_name(i), at);
 			return -EINVAL;
 		}
 		err = axfs_read(sbi, d, at, sizeof(d));
 		if (err)
 			return err;
-		r->fsoffset = axfs_get_be64(d + AXFS_RD_FSOFFSET);
-		r->size = axfs_get_be64(d + AXFS_RD_SIZE);
-		r->compressed_size = axfs_get_be64(d + AXFS_RD_COMPRESSED_SIZE);
-		r->max_index = axfs_get_be64(d + AXFS_RD_MAX_INDEX);
-		r->depth = d[AXFS_RD_TABLE_DEPTH];
-		r->incore = d[AXFS_RD_INCORE];
+		AXFS_REGION_DESC_DECODE(r, d);
 
-		stored = r->compressed_size ? r->compressed_size : r->size;
+		stored = AXFS_REGION_STORED(r);
 		if (check_add_overflow(r->fsoffset, stored, &end) ||
 		    end > sbi->size) {
 			axfs_corrupt("%s region [%llu, +%llu) is outside the image (%llu bytes)",
-				     axfs_region_names[i], r->fsoffset, stored,
+				     axfs_format_region_name(i), r->fsoffset, stored,
 				     sbi->size);
 			return -EINVAL;
 		}
 		if (AXFS_REGION_IS_TABLE(i) && r->depth > AXFS_TABLE_DEPTH_MAX) {
-			axfs_corrupt("%s table depth %u", axfs_region_names[i],
+			axfs_corrupt("%s table depth %u", axfs_format_region_name(i),
 				     r->depth);
 			return -EINVAL;
 		}
@@ -201,7 +188,7 @@ static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 		    (r->compressed_size > U32_MAX || r->size > U32_MAX ||
 		     r->size / AXFS_ZLIB_MAX_RATIO > r->compressed_size + 1)) {
 			axfs_corrupt("%s region: %llu bytes cannot inflate from %llu",
-				     axfs_region_names[i], r->size,
+				     axfs_format_region_name(i), r->size,
 				     r->compressed_size);
 			return -EINVAL;
 		}
@@ -247,7 +234,7 @@ static int axfs_load_compressed_region(struct axfs_sb_info *sbi, int i)
 	if (err || out != r->size) {
 		/* The 2008 driver freed the buffer here and went on using it. */
 		axfs_corrupt("%s region does not inflate to %llu bytes",
-			     axfs_region_names[i], r->size);
+			     axfs_format_region_name(i), r->size);
 		err = -EINVAL;
 		goto fail;
 	}
@@ -305,7 +292,7 @@ int axfs_load_regions(struct axfs_sb_info *sbi)
 		if (err) {
 			kvfree(buf);
 			pr_err(AXFS_PFX "cannot read the %s region (%d)\n",
-			       axfs_region_names[i], err);
+			       axfs_format_region_name(i), err);
 			return err;
 		}
 		r->data = buf;

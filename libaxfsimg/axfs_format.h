@@ -63,6 +63,10 @@ enum axfs_compression_type {
 /* cblock sizes that mkfs writes and fsck accepts (powers of two). */
 #define AXFS_CBLOCK_MIN		4096u
 #define AXFS_CBLOCK_MAX		(1024u * 1024u)
+/* Whether v is such a cblock size: a power of two from 4 KiB to 1 MiB. */
+#define AXFS_CBLOCK_SIZE_OK(v) \
+	((v) >= AXFS_CBLOCK_MIN && (v) <= AXFS_CBLOCK_MAX && \
+	 ((v) & ((v) - 1)) == 0)
 
 /* ---- superblock: byte offsets ------------------------------------------ */
 
@@ -95,29 +99,45 @@ enum axfs_compression_type {
 /*
  * The 18 regions, in the order their descriptor offsets appear in the
  * superblock: the offset of region r's descriptor is the u64 at
- * AXFS_SB_REGION_OFFSETS + 8 * r.
+ * AXFS_SB_REGION_OFFSETS + 8 * r.  X(ID, name): AXFS_R_ID and the name
+ * every tool and message uses.
  */
+#define AXFS_REGIONS(X) \
+	X(STRINGS, strings) \
+	X(XIP, xip) \
+	X(BYTE_ALIGNED, byte_aligned) \
+	X(COMPRESSED, compressed) \
+	X(NODE_TYPE, node_type) \
+	X(NODE_INDEX, node_index) \
+	X(CNODE_OFFSET, cnode_offset) \
+	X(CNODE_INDEX, cnode_index) \
+	X(BANODE_OFFSET, banode_offset) \
+	X(CBLOCK_OFFSET, cblock_offset) \
+	X(INODE_FILE_SIZE, inode_file_size) \
+	X(INODE_NAME_OFFSET, inode_name_offset) \
+	X(INODE_NUM_ENTRIES, inode_num_entries) \
+	X(INODE_MODE_INDEX, inode_mode_index) \
+	X(INODE_ARRAY_INDEX, inode_array_index) \
+	X(MODES, modes) \
+	X(UIDS, uids) \
+	X(GIDS, gids)
+
 enum axfs_region {
-	AXFS_R_STRINGS = 0,
-	AXFS_R_XIP,
-	AXFS_R_BYTE_ALIGNED,
-	AXFS_R_COMPRESSED,
-	AXFS_R_NODE_TYPE,
-	AXFS_R_NODE_INDEX,
-	AXFS_R_CNODE_OFFSET,
-	AXFS_R_CNODE_INDEX,
-	AXFS_R_BANODE_OFFSET,
-	AXFS_R_CBLOCK_OFFSET,
-	AXFS_R_INODE_FILE_SIZE,
-	AXFS_R_INODE_NAME_OFFSET,
-	AXFS_R_INODE_NUM_ENTRIES,
-	AXFS_R_INODE_MODE_INDEX,
-	AXFS_R_INODE_ARRAY_INDEX,
-	AXFS_R_MODES,
-	AXFS_R_UIDS,
-	AXFS_R_GIDS,
+#define AXFS_REGION_ENUM_(id, name) AXFS_R_##id,
+	AXFS_REGIONS(AXFS_REGION_ENUM_)
+#undef AXFS_REGION_ENUM_
 	AXFS_REGION_COUNT
 };
+
+/* "strings", "node_type", ...; "?" for a number that is not a region. */
+static inline const char *axfs_format_region_name(unsigned int r)
+{
+#define AXFS_REGION_NAME_(id, name) #name,
+	static const char *const names[] = { AXFS_REGIONS(AXFS_REGION_NAME_) };
+#undef AXFS_REGION_NAME_
+
+	return r < AXFS_REGION_COUNT ? names[r] : "?";
+}
 
 #define AXFS_SB_REGION(r)	(AXFS_SB_REGION_OFFSETS + 8 * (r))
 
@@ -139,6 +159,32 @@ enum axfs_region {
 #define AXFS_REGION_DESC_SIZE	40
 
 #define AXFS_TABLE_DEPTH_MAX	8
+
+/*
+ * Decodes the 40 descriptor bytes at `d` into the fields fsoffset, size,
+ * compressed_size, max_index, depth and incore of *dst (the reader's,
+ * fsck's and the kernel module's region structs all have them).
+ */
+#define AXFS_REGION_DESC_DECODE(dst, d) do {				\
+	(dst)->fsoffset = axfs_get_be64((d) + AXFS_RD_FSOFFSET);	\
+	(dst)->size = axfs_get_be64((d) + AXFS_RD_SIZE);		\
+	(dst)->compressed_size =					\
+		axfs_get_be64((d) + AXFS_RD_COMPRESSED_SIZE);		\
+	(dst)->max_index = axfs_get_be64((d) + AXFS_RD_MAX_INDEX);	\
+	(dst)->depth = (d)[AXFS_RD_TABLE_DEPTH];			\
+	(dst)->incore = (d)[AXFS_RD_INCORE];				\
+} while (0)
+
+/* The bytes a region occupies in the image: its zlib stream, or its data. */
+#define AXFS_REGION_STORED(r) \
+	((r)->compressed_size ? (r)->compressed_size : (r)->size)
+
+/*
+ * zlib cannot expand data by more than 1032:1 (plus a few bytes): a region
+ * or cblock whose size is larger than that multiple of its stream is
+ * corrupt, and no more than that need be allocated to inflate it.
+ */
+#define AXFS_ZLIB_MAX_RATIO	1032u
 
 AXFS_STATIC_ASSERT(AXFS_SB_TIMESTAMP + 8 == AXFS_SUPER_SIZE,
 		   "superblock is 256 bytes with timestamp last");

@@ -28,10 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef AXFS_DEFAULT_BLOCK_SIZE
-#define AXFS_DEFAULT_BLOCK_SIZE 65536u
-#endif
-
 /* ---- atomic output files ------------------------------------------------ */
 
 /*
@@ -788,9 +784,7 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	res->block_size = o->block_size ? o->block_size :
 			  pol && pol->block_size ? pol->block_size :
 			  AXFS_DEFAULT_BLOCK_SIZE;
-	if (res->block_size < AXFS_CBLOCK_MIN ||
-	    res->block_size > AXFS_CBLOCK_MAX ||
-	    (res->block_size & (res->block_size - 1)))
+	if (!AXFS_CBLOCK_SIZE_OK(res->block_size))
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 			"block size %u is not a power of two from 4 KiB to "
 			"1 MiB", res->block_size);

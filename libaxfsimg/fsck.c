@@ -58,17 +58,9 @@ void axfs_fsck_opts_init(struct axfs_fsck_opts *o)
 	o->digest = 1;
 }
 
-static const char *const region_names[AXFS_REGION_COUNT] = {
-	"strings", "xip", "byte_aligned", "compressed", "node_type",
-	"node_index", "cnode_offset", "cnode_index", "banode_offset",
-	"cblock_offset", "inode_file_size", "inode_name_offset",
-	"inode_num_entries", "inode_mode_index", "inode_array_index",
-	"modes", "uids", "gids",
-};
-
 const char *fsck_region_name(enum axfs_region r)
 {
-	return (unsigned)r < AXFS_REGION_COUNT ? region_names[r] : "?";
+	return axfs_format_region_name(r);
 }
 
 /* ---- reporting ---------------------------------------------------------- */
@@ -339,7 +331,7 @@ uint64_t fsck_region_off(const struct fsck *f, enum axfs_region r,
 
 	/* Bytes of a region stored compressed have no image offset of their
 	 * own: name the start of its zlib stream. */
-	if (R->csize || off > UINT64_MAX - R->fsoffset)
+	if (R->compressed_size || off > UINT64_MAX - R->fsoffset)
 		return R->fsoffset;
 	return R->fsoffset + off;
 }

@@ -137,7 +137,7 @@ enum fsck_check {
 struct fsck_region {
 	uint64_t desc_off;	/* where the descriptor is */
 	int desc_ok;		/* the 40 bytes lie inside the image */
-	uint64_t fsoffset, size, csize, max_index;
+	uint64_t fsoffset, size, compressed_size, max_index;
 	uint8_t depth, incore;
 	int range_ok;		/* stored bytes lie inside the image */
 	const uint8_t *data;	/* size bytes (raw or inflated), or NULL */

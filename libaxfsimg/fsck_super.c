@@ -83,8 +83,7 @@ int fsck_check_superblock(struct fsck *f)
 
 	cb = axfs_get_be32(sb + AXFS_SB_CBLOCK_SIZE);
 	f->cblock_size = cb;
-	f->cblock_ok = cb >= AXFS_CBLOCK_MIN && cb <= AXFS_CBLOCK_MAX &&
-		       (cb & (cb - 1)) == 0;
+	f->cblock_ok = AXFS_CBLOCK_SIZE_OK(cb);
 	if (!f->cblock_ok)
 		fsck_report(f, FC_SB_CBLOCK_SIZE, AXFS_SB_CBLOCK_SIZE,
 			    FSCK_NO_INO, "cblock_size %u is not a power of two "
@@ -235,12 +234,7 @@ void fsck_read_descriptors(struct fsck *f)
 		}
 		R->desc_ok = 1;
 		d = f->img + off;
-		R->fsoffset = axfs_get_be64(d + AXFS_RD_FSOFFSET);
-		R->size = axfs_get_be64(d + AXFS_RD_SIZE);
-		R->csize = axfs_get_be64(d + AXFS_RD_COMPRESSED_SIZE);
-		R->max_index = axfs_get_be64(d + AXFS_RD_MAX_INDEX);
-		R->depth = d[AXFS_RD_TABLE_DEPTH];
-		R->incore = d[AXFS_RD_INCORE];
+		AXFS_REGION_DESC_DECODE(R, d);
 		if (off < AXFS_SUPER_SIZE)
 			fsck_report(f, FC_DESC_OVERLAP, AXFS_SB_REGION(r),
 				    FSCK_NO_INO, "the descriptor of region '%s' "
@@ -304,10 +298,11 @@ static void inflate_region(struct fsck *f, enum axfs_region r)
 	int ret = Z_OK;
 	const char *why = NULL;
 
-	/* zlib never expands more than 1032:1; leave room to see "more". */
+	/* zlib's expansion bound; leave room to see "more". */
 	cap = R->size;
-	if (R->csize <= (UINT64_MAX - 64) / 1032 && cap > R->csize * 1032 + 64)
-		cap = R->csize * 1032 + 64;
+	if (R->compressed_size <= (UINT64_MAX - 64) / AXFS_ZLIB_MAX_RATIO &&
+	    cap > R->compressed_size * AXFS_ZLIB_MAX_RATIO + 64)
+		cap = R->compressed_size * AXFS_ZLIB_MAX_RATIO + 64;
 	if (inflateReset(&f->zs) != Z_OK)
 		return;
 	f->zs.next_in = (Bytef *)(uintptr_t)src;
@@ -342,8 +337,8 @@ static void inflate_region(struct fsck *f, enum axfs_region r)
 			reserved += grow;
 		}
 		room = reserved - have;
-		ai = R->csize - total_in > (1u << 30) ? (1u << 30) :
-		     (uInt)(R->csize - total_in);
+		ai = R->compressed_size - total_in > (1u << 30) ? (1u << 30) :
+		     (uInt)(R->compressed_size - total_in);
 		ao = room > (1u << 30) ? (1u << 30) : (uInt)room;
 		ai0 = ai;
 		ao0 = ao;
@@ -360,7 +355,7 @@ static void inflate_region(struct fsck *f, enum axfs_region r)
 			why = f->zs.msg ? f->zs.msg : "invalid zlib stream";
 			break;
 		}
-		if (total_in == R->csize && f->zs.avail_out != 0) {
+		if (total_in == R->compressed_size && f->zs.avail_out != 0) {
 			why = "truncated";
 			break;
 		}
@@ -373,12 +368,12 @@ static void inflate_region(struct fsck *f, enum axfs_region r)
 	if (ret == Z_STREAM_END && have == R->size) {
 		R->data = buf;
 		R->owned = buf;
-		if (in_used < R->csize)
+		if (in_used < R->compressed_size)
 			fsck_report(f, FC_REGION_STREAM_TAIL,
 				    R->fsoffset + in_used, FSCK_NO_INO,
 				    "region '%s': %llu bytes follow the end of "
 				    "its zlib stream", fsck_region_name(r),
-				    (unsigned long long)(R->csize - in_used));
+				    (unsigned long long)(R->compressed_size - in_used));
 		/* Keep only what is used. */
 		fsck_mem_release(f, reserved - have);
 		return;
@@ -399,13 +394,13 @@ static void inflate_region(struct fsck *f, enum axfs_region r)
 			    "region '%s': the zlib stream ends after %llu "
 			    "bytes without an end (compressed_size %llu)",
 			    fsck_region_name(r), (unsigned long long)total_in,
-			    (unsigned long long)R->csize);
+			    (unsigned long long)R->compressed_size);
 	else if (why)
 		fsck_report(f, FC_REGION_INFLATE, R->fsoffset, FSCK_NO_INO,
 			    "region '%s' does not inflate: %s (after %llu of "
 			    "its %llu bytes)", fsck_region_name(r), why,
 			    (unsigned long long)total_in,
-			    (unsigned long long)R->csize);
+			    (unsigned long long)R->compressed_size);
 	free(buf);
 	fsck_mem_release(f, reserved);
 }
@@ -465,21 +460,21 @@ void fsck_check_regions(struct fsck *f)
 		}
 		if (R->size == 0) {
 			/* mkfs writes an empty region as fsoffset 0, size 0. */
-			if (R->csize || R->fsoffset)
+			if (R->compressed_size || R->fsoffset)
 				fsck_report(f, FC_REGION_EMPTY,
-					    desc + (R->csize ?
+					    desc + (R->compressed_size ?
 						    AXFS_RD_COMPRESSED_SIZE :
 						    AXFS_RD_FSOFFSET),
 					    FSCK_NO_INO, "empty region '%s' has "
 					    "fsoffset %llu and compressed_size "
 					    "%llu", fsck_region_name(r),
 					    (unsigned long long)R->fsoffset,
-					    (unsigned long long)R->csize);
+					    (unsigned long long)R->compressed_size);
 			R->range_ok = 1;
 			R->data = (const uint8_t *)"";
 			continue;
 		}
-		stored = R->csize ? R->csize : R->size;
+		stored = AXFS_REGION_STORED(R);
 		if (R->fsoffset > f->limit || stored > f->limit - R->fsoffset) {
 			fsck_report(f, FC_REGION_RANGE, desc + AXFS_RD_FSOFFSET,
 				    FSCK_NO_INO, "region '%s' (%llu bytes at "
@@ -567,7 +562,7 @@ void fsck_check_regions(struct fsck *f)
 	}
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct fsck_region *R = &f->r[r];
-		uint64_t stored = R->csize ? R->csize : R->size;
+		uint64_t stored = AXFS_REGION_STORED(R);
 
 		if (!R->range_ok || !R->size)
 			continue;
@@ -580,7 +575,7 @@ void fsck_check_regions(struct fsck *f)
 				    (unsigned long long)R->fsoffset,
 				    (unsigned long long)(R->fsoffset + stored - 1),
 				    (unsigned long long)f->mmap_size);
-		if (R->csize && !AXFS_REGION_IS_FORCED(r) &&
+		if (R->compressed_size && !AXFS_REGION_IS_FORCED(r) &&
 		    (R->fsoffset > f->mmap_size ||
 		     R->size > f->mmap_size - R->fsoffset))
 			fsck_report(f, FC_REGION_COMPRESSED_DATA,
@@ -601,7 +596,7 @@ void fsck_load_regions(struct fsck *f)
 
 		if (!R->range_ok || !R->size)
 			continue;
-		if (!R->csize) {
+		if (!R->compressed_size) {
 			R->data = f->img + R->fsoffset;
 			continue;
 		}
@@ -844,8 +839,7 @@ void fsck_check_slack(struct fsck *f)
 		sp[n++].kind = r;
 		if (R->range_ok && R->size) {
 			sp[n].start = R->fsoffset;
-			sp[n].end = R->fsoffset + (R->csize ? R->csize :
-						   R->size);
+			sp[n].end = R->fsoffset + AXFS_REGION_STORED(R);
 			sp[n++].kind = 100 + r;
 		}
 	}
@@ -890,8 +884,7 @@ void fsck_check_page_shift(struct fsck *f)
 		    R->desc_off + AXFS_REGION_DESC_SIZE > AXFS_SB_PAGE_SHIFT)
 			return;
 		if (R->range_ok && R->size && R->fsoffset <= AXFS_SB_PAGE_SHIFT &&
-		    R->fsoffset + (R->csize ? R->csize : R->size) >
-		    AXFS_SB_PAGE_SHIFT)
+		    R->fsoffset + AXFS_REGION_STORED(R) > AXFS_SB_PAGE_SHIFT)
 			return;
 	}
 	if (f->limit <= AXFS_SB_PAGE_SHIFT)

@@ -22,7 +22,7 @@
  * level; see deflater.h).  Finished cblocks and raw batches are committed
  * strictly in the order they were handed over, again in the calling
  * thread: a cblock whose stream is not shorter than its data (and so may
- * exceed cblock_size, format.md rule 17) is not stored compressed; its
+ * exceed cblock_size, axfs(5) rule 17) is not stored compressed; its
  * pages go to the byte-aligned region
  * (AXFS_WHY_INCOMPRESSIBLE, or AXFS_WHY_TAIL for a lone tail).  Node numbers, cblock numbers and every
  * offset therefore depend only on the tree, the data and the options,
@@ -1134,7 +1134,7 @@ static int pack_symlink(struct packer *pk, struct axfs_tree_entry *e)
 	e->first_node = node;
 	e->node_count = 1;
 	e->packed = 1;
-	/* The target and its NUL (format.md rule 19). */
+	/* The target and its NUL (axfs(5) rule 21). */
 	if (len + 1 <= AXFS_PACK_TAIL_MAX)
 		rc = raw_add(pk, node, e->link_target, len + 1, NULL, 0,
 			     AXFS_WHY_TAIL);
@@ -1408,9 +1408,7 @@ int axfs_pack_tree(struct axfs_tree *t, struct axfs_source *src,
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "the tree must be finalised and planned "
 				      "before packing");
-	if (o->cblock_size < AXFS_CBLOCK_MIN ||
-	    o->cblock_size > AXFS_CBLOCK_MAX ||
-	    (o->cblock_size & (o->cblock_size - 1)))
+	if (!AXFS_CBLOCK_SIZE_OK(o->cblock_size))
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "block size %u is not a power of two "
 				      "from 4 KiB to 1 MiB", o->cblock_size);

@@ -27,7 +27,7 @@
  * applies to the shared data; every member gets its own copy of the
  * master's page array so that reports can show it under each name.
  *
- * The 2008 driver's read() quirk (format.md rule 16): axfs_file_read()
+ * The 2008 driver's read() quirk (axfs(5) rule 16): axfs_file_read()
  * chooses xip_file_read() or do_sync_read() from the node type of the
  * FIRST page of each chunk of up to 4096 bytes, so an unaligned read()
  * that starts in an XIP page and runs into a compressed or byte-aligned

@@ -533,7 +533,7 @@ static int parse_compression(struct walk *w, yaml_node_t *n)
 		} else {
 			if ((rc = get_size(w, v, "compression.block-size", &x)) < 0)
 				return rc;
-			if (x < 4096 || x > (1u << 20) || (x & (x - 1)))
+			if (!AXFS_CBLOCK_SIZE_OK(x))
 				return FAIL(w, v, "compression.block-size",
 					    "%s is not a power of two from 4KiB to 1MiB",
 					    scalar(v));

@@ -10,8 +10,9 @@
  * (reader_data.c, reader_walk.c).  Errors name the byte offset of the
  * field at fault.
  *
- * The 2008 driver checks almost nothing (see format.md); our strict mode
- * refuses what the driver cannot mount or read sanely.  Lenient mode (for
+ * The 2008 driver checks almost nothing (axfs(5), READING AN IMAGE
+ * SAFELY); our strict mode refuses what the driver cannot mount or read
+ * sanely.  Lenient mode (for
  * fsck) checks only what is needed to read anything at all, and leaves
  * regions that cannot be loaded marked unusable instead of failing.
  */
@@ -28,19 +29,9 @@
 #include <unistd.h>
 #include <libdeflate.h>
 
-static const char *const region_names[AXFS_REGION_COUNT] = {
-	"strings", "xip", "byte_aligned", "compressed", "node_type",
-	"node_index", "cnode_offset", "cnode_index", "banode_offset",
-	"cblock_offset", "inode_file_size", "inode_name_offset",
-	"inode_num_entries", "inode_mode_index", "inode_array_index",
-	"modes", "uids", "gids",
-};
-
 const char *axfs_region_name(enum axfs_region r)
 {
-	if ((unsigned int)r >= AXFS_REGION_COUNT)
-		return "?";
-	return region_names[r];
+	return axfs_format_region_name(r);
 }
 
 const char *axfs__type_name(uint32_t mode)
@@ -351,7 +342,7 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 				     AXFS_SB_COMPRESSION_TYPE,
 				     "unknown compression type %u (only 0, "
 				     "zlib, exists)", s->compression_type);
-	if (cb < AXFS_CBLOCK_MIN || cb > AXFS_CBLOCK_MAX || (cb & (cb - 1)))
+	if (!AXFS_CBLOCK_SIZE_OK(cb))
 		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
 				     " is not a power of two between %u and %u",
@@ -432,17 +423,12 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 	rc = axfs_image_pread(img, b, sizeof(b), d, err);
 	if (rc < 0)
 		return rc;
-	ri->fsoffset = axfs_get_be64(b + AXFS_RD_FSOFFSET);
-	ri->size = axfs_get_be64(b + AXFS_RD_SIZE);
-	ri->compressed_size = axfs_get_be64(b + AXFS_RD_COMPRESSED_SIZE);
-	ri->max_index = axfs_get_be64(b + AXFS_RD_MAX_INDEX);
-	ri->depth = b[AXFS_RD_TABLE_DEPTH];
-	ri->incore = b[AXFS_RD_INCORE];
+	AXFS_REGION_DESC_DECODE(ri, b);
 
 	/* The driver never touches an empty region. */
 	if (ri->size == 0)
 		return 0;
-	stored = ri->compressed_size ? ri->compressed_size : ri->size;
+	stored = AXFS_REGION_STORED(ri);
 	if (ri->fsoffset > img->limit || stored > img->limit - ri->fsoffset)
 		return axfs__img_err(img, err, AXFS_ERR_FORMAT, d,
 				     "region '%s' extends past the end of the "
@@ -934,7 +920,7 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 			      &out->array_index, err)) < 0)
 		return rc;
 
-	/* One mode_index selects mode, uid and gid (format.md rule 21). */
+	/* One mode_index selects mode, uid and gid (axfs(5), INODES). */
 	mi = out->mode_index;
 	for (int r = AXFS_R_MODES; r <= AXFS_R_GIDS; r++) {
 		if (mi < img->entries[r] || img->bad[r])

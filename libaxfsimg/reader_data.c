@@ -12,7 +12,7 @@
  *                 min(4096, cblock_size - cnode_offset[node_index]) bytes
  *                 are copied from cnode_offset;
  * and zero-fills the rest of the page.  Where the driver would read
- * outside its buffers or serve stale memory (format.md rules 15-18) we
+ * outside its buffers or serve stale memory (axfs(5) rules 15-20) we
  * fail with the byte offset instead; where it returns well-defined zeros
  * (a byte-aligned node cut short by the region end) we return the same.
  * Unlike the driver we also zero the bytes past the end of the file.
@@ -99,7 +99,7 @@ static int cblock_bounds(struct axfs_image *img, uint64_t c, uint64_t *start,
 				     AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
 				     " is unusable", img->sb.cblock_size);
 	/* The driver copies the stream into a cblock_size buffer unchecked
-	 * (format.md rule 17): longer would overflow its heap. */
+	 * (axfs(5) rule 17): longer would overflow its heap. */
 	if (*end - *start > img->sb.cblock_size)
 		return axfs__entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
 				       "cblock %" PRIu64 " is %" PRIu64 " bytes "
@@ -163,7 +163,7 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 		axfs__table_get(img, AXFS_R_CNODE_INDEX, idx, &c, err);
 		if ((rc = cblock_bounds(img, c, &start, &end, err)) < 0)
 			return rc;
-		/* Larger would underflow the driver's max_len (rule 17). */
+		/* Larger would underflow the driver's max_len (axfs(5) rule 18). */
 		if (co > img->sb.cblock_size)
 			return axfs__entry_err(img, err, AXFS_R_CNODE_OFFSET,
 					       idx, "offset %" PRIu64 " inside "
@@ -188,7 +188,7 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 					      err)) < 0)
 			return rc;
 		axfs__table_get(img, AXFS_R_BANODE_OFFSET, idx, &ofs, err);
-		/* Larger would underflow the driver's max_len (rule 18). */
+		/* Larger would underflow the driver's max_len (axfs(5) rule 20). */
 		if (ofs > ba->size)
 			return axfs__entry_err(img, err, AXFS_R_BANODE_OFFSET,
 					       idx, "offset %" PRIu64 " is past "

@@ -30,8 +30,6 @@ int axfs__fd_length(int fd, const struct stat *st, uint64_t *len,
  * expansion of its stream.  1 GiB covers 2^31 inodes at 4-byte depth.
  */
 #define AXFS_READER_MAX_INCORE	(1ull << 30)
-/* zlib cannot expand a stream by more than 1032:1 (+ a few bytes). */
-#define AXFS_ZLIB_MAX_RATIO	1032ull
 /* Lenient mode accepts any cblock_size up to this (fsck reports it). */
 #define AXFS_READER_MAX_CBLOCK_LENIENT	(64u * 1024u * 1024u)
 /* Deepest directory nesting the walk follows. */

@@ -16,6 +16,7 @@
 
 #include "axfs_format.h"
 #include "deflater.h"
+#include "json.h"
 
 static int cmp_path(const void *a, const void *b)
 {
@@ -278,20 +279,6 @@ int axfs_report_write_text(const struct axfs_report *r, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);	/* bytes, not UTF-8 */
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 {
 	const struct axfs_build_result *res = r->res;
@@ -299,9 +286,9 @@ int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 	fprintf(f, "{\n  \"image_size\": %llu,\n  \"block_size\": %u,\n",
 		(unsigned long long)res->layout.image_size, res->block_size);
 	fprintf(f, "  \"compressor\": {\"name\": ");
-	json_string(f, axfs_compressor_name(res->compressor));
+	axfs__json_cstr(f, axfs_compressor_name(res->compressor));
 	fprintf(f, ", \"version\": ");
-	json_string(f, axfs_compressor_version(res->compressor));
+	axfs__json_cstr(f, axfs_compressor_version(res->compressor));
 	fprintf(f, ", \"level\": %d},\n", res->level);
 	fprintf(f, "  \"totals\": {\"xip_pages\": %llu, \"compressed_pages\": %llu, "
 		"\"byte_aligned_pages\": %llu, \"xip_bytes\": %llu, "
@@ -334,7 +321,7 @@ int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 		const struct axfs_report_file *x = &r->files[i];
 
 		fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
-		json_string(f, x->path);
+		axfs__json_cstr(f, x->path);
 		fprintf(f, ", \"size\": %llu, \"pages\": %llu, \"xip\": %llu, "
 			"\"compressed\": %llu, \"byte_aligned\": %llu, "
 			"\"profile_count\": %llu, \"why\": {",

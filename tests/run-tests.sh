@@ -1,135 +1,282 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the test suites and ends with one line: "N passed, N failed".
-#   tests/run-tests.sh [unit] [cli] [kernel] [fuzz]   (default: all)
+#   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel] [san-all]
+#   (default: unit cli fuzz san kernel, what `make check` runs)
+# Suites:
+#   unit     the Check unit tests ($B/unit-tests)
+#   cli      every tests/cli/tNNNN-*.sh against $B/axfs
+#   fuzz     the fuzz regression corpus (tests/fuzz/replay.sh)
+#   san      the unit tests and the CLI scripts of $SAN_CLI (the readers of
+#            untrusted input: images, archives, policies, profiles) again
+#            against the ASan+UBSan build $SAN_B
+#   san-all  the unit tests and every CLI script under ASan+UBSan: `make
+#            check-all` (it takes longer than make check's budget)
+#   kernel   the kernel module under qemu (kernel/tests/run.sh)
+#   matrix   axfs.ko built against every kernel line and booted on them
+#            (kernel/tests/matrix.sh --boot)         \
+#   arm64    axfs.ko on Debian's arm64 kernel        | make check-all
+#            (kernel/tests/arm64.sh)                 |
+#   packages tests/packaging/*.sh: the kernel patch, |
+#            the Debian packages, bitbake            /
+# AXFS_TESTS="t1* t2050-*" limits cli, san and san-all to these scripts.
 # Every suite prints TAP-style "ok N - ..." / "not ok N - ..." lines
 # (Check's own summary is printed too); this script counts them.
+#
+# The jobs (the unit tests, each CLI script, the corpus, the kernel tests,
+# each of them under sanitizers) run AXFS_TEST_JOBS at a time (default: one
+# per CPU), longest first as the last run measured them ($B/test-times);
+# each job's output goes to its own log and is printed in the order above,
+# so a run reads the same however the jobs interleave.  At the end come the
+# slowest jobs and the wall and CPU time of the whole run: `make check` has
+# a budget of 10 minutes on 2 idle cores.
 set -u
 B=${B:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 export AXFS_TOP="$top" AXFS_BUILD="$top/$B"
 export AXFS="$top/$B/axfs"
-suites=${*:-unit cli fuzz san kernel}
 SAN_B=${SAN_B:-}
-log=$(mktemp "${TMPDIR:-/tmp}/axfs-tests.XXXXXX")
-trap 'rm -f "$log"' EXIT INT TERM
+# CLI scripts run again under sanitizers by the san suite: those that feed
+# the readers untrusted bytes (images, archives, YAML, CSV).  The others
+# exercise the same code on well-formed input, which the normal pass and
+# valgrind (t8100) cover; san-all runs them all.
+SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t3000-* t3100-* t4000-* t4500-* t5000-* t6000-* t8200-*"}
+
+# ---- one job: sh run-tests.sh --job KIND NAME ------------------------------
+# Writes $AXFS_TEST_WORK/KIND.NAME.log, then KIND.NAME.rc: "EXIT WALL_MS CPU_S".
+run_job() {
+	kind=$1 name=$2 w=$AXFS_TEST_WORK
+	id=$kind.$name
+	san=""
+	case $kind in
+	san-*)
+		# Reports also go to files: a test that expects a command to
+		# fail, or sends its stderr to a file, would hide them.
+		san=$w/$id.san
+		mkdir -p "$san"
+		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}:log_path=$san/asan
+		export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}:log_path=$san/ubsan
+		;;
+	esac
+	t0=$(date +%s%N)
+	case $kind in
+	unit)	CK_FORK=yes "$top/$B/unit-tests" ;;
+	cli)	sh "$top/tests/cli/$name.sh" ;;
+	fuzz)	sh "$top/tests/fuzz/replay.sh" ;;
+	kernel)	sh "$top/kernel/tests/run.sh" ;;
+	matrix)	sh "$top/kernel/tests/matrix.sh" --boot ;;
+	arm64)	sh "$top/kernel/tests/arm64.sh" ;;
+	pkg)	sh "$top/tests/packaging/$name.sh" ;;
+	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
+	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
+		 sh "$top/tests/cli/$name.sh" ;;
+	esac >"$w/$id.log" 2>&1 </dev/null
+	rc=$?
+	t1=$(date +%s%N)
+	if [ -n "$san" ]; then
+		cat "$san"/* >>"$w/$id.log" 2>/dev/null
+		rm -rf "$san"
+	fi
+	times >"$w/$id.times"	# no pipe: a subshell would count nothing
+	cpu=$(awk 'END { n = split($0, a, /[ms]+/); print a[1] * 60 + a[2] + a[3] * 60 + a[4] }' \
+		"$w/$id.times")
+	echo "$rc $(((t1 - t0) / 1000000)) $cpu" >"$w/$id.rc.tmp"
+	mv "$w/$id.rc.tmp" "$w/$id.rc"
+}
+if [ "${1:-}" = --job ]; then
+	run_job "$2" "$3"
+	exit 0
+fi
+
+suites=${*:-unit cli fuzz san kernel}
+jobs=${AXFS_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+w=$(mktemp -d "${TMPDIR:-/tmp}/axfs-tests.XXXXXX")
+export AXFS_TEST_WORK="$w"
+pool=""
+trap '[ -n "$pool" ] && kill "$pool" 2>/dev/null; rm -rf "$w"' EXIT
+trap 'exit 130' INT TERM
 passed=0
 failed=0
-# python3, which the tests use, installed as root when missing.
+# The tests' tools and the packages the scripts use, installed as root when
+# missing, once and before the jobs start (two apt-get cannot run at once).
 sh "$top/scripts/install-deps.sh" --install tests || exit 1
 
-count() {	# count ok / not ok lines of the log
-	p=$(grep -c '^ok ' "$log")
-	f=$(grep -c '^not ok ' "$log")
-	passed=$((passed + p))
-	failed=$((failed + f))
+# ---- the list of jobs, in the order their output is printed ---------------
+: >"$w/jobs"
+# AXFS_TESTS="t1* t2050-*" runs only the CLI scripts these patterns match.
+cli_scripts() {
+	for t in "$top"/tests/cli/t[0-9]*.sh; do
+		[ -e "$t" ] || continue
+		t=$(basename "$t" .sh)
+		for p in ${AXFS_TESTS:-"*"}; do
+			# shellcheck disable=SC2254
+			case $t in $p) echo "$t"; break ;; esac
+		done
+	done
 }
-
 for s in $suites; do
-	start=$(date +%s)
-	: >"$log"
 	case $s in
-	unit)
-		echo "== unit tests (Check)"
-		CK_FORK=yes "$top/$B/unit-tests" >"$log" 2>&1
-		rc=$?
-		cat "$log"
-		run=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\1/p' "$log")
-		bad=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\2/p' "$log")
-		if [ -z "$run" ]; then
-			echo "not ok - unit-tests did not finish (exit $rc)"
-			failed=$((failed + 1))
-		else
-			passed=$((passed + run - bad))
-			failed=$((failed + bad))
-		fi
-		;;
-	cli)
-		echo "== command-line tests (tests/cli)"
-		for t in "$top"/tests/cli/t[0-9]*.sh; do
-			[ -e "$t" ] || continue
-			: >"$log"
-			sh "$t" >"$log" 2>&1
-			rc=$?
-			sed 's/^/  /' "$log" | grep -E '^  (ok|not ok|# )' || true
-			if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$log"; then
-				echo "not ok - $(basename "$t") exited $rc" >>"$log"
-				tail -n 20 "$log" | sed 's/^/    /'
-			elif grep -q '^not ok ' "$log"; then
-				echo "  --- output of $(basename "$t"):"
-				tail -n 40 "$log" | sed 's/^/    /'
-			fi
-			count
+	unit)	echo "unit -" ;;
+	cli)	cli_scripts | sed 's/^/cli /' ;;
+	fuzz)	[ -x "$top/tests/fuzz/replay.sh" ] && echo "fuzz -" ;;
+	kernel)	[ -f "$top/kernel/tests/run.sh" ] && echo "kernel -" ;;
+	matrix)	echo "matrix -" ;;
+	arm64)	echo "arm64 -" ;;
+	packages)
+		for t in "$top"/tests/packaging/*.sh; do
+			echo "pkg $(basename "$t" .sh)"
 		done
 		;;
-	san)
-		# Unit and CLI tests again against the ASan+UBSan build; any
-		# sanitizer report makes the affected test fail.
+	san|san-all)
 		[ -n "$SAN_B" ] && [ -x "$top/$SAN_B/axfs" ] || continue
-		echo "== unit and CLI tests under ASan+UBSan ($SAN_B)"
-		# Reports also go to files in $sanlog: a test that expects a
-		# command to fail, or sends its stderr to a file, would hide them.
-		sanlog=$(mktemp -d "${TMPDIR:-/tmp}/axfs-san.XXXXXX")
-		export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}:log_path=$sanlog/asan
-		export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}:log_path=$sanlog/ubsan
-		CK_FORK=yes "$top/$SAN_B/unit-tests" >"$log" 2>&1
-		cat "$sanlog"/* >>"$log" 2>/dev/null; rm -f "$sanlog"/*
-		run=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\1/p' "$log")
-		bad=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\2/p' "$log")
-		grep -E '^[0-9]+%: Checks' "$log" | sed 's/^/  san /'
-		if [ -z "$run" ] || grep -q 'Sanitizer' "$log"; then
-			echo "not ok - unit tests under sanitizers"; tail -n 30 "$log"
-			failed=$((failed + 1))
-		else
-			passed=$((passed + run - bad)); failed=$((failed + bad))
-		fi
-		for t in "$top"/tests/cli/t[0-9]*.sh; do
-			[ -e "$t" ] || continue
-			: >"$log"
-			AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 sh "$t" >"$log" 2>&1
-			rc=$?
-			cat "$sanlog"/* >>"$log" 2>/dev/null; rm -f "$sanlog"/*
-			if grep -q 'Sanitizer\|runtime error:' "$log"; then
-				echo "not ok - $(basename "$t") under sanitizers"
-				grep -B2 -A20 'Sanitizer\|runtime error:' "$log" | head -n 40
-				failed=$((failed + 1))
-			elif [ $rc -ne 0 ] || grep -q '^not ok ' "$log"; then
-				echo "not ok - $(basename "$t") under sanitizers (exit $rc)"
-				grep '^not ok' "$log" | head
-				failed=$((failed + 1))
+		echo "san-unit -"
+		for t in $(cli_scripts); do
+			if [ "$s" = san ]; then
+				for p in $SAN_CLI; do
+					# shellcheck disable=SC2254
+					case $t in $p) echo "san-cli $t"; break ;; esac
+				done
 			else
-				echo "ok - $(basename "$t") under sanitizers"
-				passed=$((passed + 1))
+				echo "san-cli $t"
 			fi
 		done
-		rm -rf "$sanlog"
-		;;
-	fuzz)
-		[ -x "$top/tests/fuzz/replay.sh" ] || continue
-		echo "== fuzz regression corpus"
-		sh "$top/tests/fuzz/replay.sh" >"$log" 2>&1
-		cat "$log" | grep -E '^(ok|not ok|#)' ; count
-		;;
-	kernel)
-		[ -f "$top/kernel/tests/run.sh" ] || continue
-		echo "== kernel module under qemu"
-		sh "$top/kernel/tests/run.sh" >"$log" 2>&1
-		rc=$?
-		grep -E '^(ok|not ok|#)' "$log"
-		if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$log"; then
-			echo "not ok - kernel tests exited $rc" >>"$log"
-			tail -n 30 "$log"
-		fi
-		count
 		;;
 	*)
 		echo "unknown suite '$s'" >&2
 		exit 2
 		;;
 	esac
-	# How long each suite took: make check has a time budget.
-	echo "# suite $s took $(($(date +%s) - start)) s"
-done
+done | awk '!seen[$0]++' >"$w/jobs"
 
+# Longest first, as measured by the last run (jobs never measured first of
+# all, the kernel tests next: they are the longest).
+times_file=$top/$B/test-times
+{ [ -f "$times_file" ] && cat "$times_file"; } | awk -v jobs="$w/jobs" '
+	{ ms[$1] = $2 }
+	END {
+		while ((getline line < jobs) > 0) {
+			split(line, f, " ")
+			id = f[1] "." f[2]
+			t = (id in ms) ? ms[id] : (f[1] == "kernel" ? 1e9 : 2e9)
+			print t, line
+		}
+	}' | sort -k1,1nr | cut -d' ' -f2- >"$w/order"
+
+start=$(date +%s%N)
+xargs -P "$jobs" -L 1 sh "$top/tests/run-tests.sh" --job <"$w/order" \
+	>"$w/xargs.log" 2>&1 &
+pool=$!
+
+# ---- the output of each job, in order, as soon as it is there -------------
+count() {	# count the ok / not ok lines of log $1
+	p=$(grep -c '^ok ' "$1")
+	f=$(grep -c '^not ok ' "$1")
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+unit_count() {	# Check's summary line of log $1 ("san" for the san pass)
+	run=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\1/p' "$1")
+	bad=$(sed -n 's/^unit: \([0-9]*\) run, \([0-9]*\) failed$/\2/p' "$1")
+	if [ -z "$run" ] || { [ "$2" = san ] && grep -q 'Sanitizer' "$1"; }; then
+		echo "not ok - unit-tests${2:+ under sanitizers} did not finish or reported (exit $rc)"
+		tail -n 30 "$1"
+		failed=$((failed + 1))
+	else
+		passed=$((passed + run - bad))
+		failed=$((failed + bad))
+	fi
+}
+
+header=""
+while read -r kind name; do
+	id=$kind.$name
+	log=$w/$id.log
+	while [ ! -f "$w/$id.rc" ]; do
+		if ! kill -0 "$pool" 2>/dev/null && [ ! -f "$w/$id.rc" ]; then
+			echo "not ok - $id did not run"; cat "$w/xargs.log"
+			failed=$((failed + 1))
+			continue 2
+		fi
+		sleep 0.2
+	done
+	read -r rc ms cpu <"$w/$id.rc"
+	echo "$id $ms $cpu" >>"$w/times"
+	case $kind in
+	unit) h="== unit tests (Check)" ;;
+	cli) h="== command-line tests (tests/cli)" ;;
+	fuzz) h="== fuzz regression corpus" ;;
+	kernel) h="== kernel module under qemu" ;;
+	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
+	arm64) h="== axfs.ko on arm64 under qemu" ;;
+	pkg) h="== packaging (tests/packaging)" ;;
+	san-*) h="== unit and CLI tests under ASan+UBSan ($SAN_B)" ;;
+	esac
+	[ "$h" != "$header" ] && echo "$h" && header=$h
+	case $kind in
+	unit)
+		cat "$log"
+		unit_count "$log" ""
+		;;
+	cli)
+		sed 's/^/  /' "$log" | grep -E '^  (ok|not ok|# )' || true
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
+			echo "not ok - $name.sh exited $rc" >>"$log"
+			tail -n 20 "$log" | sed 's/^/    /'
+		elif grep -q '^not ok ' "$log"; then
+			echo "  --- output of $name.sh:"
+			tail -n 40 "$log" | sed 's/^/    /'
+		fi
+		count "$log"
+		;;
+	fuzz)
+		grep -E '^(ok|not ok|#)' "$log"
+		count "$log"
+		;;
+	kernel|matrix|arm64|pkg)
+		grep -E '^(ok|not ok|#)' "$log"
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
+			echo "not ok - $id exited $rc" >>"$log"
+			tail -n 30 "$log"
+		fi
+		count "$log"
+		;;
+	san-unit)
+		grep -E '^[0-9]+%: Checks' "$log" | sed 's/^/  san /'
+		unit_count "$log" san
+		;;
+	san-cli)
+		# Any sanitizer report fails the script.
+		if grep -q 'Sanitizer\|runtime error:' "$log"; then
+			echo "not ok - $name.sh under sanitizers"
+			grep -B2 -A20 'Sanitizer\|runtime error:' "$log" | head -n 40
+			failed=$((failed + 1))
+		elif [ "$rc" -ne 0 ] || grep -q '^not ok ' "$log"; then
+			echo "not ok - $name.sh under sanitizers (exit $rc)"
+			grep '^not ok' "$log" | head
+			failed=$((failed + 1))
+		else
+			echo "ok - $name.sh under sanitizers"
+			passed=$((passed + 1))
+		fi
+		;;
+	esac
+done <"$w/jobs"
+wait "$pool" 2>/dev/null
+pool=""
+wall=$((($(date +%s%N) - start) / 1000000))
+
+# The measurements: kept for the next run's order, and the slowest shown.
+if [ -f "$w/times" ]; then
+	{ [ -f "$times_file" ] && cat "$times_file"; cat "$w/times"; } |
+		awk '{ t[$1] = $2 } END { for (k in t) print k, t[k] }' |
+		sort >"$times_file.tmp" 2>/dev/null &&
+		mv "$times_file.tmp" "$times_file" 2>/dev/null
+	echo "# slowest jobs (wall s, CPU user+sys s):"
+	sort -k2,2nr "$w/times" | head -n 8 |
+		awk '{ printf "#   %-32s %7.1f %7.1f\n", $1, $2 / 1000, $3 }'
+	awk -v wall="$wall" -v jobs="$jobs" '{ cpu += $3; n++ }
+		END { printf "# %d jobs, %d at a time: %.0f s wall, %.0f s CPU (user+sys)\n",
+		      n, jobs, wall / 1000, cpu }' "$w/times"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -70,10 +70,10 @@ T0=$(date +%s)
 result() {	# result ok|fail LINE
 	if [ "$1" = ok ]; then
 		passed=$((passed + 1))
-		echo "ok   $2"
+		echo "ok     $2"
 	else
 		failed=$((failed + 1))
-		echo "FAIL $2"
+		echo "not ok $2"
 	fi
 }
 

@@ -3,11 +3,6 @@
 # axfs mkfs: the command line, the image's outer shape, the output file.
 . "$(dirname "$0")/lib.sh"
 
-# Big-endian integer of LEN bytes at OFFSET of FILE, in decimal.
-be() {
-	printf '%d\n' "0x$(od -An -tx1 -j"$2" -N"$3" "$1" | tr -d ' \n')"
-}
-
 mk_tree() {
 	mkdir -p tree/bin tree/etc/sub &&
 	printf 'hello\n' >tree/etc/hello &&

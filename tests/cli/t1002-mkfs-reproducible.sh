@@ -5,10 +5,6 @@
 # SOURCE_DATE_EPOCH, else now.
 . "$(dirname "$0")/lib.sh"
 
-be() {
-	printf '%d\n' "0x$(od -An -tx1 -j"$2" -N"$3" "$1" | tr -d ' \n')"
-}
-
 # A tree with several files per directory, created in the order the
 # arguments give (forward or reverse), so readdir order differs.
 mk_tree() {	# DIR fwd|rev

@@ -6,10 +6,6 @@
 # warnings for what AXFS cannot store.
 . "$(dirname "$0")/lib.sh"
 
-be() {
-	printf '%d\n' "0x$(od -An -tx1 -j"$2" -N"$3" "$1" | tr -d ' \n')"
-}
-
 # desc IMAGE REGION FIELD: a field of a region descriptor (by index).
 desc() {
 	python3 - "$@" <<-\EOF

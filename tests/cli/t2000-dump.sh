@@ -4,15 +4,6 @@
 # seed-driver reader), errors naming the byte at fault, exit codes.
 . "$(dirname "$0")/lib.sh"
 
-# test_expect_code N cmd...: cmd must exit with status N.
-test_expect_code() {
-	want=$1
-	shift
-	"$@"
-	got=$?
-	test "$got" = "$want" || { echo "exit status $got, wanted $want" >&2; return 1; }
-}
-
 test_expect_success 'build an image with every node type' '
 	mkdir -p tree/bin tree/etc tree/dev &&
 	head -c 10000 /dev/urandom >tree/bin/prog &&

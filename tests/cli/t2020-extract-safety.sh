@@ -5,14 +5,6 @@
 # ever written outside DIR, and errors name the byte at fault.
 . "$(dirname "$0")/lib.sh"
 
-test_expect_code() {
-	want=$1
-	shift
-	"$@"
-	got=$?
-	test "$got" = "$want" || { echo "exit status $got, wanted $want" >&2; return 1; }
-}
-
 # patch_table IMAGE TABLE INDEX VALUE: rewrite one entry of a byte table
 # (stored raw); prints the byte offset of the entry.
 patch_table() {

@@ -6,14 +6,6 @@
 # cblock in the middle stops the extraction at the file it belongs to.
 . "$(dirname "$0")/lib.sh"
 
-test_expect_code() {
-	want=$1
-	shift
-	"$@"
-	got=$?
-	test "$got" = "$want" || { echo "exit status $got, wanted $want" >&2; return 1; }
-}
-
 test_expect_success 'setup: many small files, large ones, sparse ones' '
 	mkdir -p tree/small tree/big tree/sparse tree/empty &&
 	i=0 &&

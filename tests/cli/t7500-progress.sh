@@ -12,11 +12,6 @@ seq 1 200000 >tree/usr/share/numbers &&
 printf 'x\n' >tree/small
 "$AXFS" mkfs -q tree -o ref.axfs
 
-# on_tty OUT CMD...: runs CMD with a terminal as stdin, stdout and stderr.
-on_tty() {
-	out=$1; shift
-	script -qec "$*" /dev/null >"$out" 2>&1 </dev/null
-}
 bar() { tr '\r' '\n' <"$1" | grep -a -- "$2" | tail -n 1; }
 
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then

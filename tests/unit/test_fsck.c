@@ -20,43 +20,20 @@
 #include "axfs_fsck.h"
 #include "axfs_reader.h"
 #include "axfs_writer.h"
+#include "unit.h"
 
 /* ---- the fixture ---------------------------------------------------------- */
 
 #define CBLOCK 8192
 
-static void spool(struct axfs_spool *s, const void *data, size_t len)
-{
-	FILE *tf = tmpfile();
-
-	ck_assert_ptr_nonnull(tf);
-	s->fd = dup(fileno(tf));
-	fclose(tf);
-	ck_assert_int_eq(pwrite(s->fd, data, len, 0), (ssize_t)len);
-	s->size = len;
-}
-
 static void entry(struct axfs_tree *t, const char *path, enum axfs_ftype type,
 		  uint32_t mode, uint64_t size, const char *target,
 		  const char *hardlink_to)
 {
-	struct axfs_src_entry e;
-	struct axfs_error err;
+	struct axfs_src_entry e = unit_entry(path, type, mode, size, target,
+					     hardlink_to);
 
-	memset(&e, 0, sizeof(e));
-	e.path = path;
-	e.type = type;
-	e.mode = mode;
-	e.uid = 0;
-	e.gid = 0;
-	e.link_target = target;
-	e.hardlink_to = hardlink_to;
-	e.data.size = size;
-	if (type == AXFS_FT_CHR) {
-		e.rdev_major = 1;
-		e.rdev_minor = 3;
-	}
-	ck_assert_msg(axfs_tree_add(t, &e, NULL, &err) == 0, "%s", err.msg);
+	unit_tree_add(t, &e);
 }
 
 static void owns(struct axfs_tree *t, const char *path, uint64_t first,
@@ -147,14 +124,14 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 	p.ncblocks = 2;
 	p.cblock_offset = u64s(cbo, 3);
 	p.xip_pages = 2;
-	spool(&p.xip, xip, sizeof(xip));
-	spool(&p.byte_aligned, ba, sizeof(ba));
+	unit_spool(&p.xip, xip, sizeof(xip));
+	unit_spool(&p.byte_aligned, ba, sizeof(ba));
 	{
 		uint8_t z[sizeof(z0) + sizeof(z1)];
 
 		memcpy(z, z0, z0len);
 		memcpy(z + z0len, z1, z1len);
-		spool(&p.compressed, z, z0len + z1len);
+		unit_spool(&p.compressed, z, z0len + z1len);
 	}
 	owns(&t, "bin/prog", 0, 2);
 	owns(&t, "bin/sh", 2, 1);

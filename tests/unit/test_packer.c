@@ -17,6 +17,7 @@
 #include "axfs_packer.h"
 #include "axfs_planner.h"
 #include "axfs_tree.h"
+#include "unit.h"
 #include "axfs_format.h"
 
 /* ---- an in-memory source ------------------------------------------------ */
@@ -145,15 +146,10 @@ static void add_entry(struct fx *f, const char *path, enum axfs_ftype type,
 		      const char *target, const char *link_to,
 		      const void *data, size_t len)
 {
-	struct axfs_src_entry e;
-	struct axfs_error err;
+	struct axfs_src_entry e = unit_entry(
+		path, type, type == AXFS_FT_DIR ? 0755 : 0644, 0, target,
+		link_to);
 
-	memset(&e, 0, sizeof(e));
-	e.path = path;
-	e.type = type;
-	e.mode = type == AXFS_FT_DIR ? 0755 : 0644;
-	e.link_target = target;
-	e.hardlink_to = link_to;
 	if (type == AXFS_FT_REG && !link_to) {
 		size_t i = f->src.nfiles++;
 
@@ -164,8 +160,7 @@ static void add_entry(struct fx *f, const char *path, enum axfs_ftype type,
 		e.data.spool_offset = i;
 		e.data.size = len;
 	}
-	ck_assert_msg(axfs_tree_add(&f->t, &e, NULL, &err) == 0, "%s",
-		      err.msg);
+	unit_tree_add(&f->t, &e);
 }
 
 static void add_file(struct fx *f, const char *path, const void *data,
@@ -315,7 +310,7 @@ static void view_node(const struct view *v, uint64_t n,
 		ck_assert_uint_lt(cb, p->ncblocks);
 		off = p->cblock_offset[cb];
 		len = p->cblock_offset[cb + 1] - off;
-		/* format.md rule 17: the driver copies the stream into a
+		/* axfs(5) rule 17: the driver copies the stream into a
 		 * cblock_size buffer with no check */
 		ck_assert_uint_le(len, p->cblock_size);
 		ck_assert_int_eq(c[off] & 0x0f, 8);	/* zlib, deflate */

@@ -12,38 +12,16 @@
 #include "axfs_planner.h"
 #include "axfs_tree.h"
 #include "axfs_format.h"
-
-struct logcap {
-	int warn, info;
-	char last_warn[1024];
-};
-
-static void cap_fn(void *ctx, enum axfs_log_level level, const char *msg)
-{
-	struct logcap *c = ctx;
-
-	if (level == AXFS_LOG_WARN) {
-		c->warn++;
-		snprintf(c->last_warn, sizeof(c->last_warn), "%s", msg);
-	} else if (level == AXFS_LOG_INFO) {
-		c->info++;
-	}
-}
+#include "unit.h"
 
 static void add(struct axfs_tree *t, const char *path, enum axfs_ftype type,
 		uint64_t size, const char *link_to)
 {
-	struct axfs_src_entry e;
-	struct axfs_error err;
+	struct axfs_src_entry e = unit_entry(
+		path, type, type == AXFS_FT_DIR ? 0755 : 0644, size,
+		type == AXFS_FT_LNK ? "target" : NULL, link_to);
 
-	memset(&e, 0, sizeof(e));
-	e.path = path;
-	e.type = type;
-	e.mode = type == AXFS_FT_DIR ? 0755 : 0644;
-	e.link_target = type == AXFS_FT_LNK ? "target" : NULL;
-	e.hardlink_to = link_to;
-	e.data.size = size;
-	ck_assert_msg(axfs_tree_add(t, &e, NULL, &err) == 0, "%s", err.msg);
+	unit_tree_add(t, &e);
 }
 
 static struct axfs_tree_entry *get(struct axfs_tree *t, const char *path)
@@ -88,14 +66,12 @@ static uint8_t why(struct axfs_tree *t, const char *path, uint64_t page)
  * /a 5 pages, /b 5 pages, /c 2 pages, /d/e 3 pages, /z 1 page,
  * /link -> target, /dir/, /empty (0 bytes), /h: hard link to /a.
  */
-static void tree5(struct axfs_tree *t, struct logcap *lc,
+static void tree5(struct axfs_tree *t, struct unit_log *lc,
 		  struct axfs_logger *lg)
 {
 	struct axfs_error err;
 
-	memset(lc, 0, sizeof(*lc));
-	lg->fn = cap_fn;
-	lg->ctx = lc;
+	*lg = unit_logger(lc);
 	ck_assert_int_eq(axfs_tree_init(t, NULL, &err), 0);
 	add(t, "a", AXFS_FT_REG, 5 * 4096, NULL);
 	add(t, "b", AXFS_FT_REG, 4 * 4096 + 7, NULL);
@@ -113,7 +89,7 @@ static void tree5(struct axfs_tree *t, struct logcap *lc,
 START_TEST(test_profile_exact_pages)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -154,7 +130,7 @@ END_TEST
 START_TEST(test_budget_ties)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -203,7 +179,7 @@ END_TEST
 START_TEST(test_whole_files_and_budget)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -254,7 +230,7 @@ END_TEST
 START_TEST(test_exclusions_and_min_count)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -302,7 +278,7 @@ END_TEST
 START_TEST(test_bad_profile_entries)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -344,7 +320,7 @@ END_TEST
 START_TEST(test_hard_link_names_and_duplicates)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -379,7 +355,7 @@ END_TEST
 START_TEST(test_deterministic_and_trim)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -431,7 +407,7 @@ END_TEST
 START_TEST(test_xip_suffix)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_profile p;
 	struct axfs_plan_opts o;
@@ -494,7 +470,7 @@ END_TEST
 START_TEST(test_no_profile_no_arrays)
 {
 	struct axfs_tree t;
-	struct logcap lc;
+	struct unit_log lc;
 	struct axfs_logger lg;
 	struct axfs_plan_opts o;
 	struct axfs_plan_stats st;

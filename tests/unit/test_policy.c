@@ -14,6 +14,7 @@
 
 #include "axfs_policy.h"
 #include "axfs_tree.h"
+#include "unit.h"
 
 static struct axfs_policy pol;
 static struct axfs_error err;
@@ -594,17 +595,13 @@ static struct axfs_tree tree;
 static void add(const char *path, enum axfs_ftype type, unsigned mode,
 		unsigned uid)
 {
-	struct axfs_src_entry e;
+	struct axfs_src_entry e = unit_entry(
+		path, type, mode, 0,
+		type == AXFS_FT_LNK ? "busybox" : NULL, NULL);
 
-	memset(&e, 0, sizeof(e));
-	e.path = path;
-	e.type = type;
-	e.mode = mode;
 	e.uid = uid;
 	e.gid = uid;
-	if (type == AXFS_FT_LNK)
-		e.link_target = "busybox";
-	ck_assert_int_eq(axfs_tree_add(&tree, &e, NULL, &err), 0);
+	unit_tree_add(&tree, &e);
 }
 
 static struct axfs_tree_entry *get(const char *path)

@@ -8,44 +8,21 @@
 #include <sys/stat.h>
 #include "axfs_tree.h"
 #include "axfs_format.h"
+#include "unit.h"
 
-struct logcap {
-	int warn, info;
-	char last_warn[1024], last_info[1024];
-};
-
-static void cap_fn(void *ctx, enum axfs_log_level level, const char *msg)
-{
-	struct logcap *c = ctx;
-
-	if (level == AXFS_LOG_WARN) {
-		c->warn++;
-		snprintf(c->last_warn, sizeof(c->last_warn), "%s", msg);
-	} else if (level == AXFS_LOG_INFO) {
-		c->info++;
-		snprintf(c->last_info, sizeof(c->last_info), "%s", msg);
-	}
-}
-
-static struct logcap cap;
-static struct axfs_logger cap_logger = { cap_fn, &cap };
+static struct unit_log cap;
+static struct axfs_logger cap_logger;
 
 static void setup(struct axfs_tree *t)
 {
-	memset(&cap, 0, sizeof(cap));
+	cap_logger = unit_logger(&cap);
 	ck_assert_int_eq(axfs_tree_init(t, &cap_logger, NULL), 0);
 }
 
 static struct axfs_src_entry mk(const char *path, enum axfs_ftype type,
 				uint32_t mode)
 {
-	struct axfs_src_entry e;
-
-	memset(&e, 0, sizeof(e));
-	e.path = path;
-	e.type = type;
-	e.mode = mode;
-	return e;
+	return unit_entry(path, type, mode, 0, NULL, NULL);
 }
 
 static void add_ok(struct axfs_tree *t, struct axfs_src_entry e)

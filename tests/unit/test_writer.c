@@ -15,6 +15,7 @@
 #include "axfs_writer.h"
 #include "axfs_reader.h"
 #include "axfs_format.h"
+#include "unit.h"
 
 struct fixture {
 	struct axfs_tree tree;
@@ -23,39 +24,16 @@ struct fixture {
 	uint8_t cblock_raw[8192];
 };
 
-static int spool_from(struct axfs_spool *s, const void *data, size_t len)
-{
-	FILE *f = tmpfile();
-
-	ck_assert_ptr_nonnull(f);
-	s->fd = dup(fileno(f));
-	fclose(f);
-	ck_assert_int_eq(pwrite(s->fd, data, len, 0), (ssize_t)len);
-	s->size = len;
-	return 0;
-}
-
 static void add(struct axfs_tree *t, const char *path, enum axfs_ftype type,
 		uint32_t mode, uint64_t size, const char *target,
 		const char *link_to)
 {
-	struct axfs_src_entry e;
-	struct axfs_error err;
+	struct axfs_src_entry e = unit_entry(path, type, mode, size, target,
+					     link_to);
 
-	memset(&e, 0, sizeof(e));
-	e.path = path;
-	e.type = type;
-	e.mode = mode;
 	e.uid = 1000;
 	e.gid = 100;
-	e.link_target = target;
-	e.hardlink_to = link_to;
-	e.data.size = size;
-	if (type == AXFS_FT_CHR) {
-		e.rdev_major = 1;
-		e.rdev_minor = 3;
-	}
-	ck_assert_msg(axfs_tree_add(t, &e, NULL, &err) == 0, "%s", err.msg);
+	unit_tree_add(t, &e);
 }
 
 static uint64_t *u64s(const uint64_t *v, size_t n)
@@ -115,9 +93,9 @@ static void make_fixture(struct fixture *f)
 	p->ncblocks = 1;
 	p->cblock_offset = u64s((uint64_t[]){ 0, zlen }, 2);
 	p->xip_pages = 1;
-	spool_from(&p->xip, f->xip_page, 4096);
-	spool_from(&p->byte_aligned, ba, 12);
-	spool_from(&p->compressed, z, zlen);
+	unit_spool(&p->xip, f->xip_page, 4096);
+	unit_spool(&p->byte_aligned, ba, 12);
+	unit_spool(&p->compressed, z, zlen);
 
 	e = axfs_tree_lookup(t, "a");
 	e->first_node = 0, e->node_count = 1, e->packed = 1;

@@ -1,14 +1,11 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-/* cmd/json.c - JSON strings on standard output (see json.h) */
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* libaxfsimg/json.c - JSON strings (see json.h) */
 #include "json.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (0 if there is none), with the
- * rules Python's decoder applies (no overlongs, no surrogates). */
-size_t cmd_utf8_seq(const unsigned char *s, size_t n)
+size_t axfs__utf8_seq(const unsigned char *s, size_t n)
 {
 	unsigned int c = s[0];
 	size_t len;
@@ -39,56 +36,56 @@ size_t cmd_utf8_seq(const unsigned char *s, size_t n)
 
 /* The JSON string of n bytes at s; each byte that is not part of valid
  * UTF-8 becomes U+FFFD when `lossy`, else \udcXX (surrogateescape). */
-static void put_json(const unsigned char *s, size_t n, int lossy)
+static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
 {
-	putchar('"');
+	fputc('"', f);
 	for (size_t i = 0; i < n;) {
-		size_t k = cmd_utf8_seq(s + i, n - i);
+		size_t k = axfs__utf8_seq(s + i, n - i);
 
 		if (k == 0) {
 			if (lossy)
-				fputs("\\ufffd", stdout);
+				fputs("\\ufffd", f);
 			else
-				printf("\\udc%02x", s[i]);
+				fprintf(f, "\\udc%02x", s[i]);
 			i++;
 		} else if (k > 1) {
-			fwrite(s + i, 1, k, stdout);
+			fwrite(s + i, 1, k, f);
 			i += k;
 		} else {
 			unsigned char c = s[i++];
 
 			if (c == '"' || c == '\\')
-				printf("\\%c", c);
+				fprintf(f, "\\%c", c);
 			else if (c == '\n')
-				fputs("\\n", stdout);
+				fputs("\\n", f);
 			else if (c == '\t')
-				fputs("\\t", stdout);
+				fputs("\\t", f);
 			else if (c < 0x20 || c == 0x7f)
-				printf("\\u%04x", c);
+				fprintf(f, "\\u%04x", c);
 			else
-				putchar(c);
+				fputc(c, f);
 		}
 	}
-	putchar('"');
+	fputc('"', f);
 }
 
-void cmd_json_str(const char *str, size_t n)
+void axfs__json_str(FILE *f, const char *str, size_t n)
 {
-	put_json((const unsigned char *)str, n, 0);
+	put_json(f, (const unsigned char *)str, n, 0);
 }
 
-void cmd_json_cstr(const char *s)
-{
-	if (s)
-		cmd_json_str(s, strlen(s));
-	else
-		fputs("null", stdout);
-}
-
-void cmd_json_text(const char *s)
+void axfs__json_cstr(FILE *f, const char *s)
 {
 	if (s)
-		put_json((const unsigned char *)s, strlen(s), 1);
+		axfs__json_str(f, s, strlen(s));
 	else
-		fputs("null", stdout);
+		fputs("null", f);
+}
+
+void axfs__json_text(FILE *f, const char *s)
+{
+	if (s)
+		put_json(f, (const unsigned char *)s, strlen(s), 1);
+	else
+		fputs("null", f);
 }

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* tests/unit/unit.c - shared fixture builders (see unit.h) */
+#include "unit.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
+				 uint32_t mode, uint64_t size,
+				 const char *target, const char *hardlink_to)
+{
+	struct axfs_src_entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.path = path;
+	e.type = type;
+	e.mode = mode;
+	e.link_target = target;
+	e.hardlink_to = hardlink_to;
+	e.data.size = size;
+	if (type == AXFS_FT_CHR) {
+		e.rdev_major = 1;
+		e.rdev_minor = 3;
+	}
+	return e;
+}
+
+void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e)
+{
+	struct axfs_error err;
+
+	ck_assert_msg(axfs_tree_add(t, e, NULL, &err) == 0, "%s: %s", e->path,
+		      err.msg);
+}
+
+void unit_spool(struct axfs_spool *s, const void *data, size_t len)
+{
+	FILE *f = tmpfile();
+
+	ck_assert_ptr_nonnull(f);
+	s->fd = dup(fileno(f));
+	fclose(f);
+	ck_assert_int_eq(pwrite(s->fd, data, len, 0), (ssize_t)len);
+	s->size = len;
+}
+
+static void log_fn(void *ctx, enum axfs_log_level level, const char *msg)
+{
+	struct unit_log *c = ctx;
+
+	if (level == AXFS_LOG_WARN) {
+		c->warn++;
+		snprintf(c->last_warn, sizeof(c->last_warn), "%s", msg);
+	} else if (level == AXFS_LOG_INFO) {
+		c->info++;
+		snprintf(c->last_info, sizeof(c->last_info), "%s", msg);
+	}
+}
+
+struct axfs_logger unit_logger(struct unit_log *log)
+{
+	struct axfs_logger lg = { log_fn, log };
+
+	memset(log, 0, sizeof(*log));
+	return lg;
+}

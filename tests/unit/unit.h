@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/unit/unit.h - what several suites build their fixtures from: tree
+ * entries, spools of bytes, a logger that keeps what it was told.
+ */
+#ifndef AXFS_UNIT_H
+#define AXFS_UNIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axfs_error.h"
+#include "axfs_tree.h"
+#include "axfs_packer.h"
+
+/* An entry of TYPE at PATH (mode, size, symlink target, hard-link target
+ * as given; owner root; a character device is 1:3), for axfs_tree_add(). */
+struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
+				 uint32_t mode, uint64_t size,
+				 const char *target, const char *hardlink_to);
+/* axfs_tree_add() of *e, which must succeed. */
+void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e);
+
+/* A spool (what the packer hands the writer) holding len bytes of data. */
+void unit_spool(struct axfs_spool *s, const void *data, size_t len);
+
+/* A logger that counts warnings and notes and keeps the last of each. */
+struct unit_log {
+	int warn, info;
+	char last_warn[1024], last_info[1024];
+};
+/* A logger writing into *log, which it clears. */
+struct axfs_logger unit_logger(struct unit_log *log);
+
+#endif

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* libaxfsimg/json.c - JSON strings (see json.h) */
-#include "json.h"
+#include "axfs_json.h"
 
 #include <stdint.h>
 #include <string.h>
 
-size_t axfs__utf8_seq(const unsigned char *s, size_t n)
+size_t axfs_utf8_seq(const unsigned char *s, size_t n)
 {
 	unsigned int c = s[0];
 	size_t len;
@@ -40,7 +40,7 @@ static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
 {
 	fputc('"', f);
 	for (size_t i = 0; i < n;) {
-		size_t k = axfs__utf8_seq(s + i, n - i);
+		size_t k = axfs_utf8_seq(s + i, n - i);
 
 		if (k == 0) {
 			if (lossy)
@@ -69,20 +69,20 @@ static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
 	fputc('"', f);
 }
 
-void axfs__json_str(FILE *f, const char *str, size_t n)
+void axfs_json_str(FILE *f, const char *str, size_t n)
 {
 	put_json(f, (const unsigned char *)str, n, 0);
 }
 
-void axfs__json_cstr(FILE *f, const char *s)
+void axfs_json_cstr(FILE *f, const char *s)
 {
 	if (s)
-		axfs__json_str(f, s, strlen(s));
+		axfs_json_str(f, s, strlen(s));
 	else
 		fputs("null", f);
 }
 
-void axfs__json_text(FILE *f, const char *s)
+void axfs_json_text(FILE *f, const char *s)
 {
 	if (s)
 		put_json(f, (const unsigned char *)s, strlen(s), 1);

@@ -16,7 +16,7 @@
 
 #include "axfs_format.h"
 #include "deflater.h"
-#include "json.h"
+#include "axfs_json.h"
 
 static int cmp_path(const void *a, const void *b)
 {
@@ -286,9 +286,9 @@ int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 	fprintf(f, "{\n  \"image_size\": %llu,\n  \"block_size\": %u,\n",
 		(unsigned long long)res->layout.image_size, res->block_size);
 	fprintf(f, "  \"compressor\": {\"name\": ");
-	axfs__json_cstr(f, axfs_compressor_name(res->compressor));
+	axfs_json_cstr(f, axfs_compressor_name(res->compressor));
 	fprintf(f, ", \"version\": ");
-	axfs__json_cstr(f, axfs_compressor_version(res->compressor));
+	axfs_json_cstr(f, axfs_compressor_version(res->compressor));
 	fprintf(f, ", \"level\": %d},\n", res->level);
 	fprintf(f, "  \"totals\": {\"xip_pages\": %llu, \"compressed_pages\": %llu, "
 		"\"byte_aligned_pages\": %llu, \"xip_bytes\": %llu, "
@@ -321,7 +321,7 @@ int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 		const struct axfs_report_file *x = &r->files[i];
 
 		fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
-		axfs__json_cstr(f, x->path);
+		axfs_json_cstr(f, x->path);
 		fprintf(f, ", \"size\": %llu, \"pages\": %llu, \"xip\": %llu, "
 			"\"compressed\": %llu, \"byte_aligned\": %llu, "
 			"\"profile_count\": %llu, \"why\": {",

@@ -468,6 +468,13 @@ typedef struct {
 	u64 val;
 } pfn_t;
 
+/* asm/cacheflush.h: XIP pages are executed in place only in a kernel. */
+static inline void flush_icache_range(unsigned long start, unsigned long end)
+{
+	(void)start;
+	(void)end;
+}
+
 static inline pfn_t phys_to_pfn_t(phys_addr_t addr, u64 flags)
 {
 	pfn_t pfn = { (addr >> PAGE_SHIFT) | flags };
@@ -505,6 +512,23 @@ int generic_file_readonly_mmap(struct file *file, struct vm_area_struct *vma);
 #define IORESOURCE_SYSTEM_RAM	0x01000200
 #define IORES_DESC_NONE		0
 #define REGION_DISJOINT		0
+#define IORESOURCE_MEM		0x00000200
+
+/* The fuzzer's physical memory is the image buffer, all of it described. */
+struct resource {
+	resource_size_t start, end;
+};
+
+static inline int walk_iomem_res_desc(unsigned long desc, unsigned long flags,
+				      u64 start, u64 end, void *arg,
+				      int (*func)(struct resource *, void *))
+{
+	struct resource res = { .start = start, .end = end };
+
+	(void)desc;
+	(void)flags;
+	return func(&res, arg);
+}
 #define MEMREMAP_WB		1
 
 static inline int region_intersects(resource_size_t start, size_t size,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libaxfsimg/json.h - the one JSON string writer of the project: the mkfs
- * report (report.c) and every --json of cmd/ (through cmd/json.h).
- * Internal: not installed, not exported from libaxfsimg.so.
+ * The one JSON string writer of the project: the mkfs report (report.c)
+ * and every --json of cmd/ (through cmd/json.h), exported so that the
+ * programs linked with libaxfsimg.so write names exactly as the library
+ * does.
  */
 #ifndef AXFS_JSON_H
 #define AXFS_JSON_H
@@ -12,7 +13,7 @@
 
 /* Length of the valid UTF-8 sequence at s (0 if there is none), with the
  * rules Python's decoder applies (no overlongs, no surrogates). */
-size_t axfs__utf8_seq(const unsigned char *s, size_t n);
+size_t axfs_utf8_seq(const unsigned char *s, size_t n);
 
 /*
  * The n bytes at str as a JSON string.  Names are bytes: valid UTF-8 is
@@ -20,11 +21,11 @@ size_t axfs__utf8_seq(const unsigned char *s, size_t n);
  * \udcXX, as Python's "surrogateescape" does, so os.fsencode() of the
  * string gives the bytes back.
  */
-void axfs__json_str(FILE *f, const char *str, size_t n);
+void axfs_json_str(FILE *f, const char *str, size_t n);
 /* The same for a C string; NULL is written as null. */
-void axfs__json_cstr(FILE *f, const char *s);
+void axfs_json_cstr(FILE *f, const char *s);
 /* A C string of text for people (fsck's messages and paths): a byte that
  * is not part of valid UTF-8 becomes U+FFFD; NULL is written as null. */
-void axfs__json_text(FILE *f, const char *s);
+void axfs_json_text(FILE *f, const char *s);
 
 #endif

@@ -7,23 +7,24 @@
 # that MTD's mtdblock, and compared with the tree listing.
 modprobe loop 2>/dev/null
 modprobe mtdblock 2>/dev/null
-i=0
 for img in /data/field/*.img; do
 	[ -f "$img" ] || continue
 	n=${img##*/}
-	i=$((i + 1))
-	losetup -r /dev/loop$((i + 3)) "$img"
+	ro=$(losetup -f)
+	losetup -r $ro "$img"
 	check "field $n: loop device: full comparison" \
-		mount_compare /mnt/a /dev/loop$((i + 3))
+		mount_compare /mnt/a $ro
 	umount /mnt/a 2>/dev/null
-	losetup -d /dev/loop$((i + 3))
+	losetup -d $ro
 
 	# block2mtd: a copy padded with zeros to whole 128 KiB erase blocks.
 	cp "$img" /tmp/field.img
 	sz=$(stat -c %s /tmp/field.img)
 	dd if=/dev/zero of=/tmp/field.img bs=1 count=0 \
 		seek=$(( (sz + 131071) / 131072 * 131072 + 131072 )) 2>/dev/null
-	dev=/dev/loop$((i + 10))
+	# The loop driver makes 8 devices: take a free one (block2mtd keeps
+	# the earlier ones).
+	dev=$(losetup -f)
 	losetup $dev /tmp/field.img
 	if [ -d /sys/module/block2mtd ]; then
 		echo "$dev,128KiB" >/sys/module/block2mtd/parameters/block2mtd

@@ -6,7 +6,7 @@
 # first one, run the programs with AXFS profiling on and print the profile
 # between AXFS-PROFILE markers; nothing is measured.
 . /data/config
-for m in axfs squashfs erofs virtio_pci virtio_blk; do modprobe $m 2>/dev/null; done
+for m in axfs crc32c_generic squashfs erofs virtio_pci virtio_blk; do modprobe $m 2>/dev/null; done
 mkdir -p /mnt/b
 
 drop() {
@@ -40,7 +40,7 @@ source_of() {	# source_of NAME SOURCE: a phram:ADDR,SIZE source -> mtdblock
 echo "$FS" | while IFS='|' read -r name fstype src opts medium; do
 	dev=$(source_of "$name" "$src") &&
 		mount -t "$fstype" -o "ro${opts:+,$opts}" "$dev" /mnt/b ||
-		{ echo "BENCH $name error mount -t $fstype -o ro,$opts $dev"; continue; }
+		{ echo "BENCH $name error mount -t $fstype -o ro${opts:+,$opts} $dev: $(dmesg | tail -n 2 | tr "\n" " ")"; continue; }
 	if [ "${PROFILE:-0}" = 1 ]; then
 		echo on >/proc/axfs/volume0 && echo clear >/proc/axfs/volume0
 		progs "$name" >/dev/null

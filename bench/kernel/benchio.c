@@ -8,10 +8,8 @@
  *   benchio rand N MINSIZE DIR   N random 4 KiB preads (4 KiB aligned)
  *                                across the files under DIR of at least
  *                                MINSIZE bytes; latency percentiles
- *   benchio first ROOT PROG ARG...
- *                                chroot to ROOT and run PROG; time to the
- *                                first byte it writes to stdout
  *
+ * (The time to first output is kernel/tests/probe.c's first-output.)
  * Each prints one line of KEY=VALUE pairs.  System CPU is the growth of
  * system + irq + softirq time of all CPUs in /proc/stat (the work done on
  * behalf of the reader: decompression, block and MTD I/O), in ms.
@@ -23,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -172,45 +169,12 @@ static int cmd_rand(long n, off_t min_size, const char *dir)
 	return errors != 0;
 }
 
-static int cmd_first(const char *root, char **argv)
-{
-	double t0, first = -1;
-	char buf[4096];
-	int p[2], status;
-	ssize_t r;
-	pid_t pid;
-
-	if (pipe(p))
-		return 1;
-	t0 = now_ms();
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		if (chroot(root) || chdir("/"))
-			_exit(126);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	while ((r = read(p[0], buf, sizeof(buf))) > 0)
-		if (first < 0)
-			first = now_ms() - t0;
-	waitpid(pid, &status, 0);
-	printf("first_ms=%.1f total_ms=%.1f status=%d\n", first, now_ms() - t0,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128);
-	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "seq"))
 		return cmd_seq(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "rand"))
 		return cmd_rand(atol(argv[2]), atoll(argv[3]), argv[4]);
-	if (argc >= 4 && !strcmp(argv[1], "first"))
-		return cmd_first(argv[2], argv + 3);
-	fprintf(stderr, "usage: benchio seq DIR | rand N MINSIZE DIR | first ROOT PROG ARG...\n");
+	fprintf(stderr, "usage: benchio seq DIR | rand N MINSIZE DIR\n");
 	return 2;
 }

@@ -95,6 +95,7 @@ tree_mib=$(du -sm "$tree" | cut -f1)
 stage=$W/stage
 mkdir -p "$stage/tests" "$stage/data" "$stage/bin"
 cc -static -O2 -Wall -o "$stage/bin/benchio" "$here/benchio.c" || die "cannot build benchio"
+cc -static -O2 -pthread -o "$stage/bin/probe" "$tests/probe.c" || die "cannot build probe"
 cp "$tests/guest/init" "$stage/init"
 chmod 755 "$stage/init"
 cp "$here/guest/bench.sh" "$stage/tests/"

@@ -364,6 +364,7 @@ int fsck_table(struct fsck *f, enum axfs_region r, uint64_t i, uint64_t *v)
 struct digest_job {
 	const uint8_t *img;
 	uint64_t len;
+	int mapped;
 	volatile int *cancel;
 	volatile int abort;
 	uint8_t out[20];
@@ -388,6 +389,7 @@ static void *digest_thread(void *arg)
 		if (j->abort || (j->cancel && *j->cancel))
 			return NULL;
 		SHA1Update(&c, j->img + pos, (size_t)n);
+		fsck_release_pages(j->img, j->mapped, pos, pos + n);
 		pos += n;
 	}
 	SHA1Final(j->out, &c);
@@ -446,7 +448,8 @@ static void fsck_free_all(struct fsck *f)
 }
 
 int fsck_run_image(const uint8_t *img, uint64_t len, int split,
-		    uint64_t seg1_len, int is_device, const char *name,
+		    uint64_t seg1_len, int is_device, int mapped,
+		    const char *name,
 		    const struct axfs_fsck_opts *o,
 		    struct axfs_fsck_result *res, struct axfs_error *err)
 {
@@ -467,6 +470,7 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	f->split = split;
 	f->seg1_len = seg1_len;
 	f->is_device = is_device;
+	f->mapped = mapped;
 	f->o = o;
 	f->res = res;
 	/* Metadata, inflated, and a few bytes per node and location: a few
@@ -496,6 +500,7 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	if (o->digest) {
 		job.img = img;
 		job.len = f->limit;
+		job.mapped = f->mapped;
 		job.cancel = o->cancel;
 		/* A thread pays off only beside real work. */
 		if (f->limit >= DIGEST_THREAD_MIN &&
@@ -552,7 +557,8 @@ int axfs_fsck_buffer(const void *image, size_t len, const void *store,
 	if (!name)
 		name = "image";
 	if (!store)
-		return fsck_run_image(image, len, 0, 0, 0, name, o, res, err);
+		return fsck_run_image(image, len, 0, 0, 0, 0, name, o, res,
+				      err);
 	if (len > SIZE_MAX - store_len)
 		return axfs_error_set(err, AXFS_ERR_LIMIT, "'%s': the two "
 				      "segments are too large", name);
@@ -565,7 +571,8 @@ int axfs_fsck_buffer(const void *image, size_t len, const void *store,
 		memcpy(joined, image, len);
 	if (store_len)
 		memcpy(joined + len, store, store_len);
-	rc = fsck_run_image(joined, len + store_len, 1, len, 0, name, o, res, err);
+	rc = fsck_run_image(joined, len + store_len, 1, len, 0, 0, name, o,
+			    res, err);
 	free(joined);
 	return rc;
 }

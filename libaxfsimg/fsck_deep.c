@@ -73,7 +73,12 @@ struct pool {
 	struct result *res;
 	atomic_ullong next;
 	atomic_int stop;
+	uint64_t released;	/* compressed bytes given back so far */
 };
+
+/* Memory stays bounded on a large image: the mapped pages of cblocks
+ * already reported go back once this many bytes have gathered. */
+#define RELEASE_STEP (4u << 20)
 
 struct worker {
 	struct pool *p;
@@ -238,13 +243,21 @@ static void emit_ready(struct pool *p, uint64_t *emit, int wait)
 		r->head = NULL;
 		f->res->cblocks += (uint64_t)r->inflated;
 		f->res->data_bytes += r->data_bytes;
+		(*emit)++;
 		if ((*emit & 63) == 0) {
 			uint64_t s = 0;
 
 			fsck_table(f, AXFS_R_CBLOCK_OFFSET, *emit, &s);
 			fsck_progress(f, s, Z->size);
+			/* Cblocks before *emit are done: no worker reads
+			 * them again. */
+			if (!Z->owned && s > p->released + RELEASE_STEP &&
+			    s <= Z->size) {
+				fsck_release_pages(Z->data, f->mapped,
+						   p->released, s);
+				p->released = s;
+			}
 		}
-		(*emit)++;
 		if (fsck_stopped(f))
 			atomic_store(&p->stop, 1);
 	}

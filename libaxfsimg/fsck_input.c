@@ -132,6 +132,21 @@ static int input_load(struct input *in, const char *path,
 	return 0;
 }
 
+void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
+			uint64_t to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)(img + from), b = (uintptr_t)(img + to);
+
+	if (!mapped || to <= from)
+		return;
+	/* Whole pages only: the partial ones at either end stay. */
+	a = (a + page - 1) & ~(page - 1);
+	b &= ~(page - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 static void input_close(struct input *in)
 {
 	if (in->mapped)
@@ -168,7 +183,7 @@ int axfs_fsck_file(const char *path, const char *store_path,
 	}
 	if (!store_path) {
 		rc = fsck_run_image(a.p ? a.p : (const uint8_t *)"", a.len, 0, 0,
-			      a.is_device, path, o, res, err);
+				    a.is_device, a.mapped, path, o, res, err);
 		input_close(&a);
 		return rc;
 	}

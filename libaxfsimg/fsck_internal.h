@@ -163,6 +163,8 @@ struct fsck {
 	int split;		/* two segments were joined */
 	uint64_t seg1_len;	/* the mmap segment's length */
 	int is_device;
+	int mapped;		/* img is a read-only file mapping: pages
+				 * behind the readers may be released */
 	const struct axfs_fsck_opts *o;
 	struct axfs_fsck_result *res;
 	int stop;
@@ -242,8 +244,15 @@ int fsck_all_zero(const uint8_t *p, uint64_t n);
 int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first);
 /* Checks the image img[0, len); split: two segments were joined, the
  * first seg1_len bytes long. */
+/* Bounded memory: when the image is a file mapping (mapped), give back
+ * the pages of [from, to) a sequential reader has passed; touching them
+ * again maps them again from the page cache.  Does nothing otherwise. */
+void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
+			uint64_t to);
+
 int fsck_run_image(const uint8_t *img, uint64_t len, int split,
-		   uint64_t seg1_len, int is_device, const char *name,
+		   uint64_t seg1_len, int is_device, int mapped,
+		   const char *name,
 		   const struct axfs_fsck_opts *o, struct axfs_fsck_result *res,
 		   struct axfs_error *err);
 

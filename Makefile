@@ -51,8 +51,12 @@ PKG_CFLAGS   = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS     = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 # libfuse3 for axfs mount only (cmd/mount.c); the library stays without.
-FUSE_CFLAGS  = $(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null)
-FUSE_LIBS    = $(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null)
+# FUSE=1 when pkg-config finds fuse3 (make deps installs it), else FUSE=0:
+# cmd/mount_nofuse.c says the command is not built in, so that builds for a
+# board (Buildroot, Yocto) need no libfuse3.
+FUSE        ?= $(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo 1 || echo 0)
+FUSE_CFLAGS  = $(if $(filter 1,$(FUSE)),$(shell $(PKG_CONFIG) --cflags fuse3 2>/dev/null))
+FUSE_LIBS    = $(if $(filter 1,$(FUSE)),$(shell $(PKG_CONFIG) --libs fuse3 2>/dev/null))
 CHECK_LIBS   = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 WARN        ?= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
@@ -67,7 +71,7 @@ LDFLAGS     ?=
 ALL_LDFLAGS  = $(SAN_FLAGS) -pthread $(CFLAGS) $(LDFLAGS)
 
 LIB_SRCS    := $(sort $(wildcard libaxfsimg/*.c))
-CMD_SRCS    := $(sort $(wildcard cmd/*.c))
+CMD_SRCS    := $(filter-out $(if $(filter 1,$(FUSE)),cmd/mount_nofuse.c,cmd/mount.c),$(sort $(wildcard cmd/*.c)))
 UNIT_SRCS   := $(sort $(wildcard tests/unit/*.c))
 LIB_OBJS    := $(LIB_SRCS:%.c=$(B)/%.o)
 CMD_OBJS    := $(CMD_SRCS:%.c=$(B)/%.o)
@@ -99,7 +103,7 @@ all: $(AXFS) $(LIBSO) $(AXFS_INST)
 # and if not names the Debian packages and the apt-get command; `make deps`
 # (run by `make check` and `make demo`) installs them as root.
 deps:
-	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh --install build unit
+	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh --install build unit fuse
 $(DEPS_STAMP): scripts/install-deps.sh
 	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh build
 	$(Q)mkdir -p $(@D) && touch $@

@@ -4,6 +4,7 @@
 #   install-deps.sh [--install] GROUP...
 #     build   the libraries and pkg-config (checked by every `make`)
 #     unit    Check, for the unit tests
+#     fuse    libfuse3, for axfs mount (a build without it has no mount)
 #     tests   what the test scripts use (python3 for tests/tools, fuse3,
 #             archivers, fakeroot, valgrind, man-db, kconfiglib, ...)
 # Without --install it names what is missing and the one apt-get command
@@ -31,8 +32,8 @@ what=""
 for group in "$@"; do
 	case $group in
 	build)	need="$need pkg-config: zlib1g-dev:zlib libdeflate-dev:libdeflate
-		      libarchive-dev:libarchive libyaml-dev:yaml-0.1 libmd-dev:libmd
-		      libfuse3-dev:fuse3" ;;
+		      libarchive-dev:libarchive libyaml-dev:yaml-0.1 libmd-dev:libmd" ;;
+	fuse)	need="$need libfuse3-dev:fuse3" ;;
 	unit)	need="$need check:check" ;;
 	# None is on a minimal Debian 12; the tests run in parallel, so they
 	# are installed here, once, before the tests start.  fuse3 gives

@@ -14,7 +14,7 @@ mk_tree() {
 
 test_expect_success '--help prints the synopsis of the man page' '
 	"$AXFS" mkfs --help >out &&
-	grep "^usage: axfs mkfs \[options\] SOURCE -o IMAGE$" out &&
+	grep "^usage: axfs mkfs \[options\] SOURCE \[STORE-SEGMENT\] -o IMAGE$" out &&
 	grep "^       axfs mkfs \[options\] SOURCE IMAGE$" out &&
 	tr -d "\\\\" <"$AXFS_TOP/man/axfs-mkfs.1" >man.txt &&
 	for o in --output --block-size --level --jobs --xip --profile \

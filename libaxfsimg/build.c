@@ -240,12 +240,20 @@ void axfs_build_opts_init(struct axfs_build_opts *o)
 	o->compress_metadata = -1;
 }
 
+static int source_is_directory(const char *path)
+{
+	struct stat st;
+
+	return path && strcmp(path, "-") && stat(path, &st) == 0 &&
+	       S_ISDIR(st.st_mode);
+}
+
 /* --mtime, else the policy, else SOURCE_DATE_EPOCH, else the source's own
- * time (an image's timestamp), else now. */
+ * time (an image's timestamp), else now; *is_now says it came to that. */
 static int resolve_timestamp(const struct axfs_build_opts *o,
 			     const struct axfs_policy *pol,
 			     const struct axfs_source *src, int64_t *ts,
-			     struct axfs_error *err)
+			     int *is_now, struct axfs_error *err)
 {
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 
@@ -268,6 +276,7 @@ static int resolve_timestamp(const struct axfs_build_opts *o,
 		*ts = src->timestamp;
 	} else {
 		*ts = (int64_t)time(NULL);
+		*is_now = 1;
 	}
 	return 0;
 }
@@ -432,9 +441,12 @@ static int report_lossy(const struct axfs_tree *t,
 
 /* ---- the pipeline ------------------------------------------------------- */
 
+/* Reads every entry into t; *shared_mtime gets the time every entry has,
+ * or -1 when they differ (or there are none). */
 static int read_source(const struct axfs_build_opts *o,
 		       struct axfs_source *src, struct axfs_tree *t,
-		       int64_t ts, struct axfs_error *err)
+		       int64_t ts, int64_t *shared_mtime,
+		       struct axfs_error *err)
 {
 	struct axfs_src_entry ent;
 	int64_t first_mtime = 0;
@@ -469,6 +481,7 @@ static int read_source(const struct axfs_build_opts *o,
 		return rc;
 	if (all_same && for_each_entry(t, clear_mtime_lossy, NULL) < 0)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	*shared_mtime = have_first && all_same ? first_mtime : -1;
 	return 0;
 }
 
@@ -773,7 +786,8 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	struct axfs_write_opts wo;
 	const char *excl[2];
 	uint64_t mmap_limit;
-	int packed = 0;
+	int64_t shared_mtime = -1;
+	int packed = 0, ts_is_now = 0;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -810,16 +824,24 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	rc = axfs_source_open(&src, o->source, &so, err);
 	if (rc < 0)
 		goto fail;
-	rc = resolve_timestamp(o, pol, src, &res->timestamp, err);
+	rc = resolve_timestamp(o, pol, src, &res->timestamp, &ts_is_now, err);
 	if (rc < 0)
 		goto fail;
 
 	rc = axfs_tree_init(&res->tree, o->log, err);
 	if (rc < 0)
 		goto fail;
-	if ((rc = read_source(o, src, &res->tree, res->timestamp, err)) < 0 ||
+	if ((rc = read_source(o, src, &res->tree, res->timestamp,
+			      &shared_mtime, err)) < 0 ||
 	    (rc = apply_policy_and_owners(o, &res->tree, err)) < 0)
 		goto fail;
+	/* An archive whose entries all have one time, as `axfs extract --tar`
+	 * writes (every entry has the image's timestamp), gives that time
+	 * rather than now, so that extract --tar | mkfs - gives the image
+	 * back byte for byte.  A directory keeps now: its root's time moves
+	 * with every change inside. */
+	if (ts_is_now && shared_mtime >= 0 && !source_is_directory(o->source))
+		res->timestamp = shared_mtime;
 	rc = axfs_tree_finalize(&res->tree, err);
 	if (rc == 0)
 		rc = check_depth(&res->tree, err);

@@ -30,6 +30,19 @@ test_expect_success 'setup: an image of a tree with programs, links, devices and
 	"$AXFS" mkfs -q tree -o a.axfs
 '
 
+test_expect_success 'without SOURCE_DATE_EPOCH: the archive gives the image timestamp back' '
+	(unset SOURCE_DATE_EPOCH &&
+	 "$AXFS" mkfs -q --mtime 1234567890 tree -o t.axfs &&
+	 "$AXFS" extract --tar - t.axfs | "$AXFS" mkfs -q - -o t2.axfs) &&
+	cmp t.axfs t2.axfs &&
+	tar -C tree -cf varied.tar --mtime=@1 etc &&
+	touch -d @5 tree/srv/one && tar -C tree -rf varied.tar srv/one &&
+	now=$(date +%s) &&
+	(unset SOURCE_DATE_EPOCH && "$AXFS" mkfs -q varied.tar -o v.axfs) &&
+	"$AXFS" dump --json v.axfs >v.json &&
+	python3 -c "import json,sys; t = json.load(open(\"v.json\"))[\"superblock\"][\"timestamp\"]; sys.exit(not t >= $now)"
+'
+
 test_expect_success 'extract --tar - | mkfs - writes the same bytes (and with a profile, a new block size)' '
 	"$AXFS" extract --tar - a.axfs | "$AXFS" mkfs -q - -o b.axfs &&
 	cmp a.axfs b.axfs &&

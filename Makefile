@@ -66,7 +66,13 @@ endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DAXFS_VERSION=\"$(VERSION)\" -pthread
 CPPFLAGS    ?=
 CFLAGS      ?= -O2 -g
-ALL_CFLAGS   = $(BASE_CFLAGS) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP -Ilibaxfsimg $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+# The library's API is include/axfs/ (installed); its private headers lie
+# beside its sources in libaxfsimg/.  cmd/ is the library's first user and
+# sees only the API, so that what the axfs command needs a program has.
+API_HDRS    := $(sort $(wildcard include/axfs/*.h))
+API_INCS    := -Iinclude/axfs
+LIB_INCS    := $(API_INCS) -Ilibaxfsimg
+ALL_CFLAGS   = $(BASE_CFLAGS) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP $(if $(filter cmd/%,$<),$(API_INCS),$(LIB_INCS)) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDFLAGS     ?=
 ALL_LDFLAGS  = $(SAN_FLAGS) -pthread $(CFLAGS) $(LDFLAGS)
 
@@ -126,9 +132,25 @@ $(LIBA): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(LIBSO): $(LIB_OBJS)
+# libaxfsimg.so exports exactly the functions the API headers declare:
+# the version script lists the names the preprocessed headers declare
+# (comments gone) followed by "(", less the static inline helpers.
+LIB_MAP     := $(B)/libaxfsimg.map
+$(LIB_MAP): $(API_HDRS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q){ echo 'AXFSIMG_0 {'; echo '	global:'; \
+	  for h in $(notdir $(API_HDRS)); do echo "#include \"$$h\""; done | \
+	  $(CC) $(BASE_CFLAGS) $(API_INCS) $(PKG_CFLAGS) -E -P -x c - | \
+	  awk '{ n = split($$0, w, /[^A-Za-z0-9_]+/); static = /static/; \
+	         for (i = 1; i < n; i++) if (w[i] ~ /^axfs_/ && index($$0, w[i] "(")) \
+	           if (static) skip[w[i]] = 1; else name[w[i]] = 1 } \
+	       END { for (f in name) if (!(f in skip)) print "		" f ";" }' | LC_ALL=C sort; \
+	  echo '	local:'; echo '		*;'; echo '};'; } >$@.tmp && mv $@.tmp $@
+
+$(LIBSO): $(LIB_OBJS) $(LIB_MAP)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libaxfsimg.so.$(SOVERSION) -Wl,--version-script=libaxfsimg/libaxfsimg.map $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libaxfsimg.so.$(SOVERSION) -Wl,--version-script=$(LIB_MAP) $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) $(PKG_LIBS)
 	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so.$(SOVERSION)
 	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so
 
@@ -234,7 +256,7 @@ fuzz-replay: $(FUZZ_REPLAY)
 # $(B)-fuzz/ (when clang links libFuzzer) so parallel builds do not race.
 FUZZ_B      ?= build-fuzz
 FUZZ_CC     ?= clang
-FUZZ_CFLAGS := $(BASE_CFLAGS) -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all -MMD -MP -Ilibaxfsimg -Itests/fuzz
+FUZZ_CFLAGS := $(BASE_CFLAGS) -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all -MMD -MP $(LIB_INCS) -Itests/fuzz
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_B)/%.o)
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_TARGETS:%=$(FUZZ_B)/tests/fuzz/fuzz_%.o)
 $(FUZZ_B)/%.o: %.c | $(DEPS_STAMP)
@@ -263,7 +285,7 @@ KFUZZ_KSRCS := $(addprefix kernel/,regions.c io.c inode.c dir.c file.c xip.c unc
 	       tests/fuzz/kshim/kshim.c tests/fuzz/fuzz_kernel.c
 KFUZZ_USRCS := tests/fuzz/kshim/kshim_libc.c tests/fuzz/kshim/kzlib.c tests/fuzz/standalone.c
 KFUZZ_KFLAGS := -std=gnu11 -D__KERNEL__ -fno-strict-aliasing $(WARN) -Wno-sign-compare \
-		-Itests/fuzz/kshim -Ikernel -Ilibaxfsimg -Itests/fuzz
+		-Itests/fuzz/kshim -Ikernel -Iinclude/axfs -Itests/fuzz
 KFUZZ_UFLAGS := $(BASE_CFLAGS) $(WARN) -Wno-missing-prototypes -Itests/fuzz
 KFUZZ_FLAGS   = $(if $(filter $(KFUZZ_USRCS),$<),$(KFUZZ_UFLAGS),$(KFUZZ_KFLAGS)) -MMD -MP
 KFUZZ_LIBS    = $(or $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null),-lz)
@@ -319,7 +341,7 @@ install: all $(LIBA)
 	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(VERSION)
 	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(SOVERSION)
 	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so
-	install -m 644 libaxfsimg/axfs_*.h $(DESTDIR)$(INCLUDEDIR)/axfs/
+	install -m 644 $(API_HDRS) $(DESTDIR)$(INCLUDEDIR)/axfs/
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done; true
 	for m in man/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man5/; done; true
 	for m in man/*.8; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man8/; done; true

@@ -3,7 +3,7 @@
  * axfs.h - private declarations of the AXFS driver.
  *
  * The on-disk format (byte offsets, big-endian helpers, region numbers)
- * lives in libaxfsimg/axfs_format.h, shared with the user-space tools;
+ * lives in include/axfs/axfs_format.h, shared with the user-space tools;
  * this header only holds what the kernel keeps in memory.
  */
 #ifndef AXFS_KERNEL_H

@@ -15,13 +15,7 @@
 #include "axfs_compressor.h"
 #include "axfs_tree.h"
 #include "axfs_source.h"
-
-/*
- * Default cblock size, chosen by measurement (bench/blocksize.sh,
- * bench/BLOCKSIZE.md): image size and build time against the cost to the
- * driver, which inflates a whole cblock for a fault in any of its pages.
- */
-#define AXFS_DEFAULT_BLOCK_SIZE 65536u
+#include "axfs_stages.h"
 
 struct axfs_pack_opts {
 	uint32_t cblock_size;		/* power of two, 4 KiB .. 1 MiB */
@@ -35,34 +29,6 @@ struct axfs_pack_opts {
 			 uint64_t bytes_done, uint64_t bytes_total);
 	void *progress_ctx;
 	volatile int *cancel;		/* non-zero: stop with INTERRUPTED */
-};
-
-/* An unlinked temporary file holding one region's bytes. */
-struct axfs_spool {
-	int fd;				/* -1 if empty and never opened */
-	uint64_t size;
-};
-
-struct axfs_packed {
-	uint32_t cblock_size;
-	uint64_t nnodes;		/* node tables, indexed by node */
-	uint8_t *node_type;		/* enum axfs_node_type */
-	uint64_t *node_index;
-	uint64_t ncnodes;		/* compressed nodes */
-	uint64_t *cnode_offset;		/* offset inside the inflated cblock */
-	uint64_t *cnode_index;		/* cblock number */
-	uint64_t nbanodes;		/* byte-aligned nodes */
-	uint64_t *banode_offset;
-	uint64_t ncblocks;
-	uint64_t *cblock_offset;	/* ncblocks + 1 entries */
-	uint64_t xip_pages;
-	struct axfs_spool xip;		/* xip_pages * 4096 bytes */
-	struct axfs_spool byte_aligned;
-	struct axfs_spool compressed;
-	/* Statistics for reports. */
-	uint64_t bytes_in;		/* file bytes read */
-	uint64_t dedup_files;		/* files that reused another's nodes */
-	uint64_t dedup_pages;		/* pages that reused another's cnode */
 };
 
 /*

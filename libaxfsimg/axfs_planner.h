@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "axfs_tree.h"
 #include "axfs_profile.h"
+#include "axfs_stages.h"
 
 struct axfs_plan_opts {
 	const char *const *xip_globs;	/* whole files XIP */
@@ -31,19 +32,6 @@ struct axfs_plan_opts {
 					 * XIP page is XIP too (AXFS_WHY_SUFFIX),
 					 * on top of the budget */
 	const struct axfs_logger *log;
-};
-
-struct axfs_plan_stats {
-	uint64_t xip_pages;		/* pages planned XIP */
-	uint64_t profile_pages;		/* distinct profile pages read */
-	uint64_t profile_missing;	/* entries naming absent paths */
-	uint64_t profile_not_regular;	/* entries naming non-files */
-	uint64_t profile_past_eof;	/* offsets beyond the file's end */
-	uint64_t budget_dropped;	/* profiled pages the budget left out */
-	uint64_t excluded;		/* profiled pages xip.exclude removed */
-	uint64_t below_min_count;
-	uint64_t profile_misaligned;	/* offsets not a multiple of 4096 */
-	uint64_t suffix_pages;		/* made XIP by xip_suffix */
 };
 
 /* The tree must be finalised.  Fills entry->pages. */

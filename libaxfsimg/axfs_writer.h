@@ -17,6 +17,7 @@
 #include "axfs_tree.h"
 #include "axfs_packer.h"
 #include "axfs_format.h"
+#include "axfs_stages.h"
 
 struct axfs_write_opts {
 	int64_t timestamp;
@@ -30,17 +31,6 @@ struct axfs_write_opts {
 	int level;			/* invalid for the compressor: 9 */
 	int digest;			/* 1: write the SHA-1 digest */
 	const struct axfs_logger *log;
-};
-
-/* Where each region landed, for reports and dump. */
-struct axfs_layout {
-	uint64_t fsoffset[AXFS_REGION_COUNT];
-	uint64_t size[AXFS_REGION_COUNT];
-	uint64_t compressed_size[AXFS_REGION_COUNT];
-	uint64_t max_index[AXFS_REGION_COUNT];
-	uint8_t depth[AXFS_REGION_COUNT];
-	uint64_t image_size;
-	uint64_t mmap_size;
 };
 
 /* Writes the image to fd (a fresh temporary file, written from offset 0). */

@@ -15,6 +15,10 @@
  * untouched.
  */
 #include "axfs_build.h"
+/* The stages axfs_build() calls (private: libaxfsimg/). */
+#include "axfs_planner.h"
+#include "axfs_packer.h"
+#include "axfs_writer.h"
 
 #include <errno.h>
 #include <fcntl.h>

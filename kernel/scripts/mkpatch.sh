@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The AXFS driver as fs/axfs of a kernel tree, from the files of kernel/
-# and the one format header, libaxfsimg/axfs_format.h (copied, never
+# and the one format header, include/axfs/axfs_format.h (copied, never
 # kept twice in the repository):
 #
 #   mkpatch.sh --tree LINUX    adds fs/axfs to the kernel tree LINUX and
@@ -22,7 +22,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)	# kernel/
 top=$(dirname "$here")
-format=$top/libaxfsimg/axfs_format.h
+format=$top/include/axfs/axfs_format.h
 version=$(cat "$top/VERSION")
 
 die() { echo "mkpatch.sh: $*" >&2; exit 1; }

@@ -78,9 +78,9 @@ xmake() {	# xmake DIR: kbuild of the module in DIR for arm64
 	make -C "$KDIR" M="$1" ARCH=arm64 CROSS_COMPILE=$CROSS W=1 modules
 }
 # Built in copies: the x86 tests may build kernel/ at the same time.
-mkdir -p "$W/kernel" "$W/libaxfsimg"
+mkdir -p "$W/kernel" "$W/include/axfs"
 cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$W/kernel/"
-cp "$AXFS_TOP/libaxfsimg/axfs_format.h" "$W/libaxfsimg/"
+cp "$AXFS_TOP/include/axfs/axfs_format.h" "$W/include/axfs/"
 cp -r "$here/ramflash" "$W/ramflash"
 if xmake "$W/kernel" >"$W/build.log" 2>&1; then
 	tap ok "cross-build axfs.ko against $KVER (${CROSS}gcc, W=1)"
@@ -235,9 +235,9 @@ fi
 # need trixie's libc: they build in a trixie build root (buildroot.sh).
 for flavour in arm64 arm64-16k; do
 	d=$W/build-$flavour
-	mkdir -p "$d/kernel" "$d/libaxfsimg"
+	mkdir -p "$d/kernel" "$d/include/axfs"
 	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$d/kernel/"
-	cp "$AXFS_TOP/libaxfsimg/axfs_format.h" "$d/libaxfsimg/"
+	cp "$AXFS_TOP/include/axfs/axfs_format.h" "$d/include/axfs/"
 	if (out=$(sh "$here/arm64/fetch.sh" trixie-backports $flavour) && eval "$out" &&
 	    root=$(sh "$here/buildroot.sh" trixie gcc-14-aarch64-linux-gnu) && eval "$root" &&
 	    echo "KVER $KVER $(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$KDIR/.config")" &&

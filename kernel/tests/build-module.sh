@@ -35,11 +35,11 @@ eval "$kinfo"
 echo "$kinfo"
 
 rm -rf "$out/kernel"
-mkdir -p "$out/kernel" "$out/libaxfsimg"
+mkdir -p "$out/kernel" "$out/include/axfs"
 out=$(cd "$out" && pwd)
 cp "$top"/kernel/*.c "$top"/kernel/*.h "$top"/kernel/Kbuild \
 	"$top"/kernel/Makefile "$out/kernel/"
-cp "$top/libaxfsimg/axfs_format.h" "$out/libaxfsimg/"
+cp "$top/include/axfs/axfs_format.h" "$out/include/axfs/"
 
 cmd="make -C $out/kernel KDIR=$KDIR $*"
 rc=0

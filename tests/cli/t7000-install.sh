@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `make install DESTDIR=... PREFIX=/usr` installs everything a distribution
-# needs, a program builds against the installed library with pkg-config
-# and runs, the library exports only its declared axfs_* API, mkfs.axfs and
+# needs and only the API headers (include/axfs/), a program builds against
+# the installed library with pkg-config, makes an image, checks and reads
+# it, the library exports only its declared axfs_* API, mkfs.axfs and
 # fsck.axfs reach our commands (also through `mkfs -t axfs`), the bash
 # completion works, and `make uninstall` removes it all again.
 . "$(dirname "$0")/lib.sh"
@@ -103,6 +104,22 @@ test_expect_success 'libaxfsimg.so exports only axfs_* symbols' '
 	! grep "^axfs__" exported
 '
 
+test_expect_success 'the installed headers are include/axfs/, no private one' '
+	(cd "$top/include/axfs" && ls) >api.want &&
+	(cd "$D/usr/include/axfs" && ls) >api.got &&
+	test_cmp api.want api.got &&
+	test -f "$top/libaxfsimg/axfs_packer.h" &&
+	! test -e "$D/usr/include/axfs/axfs_packer.h"
+'
+
+test_expect_success 'the functions of the pipeline stages are not exported' '
+	for s in axfs_pack_tree axfs_plan axfs_write_image axfs_bytetable_build; do
+		grep -qx "$s" exported && { echo "exported: $s"; return 1; }
+		nm "$D/usr/lib/libaxfsimg.a" | grep -q " T $s\$" || { echo "not in the library: $s"; return 1; }
+	done &&
+	grep -qx axfs_build exported && grep -qx axfs_fsck_file exported
+'
+
 test_expect_success 'every exported symbol is declared in an installed header' '
 	bad=0 &&
 	while read -r s; do
@@ -181,6 +198,12 @@ int main(int argc, char **argv)
 }
 EOF
 
+test_expect_success 'a private header cannot be included from the install' '
+	printf "#include <axfs_packer.h>\nint axfs_test_dummy;\n" >private.c &&
+	test_must_fail $CC -std=c11 $(pkg-config --cflags axfsimg) -c private.c -o private.o 2>private.err &&
+	grep -q "axfs_packer.h" private.err
+'
+
 test_expect_success 'a program builds with pkg-config --cflags --libs axfsimg' '
 	$CC -std=c11 -Wall -Wextra -Werror -o prog prog.c $(pkg-config --cflags --libs axfsimg) &&
 	LD_LIBRARY_PATH="$D/usr/lib" ldd ./prog >ldd.out &&
@@ -196,6 +219,84 @@ test_expect_success 'the program runs against the installed library and reads an
 	sed -n "s/^\([0-9]*\) inodes\$/\1/p" prog.out >got &&
 	test "$(cat got)" -eq "$(cat want)" &&
 	grep -q "^/usr/share/doc/numbers 100644 $(wc -c <tree/usr/share/doc/numbers)\$" prog.out
+'
+
+cat >mkimg.c <<'EOF'
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Builds an image, checks it and reads a file back: the whole API. */
+#include <stdio.h>
+#include <string.h>
+#include <axfs_build.h>
+#include <axfs_fsck.h>
+#include <axfs_reader.h>
+
+static int fail(const char *what, const struct axfs_error *err)
+{
+	fprintf(stderr, "%s: %s\n", what, err->msg);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct axfs_build_opts bo;
+	struct axfs_build_result res;
+	struct axfs_fsck_opts fo;
+	struct axfs_fsck_result fr;
+	struct axfs_open_opts oo;
+	struct axfs_error err;
+	struct axfs_image *img;
+	static char buf[1 << 20];
+	uint64_t ino;
+	size_t got;
+
+	if (argc != 4)	/* SOURCE IMAGE PATH-IN-IMAGE */
+		return 2;
+	axfs_error_clear(&err);
+	axfs_build_opts_init(&bo);
+	bo.source = argv[1];
+	bo.output = argv[2];
+	if (axfs_build(&bo, &res, &err) < 0)
+		return fail("build", &err);
+	printf("%llu bytes, %zu inodes\n",
+	       (unsigned long long)res.layout.image_size, res.tree.count);
+	axfs_build_result_free(&res);
+
+	axfs_fsck_opts_init(&fo);
+	fo.deep = 1;
+	if (axfs_fsck_file(argv[2], NULL, &fo, &fr, &err) < 0)
+		return fail("fsck", &err);
+	if (fr.errors || fr.warnings) {
+		fprintf(stderr, "fsck: %llu errors\n",
+			(unsigned long long)fr.errors);
+		return 1;
+	}
+
+	memset(&oo, 0, sizeof(oo));
+	if (axfs_image_open(&img, argv[2], &oo, &err) < 0)
+		return fail("open", &err);
+	if (axfs_image_lookup(img, argv[3], &ino, &err) < 0 ||
+	    axfs_image_read(img, ino, 0, buf, sizeof(buf), &got, &err) < 0) {
+		axfs_image_close(img);
+		return fail(argv[3], &err);
+	}
+	axfs_image_close(img);
+	return fwrite(buf, 1, got, stdout) == got ? 0 : 1;
+}
+EOF
+
+# The same bytes as `axfs mkfs` of the same tree: the command adds nothing
+# to the library call but its options.
+test_expect_success 'a program builds an image, checks it and reads it back through the installed API' '
+	$CC -std=c11 -Wall -Wextra -Werror -o mkimg mkimg.c $(pkg-config --cflags --libs axfsimg) &&
+	SOURCE_DATE_EPOCH=1700000000 ./mkimg tree api.axfs /usr/share/doc/numbers >mkimg.out &&
+	(cd tree && find . | wc -l) >want &&
+	head -n 1 mkimg.out >mkimg.head &&
+	echo "$(wc -c <api.axfs) bytes, $(cat want) inodes" >mkimg.want &&
+	test_cmp mkimg.want mkimg.head &&
+	sed 1d mkimg.out >numbers.got &&
+	test_cmp tree/usr/share/doc/numbers numbers.got &&
+	SOURCE_DATE_EPOCH=1700000000 "$D/usr/bin/axfs" mkfs -q tree -o cmd.axfs &&
+	cmp api.axfs cmd.axfs
 '
 
 test_expect_success 'a program links with the installed libaxfsimg.a and its Requires.private' '

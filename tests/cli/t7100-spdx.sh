@@ -3,7 +3,7 @@
 # Every source and documentation file names its licence: an
 # "SPDX-License-Identifier:" line in its first 5 lines, or (for files whose
 # syntax has no comments) an annotation in REUSE.toml.  The licence fits
-# the directory (kernel/ GPL-2.0-only, libaxfsimg/ LGPL-2.1-or-later,
+# the directory (kernel/ GPL-2.0-only, libaxfsimg/ and include/axfs/ LGPL-2.1-or-later,
 # cmd/ GPL-2.0-or-later), and every licence named has its text in
 # LICENSES/.  LICENSES/ itself, binary fixtures (files holding a NUL byte)
 # and empty files are not checked.
@@ -83,7 +83,7 @@ while IFS= read -r f; do
 	printf '%s\n' "$expr" | tr ' ()' '\n\n\n' | grep -v -x -e '' -e AND -e OR -e WITH >>"$TRASH/ids"
 	case $f in
 	kernel/*) want=GPL-2.0-only ;;
-	libaxfsimg/*) want=LGPL-2.1-or-later ;;
+	libaxfsimg/* | include/axfs/*) want=LGPL-2.1-or-later ;;
 	cmd/*) want=GPL-2.0-or-later ;;
 	*) want= ;;
 	esac
@@ -102,7 +102,7 @@ test_expect_success 'every source and documentation file has an SPDX line' '
 	! test -s "$TRASH/missing"
 '
 
-test_expect_success 'kernel/ is GPL-2.0-only, libaxfsimg/ LGPL-2.1-or-later, cmd/ GPL-2.0-or-later' '
+test_expect_success 'kernel/ is GPL-2.0-only, libaxfsimg/ and include/axfs/ LGPL-2.1-or-later, cmd/ GPL-2.0-or-later' '
 	cat "$TRASH/wrongdir" &&
 	! test -s "$TRASH/wrongdir"
 '
@@ -150,7 +150,7 @@ test_expect_success 'the checker itself notices a file without a licence' '
 if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	test_expect_success 'no file of the project is hidden by .gitignore' '
 		git -C "$top" ls-files --others --ignored --exclude-standard \
-			--directory -- examples man cmd libaxfsimg tests scripts \
+			--directory -- examples man cmd include libaxfsimg tests scripts \
 			contrib LICENSES .ci >ignored &&
 		{ test ! -s ignored || { cat ignored; false; }; } &&
 		! git -C "$top" check-ignore -q --no-index \

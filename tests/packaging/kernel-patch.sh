@@ -56,7 +56,7 @@ test_expect_success 'make -C kernel patch makes the same patch twice against the
 test_expect_success 'the patch applies to the tree (patch -p1, git apply)' '
 	cp -al "$src" linux &&
 	(cd linux && git apply --check "$TRASH/axfs.patch" && patch -s -p1 <"$TRASH/axfs.patch") &&
-	cmp "$top/libaxfsimg/axfs_format.h" linux/fs/axfs/axfs_format.h &&
+	cmp "$top/include/axfs/axfs_format.h" linux/fs/axfs/axfs_format.h &&
 	! grep -q axfs "$src/fs/Kconfig"
 '
 

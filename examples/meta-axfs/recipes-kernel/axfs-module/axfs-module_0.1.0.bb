@@ -13,7 +13,7 @@ require recipes-devtools/axfs-tools/axfs-tools-release.inc
 inherit module
 
 # kernel/Makefile builds against KDIR with the kernel's Kbuild; its Kbuild
-# finds the format header in ../libaxfsimg of the same tree.
+# finds the format header in ../include/axfs of the same tree.
 EXTRA_OEMAKE += "-C ${S}/kernel KDIR=${STAGING_KERNEL_DIR}"
 MODULES_INSTALL_TARGET = "modules_install"
 

@@ -12,9 +12,7 @@
 
 #include <stdint.h>
 #include "axfs_tree.h"
-#include "axfs_packer.h"
-#include "axfs_planner.h"
-#include "axfs_writer.h"
+#include "axfs_stages.h"
 #include "axfs_policy.h"
 #include "axfs_profile.h"
 

@@ -30,6 +30,9 @@ struct axfs_write_opts {
 	int level;			/* invalid for the compressor: 9 */
 	int digest;			/* 1: write the SHA-1 digest */
 	const struct axfs_logger *log;
+	/* The output's name in messages ("cannot write 'NAME': ..."); NULL:
+	 * "the image". */
+	const char *name;
 };
 
 /* Where each region landed, for reports and dump. */

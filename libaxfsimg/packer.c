@@ -38,6 +38,7 @@
  * packed again (after axfs_plan_trim).
  */
 #include "pack_internal.h"
+#include "planner_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -403,25 +404,15 @@ static int finish_links(struct packer *pk)
 
 	for (size_t i = 0; i < t->count; i++) {
 		struct axfs_tree_entry *e = t->by_ino[i];
-		struct axfs_tree_entry *m;
-		uint64_t n;
 
 		if (e->type != AXFS_FT_REG || is_master(e))
 			continue;
-		m = e->link_master;
-		e->first_node = m->first_node;
-		e->node_count = m->node_count;
+		e->first_node = e->link_master->first_node;
+		e->node_count = e->link_master->node_count;
 		e->packed = 1;
-		free(e->pages);
-		e->pages = NULL;
-		n = npages_of(m);
-		if (!m->pages || !n)
-			continue;
-		e->pages = malloc((size_t)n * sizeof(*e->pages));
-		if (!e->pages)
-			return pack_nomem(pk);
-		memcpy(e->pages, m->pages, (size_t)n * sizeof(*e->pages));
 	}
+	if (plan_sync_link_members(t) < 0)
+		return pack_nomem(pk);
 	return 0;
 }
 

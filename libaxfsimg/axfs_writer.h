@@ -31,6 +31,9 @@ struct axfs_write_opts {
 	int level;			/* invalid for the compressor: 9 */
 	int digest;			/* 1: write the SHA-1 digest */
 	const struct axfs_logger *log;
+	/* The output's name in messages ("cannot write 'NAME': ..."); NULL:
+	 * "the image". */
+	const char *name;
 };
 
 /* Writes the image to fd (a fresh temporary file, written from offset 0). */

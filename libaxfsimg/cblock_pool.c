@@ -62,15 +62,15 @@ int axfs_cblock_pool_new(struct axfs_cblock_pool **out,
 			 struct axfs_error *err)
 {
 	struct axfs_cblock_pool *p;
-	uint32_t cbs = img->sb.cblock_size;
+	uint32_t cblock_size = img->sb.cblock_size;
 	size_t n;
 
 	*out = NULL;
-	if (!img->cblock_ok || cbs == 0)
+	if (!img->cblock_ok || cblock_size == 0)
 		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_CBLOCK_SIZE, "cblock_size %u is "
-				     "unusable", (unsigned int)cbs);
-	n = max_bytes / cbs;
+				     "unusable", (unsigned int)cblock_size);
+	n = max_bytes / cblock_size;
 	if (n < MIN_SLOTS)
 		n = MIN_SLOTS;
 	p = calloc(1, sizeof(*p));
@@ -98,7 +98,7 @@ int axfs_cblock_pool_new(struct axfs_cblock_pool **out,
 	p->nslots = n;
 	p->st.slots = n;
 	p->origin = img->origin;
-	p->cblock_size = cbs;
+	p->cblock_size = cblock_size;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->loaded, NULL);
 	*out = p;

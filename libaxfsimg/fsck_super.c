@@ -187,6 +187,16 @@ struct span {
 	int kind;		/* -1 superblock, 0..17 descriptor, 100+r data */
 };
 
+/* Appends a span of bytes [start, end) that `kind` claims. */
+static void add_span(struct span *sp, int *n, uint64_t start, uint64_t end,
+		     int kind)
+{
+	sp[*n].start = start;
+	sp[*n].end = end;
+	sp[*n].kind = kind;
+	(*n)++;
+}
+
 static int cmp_span(const void *a, const void *b)
 {
 	const struct span *x = a, *y = b;
@@ -410,9 +420,7 @@ void fsck_check_regions(struct fsck *f)
 	struct span sp[2 * AXFS_REGION_COUNT + 2];
 	int n = 0;
 
-	sp[n].start = 0;
-	sp[n].end = AXFS_SUPER_SIZE;
-	sp[n++].kind = -1;
+	add_span(sp, &n, 0, AXFS_SUPER_SIZE, -1);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct fsck_region *R = &f->r[r];
 		uint64_t stored, desc = R->desc_off;
@@ -424,9 +432,7 @@ void fsck_check_regions(struct fsck *f)
 			if (f->r[i].desc_ok && f->r[i].desc_off == desc)
 				dup = 1;
 		if (!dup) {
-			sp[n].start = desc;
-			sp[n].end = desc + AXFS_REGION_DESC_SIZE;
-			sp[n++].kind = r;
+			add_span(sp, &n, desc, desc + AXFS_REGION_DESC_SIZE, r);
 		}
 		if (AXFS_REGION_IS_TABLE(r)) {
 			if (R->depth > AXFS_TABLE_DEPTH_MAX)
@@ -486,14 +492,10 @@ void fsck_check_regions(struct fsck *f)
 			continue;
 		}
 		R->range_ok = 1;
-		sp[n].start = R->fsoffset;
-		sp[n].end = R->fsoffset + stored;
-		sp[n++].kind = 100 + r;
+		add_span(sp, &n, R->fsoffset, R->fsoffset + stored, 100 + r);
 	}
 	if (f->limit >= 4) {
-		sp[n].start = f->limit - 4;
-		sp[n].end = f->limit;
-		sp[n++].kind = 200;
+		add_span(sp, &n, f->limit - 4, f->limit, 200);
 	}
 
 	/* No two things may share a byte. */
@@ -826,27 +828,21 @@ void fsck_check_slack(struct fsck *f)
 	int n = 0;
 
 	/* The superblock and the page_shift byte after it. */
-	sp[n].start = 0;
-	sp[n].end = AXFS_SB_PAGE_SHIFT + 1;
-	sp[n++].kind = -1;
+	add_span(sp, &n, 0, AXFS_SB_PAGE_SHIFT + 1, -1);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct fsck_region *R = &f->r[r];
 
 		if (!R->desc_ok)
 			continue;
-		sp[n].start = R->desc_off;
-		sp[n].end = R->desc_off + AXFS_REGION_DESC_SIZE;
-		sp[n++].kind = r;
+		add_span(sp, &n, R->desc_off,
+			 R->desc_off + AXFS_REGION_DESC_SIZE, r);
 		if (R->range_ok && R->size) {
-			sp[n].start = R->fsoffset;
-			sp[n].end = R->fsoffset + AXFS_REGION_STORED(R);
-			sp[n++].kind = 100 + r;
+			add_span(sp, &n, R->fsoffset,
+				 R->fsoffset + AXFS_REGION_STORED(R), 100 + r);
 		}
 	}
 	if (f->limit >= 4) {
-		sp[n].start = f->limit - 4;
-		sp[n].end = f->limit;
-		sp[n++].kind = 200;
+		add_span(sp, &n, f->limit - 4, f->limit, 200);
 	}
 	qsort(sp, (size_t)n, sizeof(sp[0]), cmp_span);
 	for (int i = 0; i <= n; i++) {

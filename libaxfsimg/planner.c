@@ -49,6 +49,7 @@
  * removing XIP pages, never adding them.
  */
 #include "axfs_planner.h"
+#include "planner_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,11 +126,7 @@ static int ensure_pages(struct axfs_tree_entry *m)
 	return m->pages ? 0 : -1;
 }
 
-/*
- * Gives every hard-link member its own copy of its master's page plan
- * (each entry owns and frees its `pages`).
- */
-static int sync_link_members(struct axfs_tree *t)
+int plan_sync_link_members(struct axfs_tree *t)
 {
 	for (size_t i = 0; i < t->count; i++) {
 		struct axfs_tree_entry *e = t->by_ino[i];
@@ -518,7 +515,7 @@ int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
 	st->xip_pages += whole;
 	if (o->xip_suffix)
 		extend_suffixes(t, st);
-	if (sync_link_members(t) < 0)
+	if (plan_sync_link_members(t) < 0)
 		goto nomem;
 	if (o->profile || whole)
 		axfs_log(o->log, AXFS_LOG_INFO,
@@ -656,7 +653,7 @@ uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages)
 		pg->reason = AXFS_WHY_MMAP_LIMIT;
 		dropped++;
 	}
-	sync_link_members(t);
+	plan_sync_link_members(t);
 out:
 	for (size_t i = 0; i < np; i++)
 		free(paths[i]);
@@ -689,6 +686,6 @@ uint64_t axfs_plan_trim_suffix(struct axfs_tree *t)
 		}
 	}
 	if (dropped)
-		sync_link_members(t);
+		plan_sync_link_members(t);
 	return dropped;
 }

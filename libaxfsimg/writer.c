@@ -44,11 +44,20 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 
 struct out {
 	int fd;
+	const char *name;		/* the image in messages, or NULL */
 	uint64_t pos;			/* bytes accepted so far */
 	uint8_t *buf;
 	size_t len;
 	struct axfs_error *err;
 };
+
+/* "cannot write 'NAME': reason", or "the image" when it has no name. */
+static int write_failed(struct axfs_error *err, int errnum, const char *name)
+{
+	if (name)
+		return axfs_error_sys(err, errnum, "cannot write '%s'", name);
+	return axfs_error_sys(err, errnum, "cannot write the image");
+}
 
 static int out_flush(struct out *w)
 {
@@ -59,12 +68,9 @@ static int out_flush(struct out *w)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return axfs_error_sys(w->err, errno,
-					      "cannot write the image");
-		if (n == 0)
-			return axfs_error_sys(w->err, EIO,
-					      "cannot write the image");
+		if (n <= 0)
+			return write_failed(w->err, n < 0 ? errno : EIO,
+					    w->name);
 		done += (size_t)n;
 	}
 	w->len = 0;
@@ -525,7 +531,7 @@ int axfs_write_image(int fd, const struct axfs_tree *t,
 		AXFS_R_MODES, AXFS_R_UIDS, AXFS_R_GIDS,
 	};
 	struct build b = { .t = t, .p = p };
-	struct out w = { .fd = fd, .err = err };
+	struct out w = { .fd = fd, .name = o->name, .err = err };
 	uint8_t hdr[HEADER_SIZE];
 	uint8_t magic[4];
 	uint64_t pos, meta_end, data_start;
@@ -613,7 +619,7 @@ int axfs_write_image(int fd, const struct axfs_tree *t,
 		goto out;
 	}
 	if (lseek(fd, 0, SEEK_SET) < 0) {
-		rc = axfs_error_sys(err, errno, "cannot write the image");
+		rc = write_failed(err, errno, o->name);
 		goto out;
 	}
 	if ((rc = out_write(&w, hdr, sizeof(hdr))) < 0)
@@ -642,7 +648,7 @@ int axfs_write_image(int fd, const struct axfs_tree *t,
 	if ((rc = out_write(&w, magic, 4)) < 0 || (rc = out_flush(&w)) < 0)
 		goto out;
 	if (ftruncate(fd, (off_t)lay->image_size) < 0) {
-		rc = axfs_error_sys(err, errno, "cannot write the image");
+		rc = write_failed(err, errno, o->name);
 		goto out;
 	}
 
@@ -656,8 +662,10 @@ int axfs_write_image(int fd, const struct axfs_tree *t,
 				   AXFS_SB_DIGEST);
 
 		if (n != (ssize_t)sizeof(digest)) {
-			rc = axfs_error_sys(err, n < 0 ? errno : EIO,
-					    "cannot write the image digest");
+			rc = o->name ? write_failed(err, n < 0 ? errno : EIO,
+						    o->name) :
+				axfs_error_sys(err, n < 0 ? errno : EIO,
+					       "cannot write the image digest");
 			goto out;
 		}
 	}

@@ -211,13 +211,13 @@ static void finalize_plan(struct fx *f, const char *const *xip, size_t nxip)
 	ck_assert_msg(axfs_plan(&f->t, &o, &st, &err) == 0, "%s", err.msg);
 }
 
-static int pack_with(struct fx *f, uint32_t cbs, int jobs,
+static int pack_with(struct fx *f, uint32_t cblock_size, int jobs,
 		     enum axfs_compressor c, int level, struct axfs_error *err)
 {
 	struct axfs_pack_opts o;
 
 	memset(&o, 0, sizeof(o));
-	o.cblock_size = cbs;
+	o.cblock_size = cblock_size;
 	o.compressor = c;
 	o.level = level;
 	o.jobs = jobs;
@@ -225,19 +225,19 @@ static int pack_with(struct fx *f, uint32_t cbs, int jobs,
 	return axfs_pack_tree(&f->t, &f->src.base, &o, &f->p, err);
 }
 
-static void pack_ok_with(struct fx *f, uint32_t cbs, int jobs,
+static void pack_ok_with(struct fx *f, uint32_t cblock_size, int jobs,
 			 enum axfs_compressor c, int level)
 {
 	struct axfs_error err;
 
-	ck_assert_msg(pack_with(f, cbs, jobs, c, level, &err) == 0, "%s",
+	ck_assert_msg(pack_with(f, cblock_size, jobs, c, level, &err) == 0, "%s",
 		      err.msg);
 }
 
 /* The default compressor (libdeflate) at level 9. */
-static void pack_ok(struct fx *f, uint32_t cbs, int jobs)
+static void pack_ok(struct fx *f, uint32_t cblock_size, int jobs)
 {
-	pack_ok_with(f, cbs, jobs, AXFS_COMPRESSOR_DEFAULT, 9);
+	pack_ok_with(f, cblock_size, jobs, AXFS_COMPRESSOR_DEFAULT, 9);
 }
 
 /* ---- reading back as the driver does ---------------------------------- */
@@ -973,7 +973,7 @@ START_TEST(test_progress_cancel_errors)
 	ck_assert_int_eq(f.p.xip.fd, -1);
 	f.src.short_by[0] = 0;
 
-	/* packing again works (build.c repacks after axfs_plan_trim) */
+	/* packing again works (build_fit.c repacks after axfs_plan_trim) */
 	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
 	check_file(&f, "/a", tx, 50000, NULL);
 	free(tx);

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "image_operands.h"
 #include "options.h"
 #include "axfs_reader.h"
 
@@ -29,11 +30,7 @@
 
 static const struct option longopts[] = {
 	{ "store", required_argument, NULL, 's' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CMD_LONGOPTS_END,
 };
 
 static int usage(void)
@@ -47,14 +44,8 @@ static int usage(void)
 "of the first PATH that failed; 8 if IMAGE cannot be read or standard\n"
 "output cannot be written.\n"
 "\n"
-"  -s, --store STORE   the store segment of a split image\n"
-"  -q, --quiet         print errors only\n"
-"  -v, --verbose       say more\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
-"\n"
-"See axfs-cat(1).\n");
-	return cmd_finish_stdout(EXIT_OK);
+"  -s, --store STORE   the store segment of a split image\n");
+	return cmd_print_shared_help(22, 0, NULL, NULL, "\nSee axfs-cat(1).\n");
 }
 
 /* 0: written; 1: this PATH failed (reported); -1: standard output failed. */
@@ -99,38 +90,26 @@ static int cat_one(struct axfs_image *img, const char *path, void *buf)
 
 int cmd_cat(int argc, char **argv)
 {
-	struct axfs_open_opts oo;
 	struct axfs_image *img = NULL;
-	struct axfs_error err;
+	struct cmd_getopt g = CMD_GETOPT_INIT("s:", longopts, usage);
 	const char *store = NULL;
 	void *buf;
 	int c, rc = EXIT_OK;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:qvhV", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 's':
 			store = optarg;
 			break;
-		case 'h':
-			return usage();
-		default:
-			c = cmd_shared_option(c, argv);
-			if (c != CMD_OPT_NEXT)
-				return c;
+		case CMD_OPT_EXIT:
+			return g.exit_code;
 		}
 	}
 	if (argc - optind < 2)
 		return cmd_usage_error(argc - optind ? "no path given" :
 				       "no image given");
-	memset(&oo, 0, sizeof(oo));
-	oo.store_path = store;
-	axfs_error_clear(&err);
-	if (axfs_image_open(&img, argv[optind], &oo, &err) < 0) {
-		cmd_error("%s", err.msg);
+	if (cmd_open_image(&img, argv[optind], store, 0) != 0)
 		return EXIT_OPERATIONAL;
-	}
 	buf = malloc(CAT_CHUNK);
 	if (!buf) {
 		cmd_error("out of memory");

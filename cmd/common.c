@@ -11,6 +11,7 @@
 
 #include "axfs_compressor.h"
 #include "axfs_policy.h"
+#include "progress.h"
 
 const char *cmd_name = "axfs";
 int cmd_verbosity = 1;
@@ -41,9 +42,11 @@ const char *cmd_color(FILE *f, const char *sgr)
 enum msg_kind { MSG_ERROR, MSG_WARNING, MSG_INFO };
 
 /* "axfs mkfs: text": on a terminal an error's "axfs mkfs:" is red and a
- * warning's "warning:" yellow, so they stand out among other output. */
+ * warning's "warning:" yellow, so they stand out among other output.  A
+ * progress bar is erased first, not to be left mixed into the line. */
 static void msg_prefix(enum msg_kind kind)
 {
+	cmd_progress_clear();
 	fflush(stdout);
 	if (kind == MSG_ERROR)
 		fprintf(stderr, "%s%s:%s ", cmd_color(stderr, CMD_RED), cmd_name,
@@ -177,35 +180,4 @@ int cmd_parse_uint(const char *s, unsigned long long max,
 		return -1;
 	*out = v;
 	return 0;
-}
-
-int cmd_progress_enabled(int forced)
-{
-	const char *ci = getenv("CI");
-
-	if (forced >= 0)
-		return forced;
-	if (ci && *ci)
-		return 0;
-	return isatty(STDERR_FILENO);
-}
-
-void cmd_progress_rate(char *buf, size_t len, const struct timespec *start,
-		       unsigned long long done, unsigned long long total)
-{
-	struct timespec now;
-	double el, rate;
-	char eta[32] = "--:--";
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	el = (double)(now.tv_sec - start->tv_sec) +
-	     (double)(now.tv_nsec - start->tv_nsec) / 1e9;
-	rate = el > 0 ? (double)done / el : 0;
-	if (rate > 0 && total >= done) {
-		double left = (double)(total - done) / rate;
-
-		snprintf(eta, sizeof(eta), "%d:%02d", (int)(left / 60),
-			 (int)left % 60);
-	}
-	snprintf(buf, len, ", %.1f MiB/s, ETA %s", rate / 1048576.0, eta);
 }

@@ -8,7 +8,6 @@
 #define AXFS_CMD_COMMON_H
 
 #include <stdio.h>
-#include <time.h>
 #include "axfs_error.h"
 
 /* util-linux exit codes (include/exitcodes.h). */
@@ -55,14 +54,6 @@ int cmd_parse_size(const char *s, unsigned long long *out);
 /* Parses a non-negative integer; 0 on success. */
 int cmd_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out);
-
-/* True when progress bars may be drawn: stderr is a TTY and CI is unset,
- * unless forced by --progress (1) / --no-progress (0); pass -1 for auto. */
-int cmd_progress_enabled(int forced);
-/* ", R MiB/s, ETA M:SS" for DONE of TOTAL bytes since START
- * (CLOCK_MONOTONIC) into buf. */
-void cmd_progress_rate(char *buf, size_t len, const struct timespec *start,
-		       unsigned long long done, unsigned long long total);
 
 /* Subcommands: int cmd_X(int argc, char **argv), argv[0] = "X". */
 int cmd_mkfs(int argc, char **argv);

@@ -41,11 +41,7 @@ static const struct option longopts[] = {
 	{ "no-owner", no_argument, NULL, OPT_NO_OWNER },
 	{ "no-mode", no_argument, NULL, OPT_NO_MODE },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CMD_LONGOPTS_END,
 };
 
 static int usage(void)
@@ -60,14 +56,10 @@ static int usage(void)
 "\n"
 "      --no-owner      ignore owners (uid and gid)\n"
 "      --no-mode       ignore permission bits\n"
-"      --json          print the differences as JSON\n"
-"  -q, --quiet         print nothing but errors; the exit status says\n"
-"  -v, --verbose       say more\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
-"\n"
-"See axfs-diff(1).\n");
-	return cmd_finish_stdout(EXIT_OK);
+"      --json          print the differences as JSON\n");
+	return cmd_print_shared_help(22, 0, "print nothing but errors; the exit "
+				     "status says", NULL,
+				     "\nSee axfs-diff(1).\n");
 }
 
 struct side {
@@ -437,13 +429,12 @@ static int walk(struct diff *d, const struct axfs_tree_entry *a,
 
 int cmd_diff(int argc, char **argv)
 {
+	struct cmd_getopt g = CMD_GETOPT_INIT("", longopts, usage);
 	struct diff d;
 	int c, rc = DIFF_TROUBLE;
 
 	memset(&d, 0, sizeof(d));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qvhV", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case OPT_NO_OWNER:
 			d.no_owner = 1;
@@ -454,18 +445,11 @@ int cmd_diff(int argc, char **argv)
 		case OPT_JSON:
 			d.json = 1;
 			break;
-		case 'q':
-			d.quiet = 1;
-			cmd_verbosity = 0;
-			break;
-		case 'h':
-			return usage();
-		default:
-			c = cmd_shared_option(c, argv);
-			if (c != CMD_OPT_NEXT)
-				return c == EXIT_OK ? c : DIFF_TROUBLE;
+		case CMD_OPT_EXIT:
+			return g.exit_code == EXIT_OK ? EXIT_OK : DIFF_TROUBLE;
 		}
 	}
+	d.quiet = cmd_verbosity == 0;
 	if (argc - optind != 2) {
 		cmd_usage_error(argc - optind < 2 ? "two inputs are needed, "
 				"A and B" : "too many arguments");

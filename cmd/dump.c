@@ -27,6 +27,7 @@
 
 #include "common.h"
 #include "json.h"
+#include "image_operands.h"
 #include "options.h"
 #include "axfs_profile.h"
 #include "axfs_reader.h"
@@ -55,11 +56,7 @@ static const struct option longopts[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CMD_LONGOPTS_END,
 };
 
 static int usage(void)
@@ -78,14 +75,10 @@ static int usage(void)
 "  -p, --profile CSV   with --pages: each page's profile count and why it\n"
 "                      is XIP or not (implies --pages; repeatable)\n"
 "      --json          print everything selected as JSON (see axfs-dump(1))\n"
-"      --lenient       open with fsck's fewer checks (still bounds-checked)\n"
-"  -q, --quiet         print errors only\n"
-"  -v, --verbose       show each inode's raw table fields\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
-"\n"
-"See axfs-dump(1).\n");
-	return cmd_finish_stdout(EXIT_OK);
+"      --lenient       open with fsck's fewer checks (still bounds-checked)\n");
+	return cmd_print_shared_help(22, 0, NULL,
+				     "show each inode's raw table fields",
+				     "\nSee axfs-dump(1).\n");
 }
 
 /* ---- small formatters ----------------------------------------------------- */
@@ -621,7 +614,6 @@ static void warn_unused(const struct dump *d)
 static int dump(const char *image, const char *store, unsigned int show,
 		int json, int lenient, char **profiles, size_t nprofiles)
 {
-	struct axfs_open_opts o = { .lenient = lenient, .store_path = store };
 	struct axfs_profile prof;
 	struct dump d;
 	const char *sep = "";
@@ -644,9 +636,7 @@ static int dump(const char *image, const char *store, unsigned int show,
 			return EXIT_OPERATIONAL;
 		}
 	}
-	rc = axfs_image_open(&d.img, image, &o, &d.err);
-	if (rc < 0) {
-		cmd_error("%s", d.err.msg);
+	if (cmd_open_image(&d.img, image, store, lenient) != 0) {
 		if (d.prof) {
 			free(d.used);
 			axfs_profile_free(&prof);
@@ -707,13 +697,13 @@ static int dump(const char *image, const char *store, unsigned int show,
 int cmd_dump(int argc, char **argv)
 {
 	unsigned int show = 0;
+	struct cmd_getopt g = CMD_GETOPT_INIT("p:", longopts, usage);
+	const char *image, *store;
 	int json = 0, lenient = 0, c;
 	char **profiles = NULL;
 	size_t nprofiles = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qvhVp:", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 'p': {
 			char **np = realloc(profiles, (nprofiles + 1) *
@@ -747,26 +737,19 @@ int cmd_dump(int argc, char **argv)
 		case OPT_LENIENT:
 			lenient = 1;
 			break;
-		case 'h':
+		case CMD_OPT_EXIT:
 			free(profiles);
-			return usage();
-		default:
-			c = cmd_shared_option(c, argv);
-			if (c != CMD_OPT_NEXT) {
-				free(profiles);
-				return c;
-			}
+			return g.exit_code;
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2) {
+	c = cmd_image_operands(argc, argv, 0, NULL, &image, &store);
+	if (c != CMD_OPT_NEXT) {
 		free(profiles);
-		return cmd_usage_error(argc - optind < 1 ? "no image given" :
-				       "too many arguments");
+		return c;
 	}
 	if (!show)
 		show = SHOW_SUPER | SHOW_REGIONS | SHOW_INODES;
-	c = dump(argv[optind], argc - optind == 2 ? argv[optind + 1] : NULL,
-		 show, json, lenient, profiles, nprofiles);
+	c = dump(image, store, show, json, lenient, profiles, nprofiles);
 	free(profiles);
 	return cmd_finish_stdout(c);
 }

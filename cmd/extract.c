@@ -36,28 +36,22 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "image_operands.h"
 #include "options.h"
+#include "progress.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
 #include "extract_tar.h"
 
 enum {
-	OPT_PROGRESS = 256,
-	OPT_NO_PROGRESS,
-	OPT_TAR,
+	OPT_TAR = 256,
 };
 
 static const struct option longopts[] = {
 	{ "force", no_argument, NULL, 'f' },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "tar", required_argument, NULL, OPT_TAR },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CMD_LONGOPTS_PROGRESS_END,
 };
 
 static int usage(void)
@@ -75,17 +69,11 @@ static int usage(void)
 "                      the way (never a directory by a file)\n"
 "  -j, --jobs N        inflate file data on N threads (default 0: one per\n"
 "                      CPU; 1: no extra thread)\n"
-"  -q, --quiet         print errors only\n"
-"  -v, --verbose       print each path as it is written\n"
-"      --progress      show a progress bar even when stderr is no TTY\n"
-"      --no-progress   never show a progress bar\n"
 "      --tar FILE      write a pax archive instead (- for standard output),\n"
-"                      with owners, devices and hard links, without root\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
-"\n"
-"See axfs-extract(1).\n");
-	return cmd_finish_stdout(EXIT_OK);
+"                      with owners, devices and hard links, without root\n");
+	return cmd_print_shared_help(22, 1, NULL,
+				     "print each path as it is written",
+				     "\nSee axfs-extract(1).\n");
 }
 
 /* ---- the extraction state ---------------------------------------------- */
@@ -112,9 +100,6 @@ struct extract {
 	/* totals (pre-walk) and progress */
 	uint64_t files_total, bytes_total;
 	uint64_t files_done, bytes_done;
-	int progress;
-	struct timespec start, last_draw;
-	int drawn;
 	/* what could not be restored */
 	uint64_t not_owned, skipped_devices;
 	/* The regular files in walk order (first walk), and their data
@@ -125,45 +110,16 @@ struct extract {
 	struct axfs_error err;
 };
 
-static void progress_draw(struct extract *x, int last)
+static void progress_draw(const struct extract *x)
 {
-	struct timespec now;
-	char rate[64];
-
-	if (!x->progress)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!last && x->drawn &&
-	    (now.tv_sec - x->last_draw.tv_sec) * 1000000000L +
-	    (now.tv_nsec - x->last_draw.tv_nsec) < 100000000L)
-		return;
-	x->last_draw = now;
-	x->drawn = 1;
-	cmd_progress_rate(rate, sizeof(rate), &x->start, x->bytes_done,
-			  x->bytes_total);
-	fprintf(stderr, "\r\033[K%s: %3d%% files %" PRIu64 "/%" PRIu64
-		", %.1f/%.1f MiB%s", cmd_name, x->bytes_total ?
-		(int)(100.0 * (double)x->bytes_done /
-		      (double)x->bytes_total) : 100, x->files_done,
-		x->files_total, (double)x->bytes_done / 1048576.0,
-		(double)x->bytes_total / 1048576.0, rate);
-	fflush(stderr);
-}
-
-static void progress_end(struct extract *x)
-{
-	if (x->drawn) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		x->drawn = 0;
-	}
+	cmd_progress_update(x->files_done, x->files_total, x->bytes_done,
+			    x->bytes_total);
 }
 
 /* Messages name DIR/path. */
 static int fail_errno(struct extract *x, int e, const char *what,
 		      const char *path)
 {
-	progress_end(x);
 	cmd_error("cannot %s '%s%s': %s", what, x->dir,
 		  strcmp(path, "/") ? path : "", strerror(e));
 	return -1;
@@ -363,7 +319,6 @@ static int make_file(struct extract *x, int pfd, const char *name,
 	/* The second walk meets the files of the first, in order. */
 	if (fi >= x->nfiles || x->files[fi].ino != in->ino ||
 	    x->files[fi].size != in->size) {
-		progress_end(x);
 		cmd_error("'%s' changed while it was read ('%s')",
 			  axfs_image_name(x->img), path);
 		return -1;
@@ -383,12 +338,10 @@ static int make_file(struct extract *x, int pfd, const char *name,
 		int r = axfs_stream_next(x->stream, &pc, &x->err);
 
 		if (r < 0) {
-			progress_end(x);
 			cmd_error("%s (reading '%s')", x->err.msg, path);
 			goto fail_quiet;
 		}
 		if (r == 0 || pc.file != fi || pc.offset != done) {
-			progress_end(x);
 			cmd_error("'%s': file data out of order at '%s'",
 				  axfs_image_name(x->img), path);
 			goto fail_quiet;
@@ -397,7 +350,7 @@ static int make_file(struct extract *x, int pfd, const char *name,
 			goto fail;
 		done += pc.len;
 		x->bytes_done += pc.len;
-		progress_draw(x, 0);
+		progress_draw(x);
 	}
 	/* A file that ends in a hole. */
 	if (end < in->size && ftruncate(fd, (off_t)in->size) < 0)
@@ -432,7 +385,6 @@ static int make_symlink(struct extract *x, int pfd, const char *name,
 
 	if (axfs_image_readlink(x->img, in->ino, target, sizeof(target),
 				&x->err) < 0) {
-		progress_end(x);
 		cmd_error("%s (reading '%s')", x->err.msg, path);
 		return -1;
 	}
@@ -579,7 +531,7 @@ static int extract_fn(void *ctx, const char *path,
 		return 1;
 	}
 	if (cmd_verbosity >= 2) {
-		progress_end(x);
+		cmd_progress_clear();
 		printf("%s%s\n", x->dir, path);
 	}
 	switch (in->mode & S_IFMT) {
@@ -597,14 +549,13 @@ static int extract_fn(void *ctx, const char *path,
 		break;
 	}
 	x->files_done++;
-	progress_draw(x, 0);
+	progress_draw(x);
 	return rc < 0 ? 1 : 0;	/* 1: failed, already reported */
 }
 
 static int extract(const char *image, const char *store, const char *dir,
-		   int force, int progress, unsigned int jobs)
+		   int force, unsigned int jobs)
 {
-	struct axfs_open_opts o = { .store_path = store };
 	struct axfs_stream_opts so = { .threads = jobs > 1 ? jobs : 0 };
 	struct extract x;
 	time_t ts;
@@ -617,10 +568,8 @@ static int extract(const char *image, const char *store, const char *dir,
 	x.dir = dir;
 	x.force = force;
 	x.as_root = geteuid() == 0;
-	if (axfs_image_open(&x.img, image, &o, &x.err) < 0) {
-		cmd_error("%s", x.err.msg);
+	if (cmd_open_image(&x.img, image, store, 0) != 0)
 		return EXIT_OPERATIONAL;
-	}
 	ts = (time_t)axfs_image_super(x.img)->timestamp;
 	x.times[0].tv_sec = x.times[1].tv_sec = ts;
 
@@ -677,8 +626,7 @@ static int extract(const char *image, const char *store, const char *dir,
 	x.lv[0].fd = fd;
 	x.depth = 1;
 	x.open_dirs = 1;
-	x.progress = progress;
-	clock_gettime(CLOCK_MONOTONIC, &x.start);
+	cmd_progress_begin(cmd_name, 1);
 	if (axfs_stream_open(&x.stream, x.img, x.files, x.nfiles, &so,
 			     &x.err) < 0) {
 		cmd_error("%s", x.err.msg);
@@ -690,15 +638,14 @@ static int extract(const char *image, const char *store, const char *dir,
 	 * a negative code when the image is bad. */
 	rc = axfs_image_walk(x.img, extract_fn, &x, &x.err);
 	if (rc < 0) {
-		progress_end(&x);
 		cmd_error("%s", x.err.msg);
 	}
 	if (rc == 0 && pop_to(&x, 0) == 0 && finish_dir(&x, 0, "/") == 0)
 		rc = EXIT_OK;
 	else
 		rc = EXIT_OPERATIONAL;
-	progress_draw(&x, 1);
-	progress_end(&x);
+	progress_draw(&x);
+	cmd_progress_end();
 	if (x.skipped_devices)
 		cmd_warn("not running as root: skipped %" PRIu64 " device "
 			 "node%s", x.skipped_devices,
@@ -726,12 +673,12 @@ out:
 int cmd_extract(int argc, char **argv)
 {
 	const char *tar = NULL;
-	int force = 0, progress = -1, c, n;
+	struct cmd_getopt g = CMD_GETOPT_INIT("fj:", longopts, usage);
+	const char *image, *store;
+	int force = 0, c;
 	unsigned long long jobs = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fj:qvhV", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 'f':
 			force = 1;
@@ -742,45 +689,26 @@ int cmd_extract(int argc, char **argv)
 					"'%s': use 1 to 1024 (0: one per CPU)",
 					optarg);
 			break;
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = 0;
-			break;
 		case OPT_TAR:
 			tar = optarg;
 			break;
-		case 'h':
-			return usage();
-		default:
-			c = cmd_shared_option(c, argv);
-			if (c != CMD_OPT_NEXT)
-				return c;
+		case CMD_OPT_EXIT:
+			return g.exit_code;
 		}
 	}
-	n = argc - optind;
-	if (tar && (n < 1 || n > 2))
-		return cmd_usage_error(n ? "too many arguments (--tar takes "
-				       "IMAGE [STORE])" : "no image given");
+	/* --tar FILE stands for DIR. */
+	c = cmd_image_operands(argc, argv, !tar, "target directory", &image,
+			       &store);
+	if (c != CMD_OPT_NEXT)
+		return c;
 	if (tar)
-		return cmd_finish_stdout(extract_tar(argv[optind], n == 2 ?
-						     argv[optind + 1] : NULL,
-						     tar));
-	if (n < 2)
-		return cmd_usage_error(n ? "no target directory given" :
-				       "no image given");
-	if (n > 3)
-		return cmd_usage_error("too many arguments");
+		return cmd_finish_stdout(extract_tar(image, store, tar));
 	if (jobs == 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 		jobs = cpus > 1 ? (unsigned long long)(cpus > 1024 ? 1024 : cpus)
 				: 1;
 	}
-	return cmd_finish_stdout(extract(argv[optind],
-					 n == 3 ? argv[optind + 1] : NULL,
-					 argv[argc - 1], force,
-					 cmd_progress_enabled(progress) &&
-					 cmd_verbosity > 0, (unsigned int)jobs));
+	return cmd_finish_stdout(extract(image, store, argv[argc - 1], force,
+					 (unsigned int)jobs));
 }

@@ -7,6 +7,7 @@
  * Warnings (what the driver tolerates) exit 0 unless --strict.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,13 @@
 #include "axfs_fsck.h"
 #include "common.h"
 #include "json.h"
+#include "image_operands.h"
 #include "options.h"
+#include "progress.h"
 
-static const char usage_text[] =
+static int usage(void)
+{
+	fputs(
 	"usage: axfs fsck [options] IMAGE [STORE-SEGMENT]\n"
 	"   or: fsck.axfs [options] IMAGE [STORE-SEGMENT]\n"
 	"\n"
@@ -35,25 +40,22 @@ static const char usage_text[] =
 	"      --max-per-check N  print at most N findings of one check (default\n"
 	"                        1000, 0 = all); all are counted\n"
 	"      --list-checks     print every check id, severity and summary\n"
-	"      --progress, --no-progress\n"
-	"                        force the progress bar on or off (default: on a TTY)\n"
 	"  -a, -p, -n, -y, -r, -f\n"
-	"                        accepted for fsck(8) compatibility; fsck never repairs\n"
-	"  -q, --quiet           print nothing; the exit status says it all\n"
-	"  -v, --verbose         say more (phases, counts)\n"
-	"  -h, --help            show this help\n"
-	"  -V, --version         show the version\n"
-	"\n"
-	"Exit status: 0 no errors (warnings allowed unless --strict), 4 errors\n"
-	"found, 8 cannot read the image, 16 usage error.\n";
+	"                        accepted for fsck(8) compatibility; fsck never repairs\n",
+	stdout);
+	return cmd_print_shared_help(24, 1,
+		"print nothing; the exit status says it all",
+		"say more (phases, counts)", "\n"
+		"Exit status: 0 no errors (warnings allowed unless --strict), 4 errors\n"
+		"found, 8 cannot read the image, 16 usage error.\n");
+}
 
 enum {
 	OPT_DEEP = 256, OPT_FAST, OPT_NO_DIGEST, OPT_JSON, OPT_MAX_MEMORY,
-	OPT_MAX_PER_CHECK, OPT_LIST_CHECKS, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_STRICT,
+	OPT_MAX_PER_CHECK, OPT_LIST_CHECKS, OPT_STRICT,
 };
 
-static const struct option long_opts[] = {
+static const struct option longopts[] = {
 	{ "deep", no_argument, NULL, OPT_DEEP },
 	{ "fast", no_argument, NULL, OPT_FAST },
 	{ "no-digest", no_argument, NULL, OPT_NO_DIGEST },
@@ -62,13 +64,7 @@ static const struct option long_opts[] = {
 	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "max-per-check", required_argument, NULL, OPT_MAX_PER_CHECK },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CMD_LONGOPTS_PROGRESS_END,
 };
 
 struct out {
@@ -76,41 +72,15 @@ struct out {
 	int json;
 	int quiet;
 	int nfind;		/* findings printed (JSON commas) */
-	int progress;
-	int progress_shown;
-	int last_pct;
-	struct timespec start;
 };
 
 /* ---- output -------------------------------------------------------------- */
 
-static void progress_clear(struct out *o)
-{
-	if (o->progress_shown) {
-		fputs("\r\033[K", stderr);
-		o->progress_shown = 0;
-		o->last_pct = -1;
-	}
-}
-
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	struct out *o = ctx;
-	char rate[64];
-	int pct;
-
-	if (!o->progress || !total)
-		return;
-	pct = (int)(done * 100 / total);
-	if (pct == o->last_pct)
-		return;
-	o->last_pct = pct;
-	o->progress_shown = 1;
-	cmd_progress_rate(rate, sizeof(rate), &o->start, done, total);
-	fprintf(stderr, "\r\033[K%s: checking file data: %3d%%, %.1f/%.1f MiB%s",
-		o->image, pct, (double)done / 1048576.0,
-		(double)total / 1048576.0, rate);
-	fflush(stderr);
+	(void)ctx;
+	if (total)
+		cmd_progress_update(0, 0, done, total);
 }
 
 static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
@@ -119,7 +89,7 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 
 	if (o->quiet)
 		return 0;
-	progress_clear(o);
+	cmd_progress_clear();
 	if (o->json) {
 		fputs(o->nfind ? ",\n    {" : "\n    {", stdout);
 		fputs("\"severity\": ", stdout);
@@ -191,21 +161,20 @@ static int list_checks(void)
 
 int cmd_fsck(int argc, char **argv)
 {
+	struct cmd_getopt g = CMD_GETOPT_INIT("apnyrf", longopts, usage);
 	struct axfs_fsck_opts fo;
 	struct axfs_fsck_result res;
 	struct axfs_error err;
-	struct out out = { .last_pct = -1 };
+	struct out out = { 0 };
+	char label[PATH_MAX + 32];
 	unsigned long long v;
-	const char *image, *store = NULL;
-	int json = 0, progress = -1, strict = 0, rc, c;
+	const char *image, *store;
+	int json = 0, strict = 0, rc, c;
 	struct timespec t0, t1;
 
 	axfs_fsck_opts_init(&fo);
 	fo.per_check_limit = 1000;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":apnyrfqvhV", long_opts,
-				NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case OPT_DEEP:
 			fo.deep = 1;
@@ -237,35 +206,19 @@ int cmd_fsck(int argc, char **argv)
 			break;
 		case OPT_LIST_CHECKS:
 			return list_checks();
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = 0;
-			break;
 		case 'a': case 'p': case 'n': case 'y': case 'r': case 'f':
 			break;	/* fsck(8) passes these; nothing to repair */
-		case 'h':
-			fputs(usage_text, stdout);
-			return cmd_finish_stdout(EXIT_OK);
-		default:
-			rc = cmd_shared_option(c, argv);
-			if (rc != CMD_OPT_NEXT)
-				return rc;
+		case CMD_OPT_EXIT:
+			return g.exit_code;
 		}
 	}
-	if (optind >= argc)
-		return cmd_usage_error("no image given");
-	image = argv[optind++];
-	if (optind < argc)
-		store = argv[optind++];
-	if (optind < argc)
-		return cmd_usage_error("too many arguments: '%s'", argv[optind]);
+	rc = cmd_image_operands(argc, argv, 0, NULL, &image, &store);
+	if (rc != CMD_OPT_NEXT)
+		return rc;
 
 	out.image = image;
 	out.json = json;
 	out.quiet = cmd_verbosity == 0;
-	out.progress = !out.quiet && !json && cmd_progress_enabled(progress);
 	fo.report = on_finding;
 	fo.report_ctx = &out;
 	fo.progress = on_progress;
@@ -280,11 +233,13 @@ int cmd_fsck(int argc, char **argv)
 		printf(",\n  \"deep\": %s,\n  \"findings\": [",
 		       fo.deep ? "true" : "false");
 	}
+	snprintf(label, sizeof(label), "%s: checking file data", image);
+	if (!json)
+		cmd_progress_begin(label, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	out.start = t0;
 	rc = axfs_fsck_file(image, store, &fo, &res, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	progress_clear(&out);
+	cmd_progress_end();
 	if (rc < 0) {
 		if (json && !out.quiet)
 			fputs("\n  ],\n  \"operational_error\": ", stdout),

@@ -26,7 +26,9 @@
 #include "options.h"
 #include "signals.h"
 
-static const char usage_text[] =
+static int usage(void)
+{
+	fputs(
 	"usage: axfs merge-profile [options] CSV...\n"
 	"\n"
 	"Combine profile CSVs (as the AXFS driver prints /proc/axfs/volumeN)\n"
@@ -43,11 +45,9 @@ static const char usage_text[] =
 	"                        standard error\n"
 	"      --json            print the statistics as one JSON document on\n"
 	"                        standard output instead (needs -o FILE; see\n"
-	"                        axfs-merge-profile(1))\n"
-	"  -q, --quiet           print nothing but errors\n"
-	"  -v, --verbose         say what is read\n"
-	"  -h, --help            show this help\n"
-	"  -V, --version         show the version\n";
+	"                        axfs-merge-profile(1))\n", stdout);
+	return cmd_print_shared_help(24, 0, NULL, "say what is read", NULL);
+}
 
 /* A weight is kept as an exact fraction num / den (den a power of ten). */
 struct weight {
@@ -352,12 +352,9 @@ int cmd_merge_profile(int argc, char **argv)
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "stats", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		CMD_LONGOPTS_END,
 	};
+	struct cmd_getopt g = CMD_GETOPT_INIT("o:m:w:s", longopts, usage);
 	enum axfs_profile_combine how = AXFS_PROFILE_SUM;
 	const char *output = NULL;
 	struct weight *weights = NULL;
@@ -369,9 +366,7 @@ int cmd_merge_profile(int argc, char **argv)
 
 	axfs_profile_init(&all, &cmd_logger);
 	axfs_profile_init(&one, &cmd_logger);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:m:w:sqvhV", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -430,14 +425,9 @@ int cmd_merge_profile(int argc, char **argv)
 		case OPT_JSON:
 			json = stats = 1;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			rc = cmd_finish_stdout(EXIT_OK);
+		case CMD_OPT_EXIT:
+			rc = g.exit_code;
 			goto done;
-		default:
-			rc = cmd_shared_option(c, argv);
-			if (rc != CMD_OPT_NEXT)
-				goto done;
 		}
 	}
 	if (optind >= argc) {

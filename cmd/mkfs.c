@@ -20,6 +20,8 @@
 #include <time.h>
 
 #include "common.h"
+#include "options.h"
+#include "progress.h"
 #include "signals.h"
 #include "axfs_build.h"
 #include "axfs_glob.h"
@@ -40,8 +42,6 @@ enum {
 	OPT_MTIME,
 	OPT_COMPRESS_METADATA,
 	OPT_COMPRESSOR,
-	OPT_PROGRESS,
-	OPT_NO_PROGRESS,
 	OPT_REPORT,
 	OPT_REPORT_JSON,
 	OPT_REPORT_SVG,
@@ -67,17 +67,11 @@ static const struct option longopts[] = {
 	{ "gid", required_argument, NULL, OPT_GID },
 	{ "mtime", required_argument, NULL, OPT_MTIME },
 	{ "compress-metadata", required_argument, NULL, OPT_COMPRESS_METADATA },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "report-json", required_argument, NULL, OPT_REPORT_JSON },
 	{ "report-svg", required_argument, NULL, OPT_REPORT_SVG },
 	{ "xattrs", required_argument, NULL, OPT_XATTRS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CMD_LONGOPTS_PROGRESS_END,
 };
 
 static int usage(void)
@@ -123,75 +117,21 @@ static int usage(void)
 "                            what to do with extended attributes and ACLs\n"
 "                            (SELinux labels, capabilities), which AXFS\n"
 "                            cannot store (default warn)\n"
-"  -q, --quiet               print errors only\n"
-"  -v, --verbose             say more; repeat for debugging output\n"
-"      --progress            show a progress bar even when stderr is no TTY\n"
-"      --no-progress         never show a progress bar\n"
 "      --report FILE         write what became of every page, and why (- for\n"
 "                            standard output)\n"
 "      --report-json FILE    the same report as JSON\n"
-"      --report-svg FILE     a picture of the regions and the XIP files\n"
-"  -h, --help                show this help and exit\n"
-"  -V, --version             show the version and exit\n"
-"\n"
-"See axfs-mkfs(1).\n",
+"      --report-svg FILE     a picture of the regions and the XIP files\n",
 	       AXFS_DEFAULT_BLOCK_SIZE / 1024, AXFS_DEFAULT_LEVEL);
-	return cmd_finish_stdout(EXIT_OK);
-}
-
-/* ---- progress ----------------------------------------------------------- */
-
-struct progress {
-	struct timespec start, last;
-	int drawn;
-};
-
-static double seconds_between(const struct timespec *a,
-			      const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+	return cmd_print_shared_help(28, 1, NULL,
+				     "say more; repeat for debugging output",
+				     "\nSee axfs-mkfs(1).\n");
 }
 
 static void progress_fn(void *ctx, uint64_t files_done, uint64_t files_total,
 			uint64_t bytes_done, uint64_t bytes_total)
 {
-	struct progress *pg = ctx;
-	struct timespec now;
-	double el, rate;
-	int done = files_done == files_total && bytes_done == bytes_total;
-	char eta[32] = "--:--";
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	/* At most ten redraws a second, and always the last one. */
-	if (pg->drawn && !done && seconds_between(&pg->last, &now) < 0.1)
-		return;
-	pg->last = now;
-	pg->drawn = 1;
-	el = seconds_between(&pg->start, &now);
-	rate = el > 0 ? (double)bytes_done / el : 0;
-	if (rate > 0 && bytes_total >= bytes_done) {
-		double left = (double)(bytes_total - bytes_done) / rate;
-
-		snprintf(eta, sizeof(eta), "%d:%02d", (int)(left / 60),
-			 (int)left % 60);
-	}
-	fprintf(stderr, "\r\033[K%s: %3d%% files %llu/%llu, %.1f/%.1f MiB, "
-		"%.1f MiB/s, ETA %s", cmd_name,
-		bytes_total ? (int)(100.0 * (double)bytes_done /
-				    (double)bytes_total) : 100,
-		(unsigned long long)files_done, (unsigned long long)files_total,
-		(double)bytes_done / 1048576.0, (double)bytes_total / 1048576.0,
-		rate / 1048576.0, eta);
-	fflush(stderr);
-}
-
-static void progress_end(struct progress *pg)
-{
-	if (pg->drawn) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	(void)ctx;
+	cmd_progress_update(files_done, files_total, bytes_done, bytes_total);
 }
 
 /* ---- option values ------------------------------------------------------ */
@@ -289,28 +229,24 @@ static void print_summary(const char *image,
 
 int cmd_mkfs(int argc, char **argv)
 {
+	struct cmd_getopt g = CMD_GETOPT_INIT("o:b:l:j:p:c:", longopts, usage);
 	struct axfs_build_opts o;
 	struct axfs_build_result res;
 	struct axfs_policy policy;
 	struct axfs_profile profile;
 	struct axfs_error err;
-	struct progress pg;
 	const char **xip = NULL, **profiles = NULL;
 	size_t nxip = 0, nprofiles = 0;
 	const char *output = NULL, *policy_file = NULL;
 	const char *report_text = NULL, *report_json = NULL, *report_svg = NULL;
-	int progress = -1, have_policy = 0, have_profile = 0;
+	int have_policy = 0, have_profile = 0;
 	int rc = EXIT_OPERATIONAL, c;
 	unsigned long long v;
 	char why[256];
 
 	axfs_build_opts_init(&o);
 	axfs_error_clear(&err);
-	memset(&pg, 0, sizeof(pg));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:b:l:j:p:c:qvhV", longopts,
-				NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -464,18 +400,6 @@ int cmd_mkfs(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case 'q':
-			cmd_verbosity = 0;
-			break;
-		case 'v':
-			cmd_verbosity = cmd_verbosity < 1 ? 2 : cmd_verbosity + 1;
-			break;
-		case OPT_PROGRESS:
-			progress = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = 0;
-			break;
 		case OPT_REPORT:
 			report_text = optarg;
 			break;
@@ -493,23 +417,8 @@ int cmd_mkfs(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case 'h':
-			rc = usage();
-			goto out;
-		case 'V':
-			rc = cmd_print_version();
-			goto out;
-		case ':':
-			rc = cmd_usage_error("option '%s' needs a value",
-					     argv[optind - 1]);
-			goto out;
-		default:
-			if (optopt)
-				rc = cmd_usage_error("invalid option -- '%c'",
-						     optopt);
-			else
-				rc = cmd_usage_error("unrecognized option '%s'",
-						     argv[optind - 1]);
+		case CMD_OPT_EXIT:
+			rc = g.exit_code;
 			goto out;
 		}
 	}
@@ -587,20 +496,16 @@ int cmd_mkfs(int argc, char **argv)
 		}
 		o.profile = &profile;
 	}
-	if (cmd_progress_enabled(progress) && cmd_verbosity > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &pg.start);
+	if (cmd_progress_begin(cmd_name, 1))
 		o.progress = progress_fn;
-		o.progress_ctx = &pg;
-	}
 
 	cmd_remove_output_on_signal();
 	if (axfs_build(&o, &res, &err) < 0) {
-		progress_end(&pg);
 		cmd_error("%s", err.msg);
 		rc = EXIT_OPERATIONAL;
 		goto out;
 	}
-	progress_end(&pg);
+	cmd_progress_end();
 	print_summary(output, &res);
 	/* The image is complete; a report that cannot be written is an
 	 * error of its own but leaves the image in place. */

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "image_operands.h"
 #include "options.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"
@@ -42,11 +43,7 @@
 static const struct option longopts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
 	{ "debug", no_argument, NULL, 'd' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CMD_LONGOPTS_END,
 };
 
 static int usage(void)
@@ -65,14 +62,10 @@ static int usage(void)
 "                      10), ro; others (allow_other, allow_root, fsname=...)\n"
 "                      go to FUSE\n"
 "  -f, --foreground    stay in the foreground, messages on stderr\n"
-"  -d, --debug         print every FUSE request (implies -f)\n"
-"  -q, --quiet         print errors only\n"
-"  -v, --verbose       with -f: on unmount, print the cblock cache statistics\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
-"\n"
-"See axfs-mount(1).\n");
-	return cmd_finish_stdout(EXIT_OK);
+"  -d, --debug         print every FUSE request (implies -f)\n");
+	return cmd_print_shared_help(22, 0, NULL, "with -f: on unmount, print "
+				     "the cblock cache statistics",
+				     "\nSee axfs-mount(1).\n");
 }
 
 /* ---- the mount's settings ------------------------------------------------ */
@@ -153,16 +146,23 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	fuse_reply_entry(req, &e);
 }
 
+/* The attributes of node `ino`, for getattr and opendir. */
+static int node_attr(fuse_req_t req, fuse_ino_t ino, struct stat *st,
+		     struct axfs_error *err)
+{
+	struct mnt *m = fuse_req_userdata(req);
+
+	return axfs_vfs_getattr(m->vfs, ino, st, err);
+}
+
 static void op_getattr(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
-	struct mnt *m = fuse_req_userdata(req);
 	struct axfs_error err;
 	struct stat st;
-	int rc;
+	int rc = node_attr(req, ino, &st, &err);
 
 	(void)fi;
-	rc = axfs_vfs_getattr(m->vfs, ino, &st, &err);
 	if (rc < 0)
 		reply_error(req, rc, &err);
 	else
@@ -232,12 +232,10 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 static void op_opendir(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
-	struct mnt *m = fuse_req_userdata(req);
 	struct axfs_error err;
 	struct stat st;
-	int rc;
+	int rc = node_attr(req, ino, &st, &err);
 
-	rc = axfs_vfs_getattr(m->vfs, ino, &st, &err);
 	if (rc == 0 && !S_ISDIR(st.st_mode))
 		rc = -ENOTDIR;
 	if (rc < 0) {
@@ -421,12 +419,11 @@ static int parse_helper(struct mnt *m, int argc, char **argv)
 
 static int parse_args(struct mnt *m, int argc, char **argv)
 {
-	int c, n, rc;
+	struct cmd_getopt g = CMD_GETOPT_INIT("o:fd", longopts, usage);
+	const char *store;
+	int c, rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:fdqvhV", longopts,
-				NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 'o':
 			rc = parse_options(m, optarg);
@@ -439,26 +436,19 @@ static int parse_args(struct mnt *m, int argc, char **argv)
 		case 'd':
 			m->debug = m->foreground = 1;
 			break;
-		case 'h':
-			return usage();
-		default:
-			c = cmd_shared_option(c, argv);
-			if (c != CMD_OPT_NEXT)
-				return c;
+		case CMD_OPT_EXIT:
+			return g.exit_code;
 		}
 	}
-	n = argc - optind;
-	if (n < 2)
-		return cmd_usage_error(n ? "no mount point given" :
-				       "no image given");
-	if (n > 3)
-		return cmd_usage_error("too many arguments");
-	if (n == 3 && m->store)
+	rc = cmd_image_operands(argc, argv, 1, "mount point", &m->image,
+				&store);
+	if (rc != CMD_OPT_NEXT)
+		return rc;
+	if (store && m->store)
 		return cmd_usage_error("the store segment is given twice "
 				       "(STORE and -o store=)");
-	m->image = argv[optind];
-	if (n == 3)
-		m->store = argv[optind + 1];
+	if (store)
+		m->store = store;
 	m->dir = argv[argc - 1];
 	return CMD_OPT_NEXT;
 }
@@ -556,7 +546,6 @@ int cmd_mount(int argc, char **argv)
 {
 	const char *base = strrchr(argv[0], '/');
 	struct mnt m = { .threads = DEFAULT_THREADS };
-	struct axfs_open_opts o = { 0 };
 	struct axfs_vfs_opts vo = { 0 };
 	struct axfs_image *img = NULL;
 	struct axfs_error err;
@@ -571,9 +560,7 @@ int cmd_mount(int argc, char **argv)
 		return rc;
 	}
 	/* Open and check the image before mounting anything. */
-	o.store_path = m.store;
-	if (axfs_image_open(&img, m.image, &o, &err) < 0) {
-		cmd_error("%s", err.msg);
+	if (cmd_open_image(&img, m.image, m.store, 0) != 0) {
 		free(m.fuse_opts);
 		return EXIT_OPERATIONAL;
 	}

@@ -18,11 +18,14 @@
 #include "axfs_format.h"
 #include "axfs_reader.h"
 #include "common.h"
+#include "image_operands.h"
 #include "json.h"
 #include "options.h"
 #include "signals.h"
 
-static const char usage_text[] =
+static int usage(void)
+{
+	fputs(
 	"usage: axfs split [options] IMAGE --mmap OUT1 --store OUT2\n"
 	"   or: axfs split --join MMAP STORE -o IMAGE\n"
 	"   or: axfs split --info [--json] IMAGE [STORE]\n"
@@ -35,11 +38,10 @@ static const char usage_text[] =
 	"  -J, --join          join MMAP and STORE into -o IMAGE\n"
 	"  -o, --output FILE   the joined image (with --join)\n"
 	"  -i, --info          print the two sizes and the regions in each\n"
-	"      --json          with --info: print one JSON document (see axfs-split(1))\n"
-	"  -q, --quiet         print nothing but errors\n"
-	"  -v, --verbose       say what is written\n"
-	"  -h, --help          show this help\n"
-	"  -V, --version       show the version\n";
+	"      --json          with --info: print one JSON document (see axfs-split(1))\n",
+	stdout);
+	return cmd_print_shared_help(22, 0, NULL, "say what is written", NULL);
+}
 
 /* Copies [off, off+len) of in_fd into the temporary output file. */
 static int copy_range(int in_fd, const char *in_name, uint64_t off,
@@ -76,19 +78,6 @@ static int copy_range(int in_fd, const char *in_name, uint64_t off,
 		}
 		off += (uint64_t)n;
 		len -= (uint64_t)n;
-	}
-	return 0;
-}
-
-static int open_checked(struct axfs_image **img, const char *image,
-			const char *store)
-{
-	struct axfs_open_opts o = { .lenient = 0, .store_path = store };
-	struct axfs_error err;
-
-	if (axfs_image_open(img, image, &o, &err) < 0) {
-		cmd_error("%s", err.msg);
-		return -1;
 	}
 	return 0;
 }
@@ -143,7 +132,7 @@ static int do_info(const char *image, const char *store, int json)
 	struct axfs_image *img;
 	const struct axfs_super_info *sb;
 
-	if (open_checked(&img, image, store) < 0)
+	if (cmd_open_image(&img, image, store, 0) != 0)
 		return EXIT_OPERATIONAL;
 	if (json) {
 		info_json(img, image, store);
@@ -186,7 +175,7 @@ static int do_split(const char *image, const char *mmap_out,
 	uint64_t mmap_size, size;
 	int fd, rc = EXIT_OPERATIONAL;
 
-	if (open_checked(&img, image, NULL) < 0)
+	if (cmd_open_image(&img, image, NULL, 0) != 0)
 		return EXIT_OPERATIONAL;
 	sb = axfs_image_super(img);
 	mmap_size = sb->mmap_size;
@@ -258,7 +247,7 @@ static int do_join(const char *mmap_in, const char *store_in, const char *out)
 	/* The reader checks that the first part starts with a superblock
 	 * whose mmap_size is its length and that the parts add up to size,
 	 * so swapped or truncated parts are refused with a reason. */
-	if (open_checked(&img, mmap_in, store_in) < 0)
+	if (cmd_open_image(&img, mmap_in, store_in, 0) != 0)
 		return EXIT_OPERATIONAL;
 	/* Segments may be partitions longer than their part of the image:
 	 * copy mmap_size and size - mmap_size bytes, not their lengths. */
@@ -297,25 +286,20 @@ enum { OPT_JSON = 256 };
 
 int cmd_split(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option longopts[] = {
 		{ "mmap", required_argument, NULL, 'm' },
 		{ "store", required_argument, NULL, 's' },
 		{ "join", no_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		CMD_LONGOPTS_END,
 	};
+	struct cmd_getopt g = CMD_GETOPT_INIT("m:s:Jo:i", longopts, usage);
 	const char *mmap_out = NULL, *store_out = NULL, *out = NULL;
 	int join = 0, info = 0, json = 0, c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:Jo:iqvhV", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 'm': mmap_out = optarg; break;
 		case 's': store_out = optarg; break;
@@ -323,13 +307,8 @@ int cmd_split(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'i': info = 1; break;
 		case OPT_JSON: json = 1; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return cmd_finish_stdout(EXIT_OK);
-		default:
-			c = cmd_shared_option(c, argv);
-			if (c != CMD_OPT_NEXT)
-				return c;
+		case CMD_OPT_EXIT:
+			return g.exit_code;
 		}
 	}
 	argc -= optind;

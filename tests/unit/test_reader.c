@@ -456,6 +456,16 @@ static int walk_msg(struct axfs_image *img, struct axfs_error *e)
 	return axfs_image_walk(img, read_all_fn, img, e);
 }
 
+/* The image opens and every file in it reads back. */
+static void walk_ok(const uint8_t *buf, size_t len, int lenient)
+{
+	struct axfs_image *img = open_ok(buf, len, lenient);
+	struct axfs_error e;
+
+	ck_assert_msg(walk_msg(img, &e) == 0, "walk: %s", e.msg);
+	axfs_image_close(img);
+}
+
 static void walk_fails(const uint8_t *buf, size_t len, int lenient,
 		       const char *want1, const char *want2)
 {
@@ -921,13 +931,7 @@ START_TEST(test_cycle)
 	tb_file(&t, "f", small, 1, ST_BA);
 	buf = tb_build(&t, &len);
 	walk_fails(buf, len, 0, "'/b/f' is inode 3", "two directories");
-	{
-		struct axfs_image *img = open_ok(buf, len, 1);
-		struct axfs_error e;
-
-		ck_assert_int_eq(walk_msg(img, &e), 0);
-		axfs_image_close(img);
-	}
+	walk_ok(buf, len, 1);
 	free(buf);
 	free(t.ino);
 }
@@ -953,8 +957,6 @@ START_TEST(test_bad_names)
 		struct tb t;
 		size_t len;
 		uint8_t *buf;
-		struct axfs_image *img;
-		struct axfs_error e;
 
 		tb_init(&t);
 		tb_dir(&t, "", 1, 2);
@@ -965,9 +967,7 @@ START_TEST(test_bad_names)
 			walk_fails(buf, len, 0, at(name_at(&t, cases[i].bad)),
 				   cases[i].want);
 		} else {
-			img = open_ok(buf, len, 0);
-			ck_assert_int_eq(walk_msg(img, &e), 0);
-			axfs_image_close(img);
+			walk_ok(buf, len, 0);
 		}
 		free(buf);
 		free(t.ino);
@@ -1040,8 +1040,6 @@ START_TEST(test_too_deep)
 	struct tb t;
 	size_t len;
 	uint8_t *buf;
-	struct axfs_image *img;
-	struct axfs_error e;
 	const int n = AXFS_READER_MAX_DEPTH_TEST + 2;
 
 	tb_init(&t);
@@ -1055,9 +1053,7 @@ START_TEST(test_too_deep)
 	t.n = AXFS_READER_MAX_DEPTH_TEST + 1;
 	t.ino[t.n - 1].count = 0;
 	buf = tb_build(&t, &len);
-	img = open_ok(buf, len, 0);
-	ck_assert_int_eq(walk_msg(img, &e), 0);
-	axfs_image_close(img);
+	walk_ok(buf, len, 0);
 	free(buf);
 	free(t.ino);
 }

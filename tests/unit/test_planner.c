@@ -106,7 +106,6 @@ static void teardown_tree5(void)
 
 START_TEST(test_profile_exact_pages)
 {
-
 	/* XIP pages in the middle of files, followed by non-XIP pages: the
 	 * set must be exactly what the profile lists (not widened). */
 	prof(&p, "/a", 1, 5);
@@ -133,7 +132,6 @@ END_TEST
 
 START_TEST(test_budget_ties)
 {
-
 	/* counts: 7 7 7 7 3 3 1; order after count: path bytewise, offset */
 	prof(&p, "/c", 1, 7);
 	prof(&p, "/b", 2, 7);
@@ -239,7 +237,6 @@ END_TEST
 
 START_TEST(test_bad_profile_entries)
 {
-
 	prof(&p, "/missing", 0, 5);
 	prof(&p, "/d/missing,with,commas", 1, 5);
 	prof(&p, "/d", 0, 5);		/* a directory */
@@ -267,7 +264,6 @@ END_TEST
 
 START_TEST(test_hard_link_names_and_duplicates)
 {
-
 	/* /h and /a are one file: their counts add up for the same page */
 	prof(&p, "/h", 2, 4);
 	prof(&p, "/a", 2, 4);
@@ -326,7 +322,6 @@ END_TEST
 
 START_TEST(test_xip_suffix)
 {
-
 	get(&t, "/c")->want_xip = 1;
 	prof(&p, "/a", 1, 5);
 	prof(&p, "/a", 3, 9);
@@ -375,7 +370,6 @@ END_TEST
 
 START_TEST(test_no_profile_no_arrays)
 {
-
 	o.profile = NULL;
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
 	/* nothing asked: every page default, no per-page arrays */

@@ -81,7 +81,6 @@ assert d == d2
 '
 
 test_expect_success 'split --json: only with --info, and a full stdout is an error' '
-	test_expect_code() { want=$1; shift; "$@"; test $? -eq $want; } &&
 	test_expect_code 16 "$AXFS" split --json img.axfs --mmap a.bin --store b.bin 2>err &&
 	grep -q "json.*--info" err &&
 	! test -e a.bin &&
@@ -125,7 +124,6 @@ for r in d[\"regions\"]:
 '
 
 test_expect_success 'fsck refuses swapped and truncated segments' '
-	test_expect_code() { want=$1; shift; "$@"; test $? -eq $want; } &&
 	test_expect_code 4 "$AXFS" fsck nand.bin nor.bin >out &&
 	grep "segments are swapped" out &&
 	head -c $(( $(stat -c %s nand.bin) - 100 )) nand.bin >cut.bin &&

@@ -20,6 +20,7 @@
 #include "axfs_reader.h"
 #include "axfs_source.h"
 #include "fuzz.h"
+#include "../unit/unit_build.h"
 
 #define PACK_LIMIT (8u << 20)	/* bytes of file data worth packing */
 
@@ -114,14 +115,7 @@ static void build(const char *archive, const char *dir)
 	int rc;
 
 	snprintf(image, sizeof(image), "%s/img", dir);
-	axfs_build_opts_init(&o);
-	o.source = archive;
-	o.output = image;
-	o.block_size = 4096;
-	o.level = 1;
-	o.jobs = 1;
-	o.has_timestamp = 1;
-	o.timestamp = 1700000000;
+	unit_build_opts(&o, archive, image, 4096);
 	o.tmpdir = dir;
 	o.progress = progress;
 	o.progress_ctx = &cap;

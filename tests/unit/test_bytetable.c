@@ -6,6 +6,15 @@
 #include "axfs_bytetable.h"
 #include "axfs_format.h"
 
+/* The table's depth (bytes per value), size in bytes and count of values. */
+static void shape_is(const struct axfs_bytetable *bt, unsigned int depth,
+		     uint64_t size, uint64_t count)
+{
+	ck_assert_uint_eq(bt->depth, depth);
+	ck_assert_uint_eq(bt->size, size);
+	ck_assert_uint_eq(bt->count, count);
+}
+
 START_TEST(test_min_depth)
 {
 	uint64_t v[4] = { 0, 0, 0, 0 };
@@ -74,17 +83,13 @@ START_TEST(test_zero_and_empty_tables)
 	/* All zero: depth 0, no bytes, but the entry count is kept for the
 	 * descriptor's max_index. */
 	ck_assert_int_eq(axfs_bytetable_build(&bt, z, 1000, NULL), 0);
-	ck_assert_uint_eq(bt.depth, 0);
-	ck_assert_uint_eq(bt.size, 0);
-	ck_assert_uint_eq(bt.count, 1000);
+	shape_is(&bt, 0, 0, 1000);
 	ck_assert_ptr_null(bt.data);
 	ck_assert_uint_eq(axfs_bytetable_get(bt.data, bt.depth, 999), 0);
 	axfs_bytetable_free(&bt);
 
 	ck_assert_int_eq(axfs_bytetable_build(&bt, NULL, 0, NULL), 0);
-	ck_assert_uint_eq(bt.depth, 0);
-	ck_assert_uint_eq(bt.size, 0);
-	ck_assert_uint_eq(bt.count, 0);
+	shape_is(&bt, 0, 0, 0);
 	axfs_bytetable_free(&bt);
 }
 END_TEST
@@ -102,9 +107,7 @@ START_TEST(test_u8_tables)
 	axfs_bytetable_free(&bt);
 	/* All XIP (type 0): depth 0, which the driver reads as XIP. */
 	ck_assert_int_eq(axfs_bytetable_build_u8(&bt, xip, 3, NULL), 0);
-	ck_assert_uint_eq(bt.depth, 0);
-	ck_assert_uint_eq(bt.size, 0);
-	ck_assert_uint_eq(bt.count, 3);
+	shape_is(&bt, 0, 0, 3);
 	axfs_bytetable_free(&bt);
 }
 END_TEST

@@ -62,51 +62,56 @@ static uint8_t why(struct axfs_tree *t, const char *path, uint64_t page)
 	return e->pages ? e->pages[page].reason : AXFS_WHY_DEFAULT;
 }
 
-/*
- * /a 5 pages, /b 5 pages, /c 2 pages, /d/e 3 pages, /z 1 page,
- * /link -> target, /dir/, /empty (0 bytes), /h: hard link to /a.
- */
-static void tree5(struct axfs_tree *t, struct unit_log *lc,
-		  struct axfs_logger *lg)
-{
-	struct axfs_error err;
+/* What every test plans: the tree, a profile and options to fill, what the
+ * planner logged and counted. */
+static struct axfs_tree t;
+static struct unit_log lc;
+static struct axfs_logger lg;
+static struct axfs_profile p;
+static struct axfs_plan_opts o;
+static struct axfs_plan_stats st;
+static struct axfs_error err;
 
-	*lg = unit_logger(lc);
-	ck_assert_int_eq(axfs_tree_init(t, NULL, &err), 0);
-	add(t, "a", AXFS_FT_REG, 5 * 4096, NULL);
-	add(t, "b", AXFS_FT_REG, 4 * 4096 + 7, NULL);
-	add(t, "c", AXFS_FT_REG, 2 * 4096, NULL);
-	add(t, "d", AXFS_FT_DIR, 0, NULL);
-	add(t, "d/e", AXFS_FT_REG, 3 * 4096, NULL);
-	add(t, "z", AXFS_FT_REG, 100, NULL);
-	add(t, "link", AXFS_FT_LNK, 6, NULL);
-	add(t, "dir", AXFS_FT_DIR, 0, NULL);
-	add(t, "empty", AXFS_FT_REG, 0, NULL);
-	add(t, "h", AXFS_FT_REG, 0, "a");
-	ck_assert_msg(axfs_tree_finalize(t, &err) == 0, "%s", err.msg);
+/*
+ * Before each test: /a 5 pages, /b 5 pages, /c 2 pages, /d/e 3 pages,
+ * /z 1 page, /link -> target, /dir/, /empty (0 bytes), /h: hard link to
+ * /a; an empty profile; options with only that profile and the logger.
+ */
+static void setup_tree5(void)
+{
+	lg = unit_logger(&lc);
+	ck_assert_int_eq(axfs_tree_init(&t, NULL, &err), 0);
+	add(&t, "a", AXFS_FT_REG, 5 * 4096, NULL);
+	add(&t, "b", AXFS_FT_REG, 4 * 4096 + 7, NULL);
+	add(&t, "c", AXFS_FT_REG, 2 * 4096, NULL);
+	add(&t, "d", AXFS_FT_DIR, 0, NULL);
+	add(&t, "d/e", AXFS_FT_REG, 3 * 4096, NULL);
+	add(&t, "z", AXFS_FT_REG, 100, NULL);
+	add(&t, "link", AXFS_FT_LNK, 6, NULL);
+	add(&t, "dir", AXFS_FT_DIR, 0, NULL);
+	add(&t, "empty", AXFS_FT_REG, 0, NULL);
+	add(&t, "h", AXFS_FT_REG, 0, "a");
+	ck_assert_msg(axfs_tree_finalize(&t, &err) == 0, "%s", err.msg);
+	axfs_profile_init(&p, NULL);
+	memset(&o, 0, sizeof(o));
+	o.profile = &p;
+	o.log = &lg;
+}
+
+static void teardown_tree5(void)
+{
+	axfs_profile_free(&p);
+	axfs_tree_free(&t);
 }
 
 START_TEST(test_profile_exact_pages)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
-
-	tree5(&t, &lc, &lg);
-	axfs_profile_init(&p, NULL);
 	/* XIP pages in the middle of files, followed by non-XIP pages: the
 	 * set must be exactly what the profile lists (not widened). */
 	prof(&p, "/a", 1, 5);
 	prof(&p, "/a", 3, 2);
 	prof(&p, "/b", 4, 1);		/* the partial last page */
 	prof(&p, "./d/e", 0, 9);
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
-	o.log = &lg;
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".X.X.");
 	ck_assert_str_eq(xmap(&t, "/b"), "....X");
@@ -122,23 +127,11 @@ START_TEST(test_profile_exact_pages)
 	ck_assert_str_eq(xmap(&t, "/h"), ".X.X.");
 	ck_assert_ptr_ne(get(&t, "/h")->pages, get(&t, "/a")->pages);
 	ck_assert_int_eq(lc.warn, 0);
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_budget_ties)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
-
-	tree5(&t, &lc, &lg);
-	axfs_profile_init(&p, NULL);
 	/* counts: 7 7 7 7 3 3 1; order after count: path bytewise, offset */
 	prof(&p, "/c", 1, 7);
 	prof(&p, "/b", 2, 7);
@@ -147,9 +140,6 @@ START_TEST(test_budget_ties)
 	prof(&p, "/a", 4, 3);
 	prof(&p, "/a", 2, 3);
 	prof(&p, "/z", 0, 1);
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
-	o.log = &lg;
 	o.has_budget = 1;
 	o.budget = 5 * 4096 + 4095;	/* 5 pages; a partial page buys none */
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
@@ -171,35 +161,21 @@ START_TEST(test_budget_ties)
 	ck_assert_uint_eq(st.xip_pages, 0);
 	ck_assert_uint_eq(st.budget_dropped, 7);
 	ck_assert_str_eq(xmap(&t, "/b"), ".....");
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_whole_files_and_budget)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
 	const char *globs[] = { "/d/*" };
 
-	tree5(&t, &lc, &lg);
 	get(&t, "/c")->want_xip = 1;
 	get(&t, "/c")->reason_override = AXFS_WHY_WHOLE_FILE;
-	axfs_profile_init(&p, NULL);
 	prof(&p, "/a", 0, 10);
 	prof(&p, "/a", 1, 9);
 	prof(&p, "/a", 2, 8);
 	prof(&p, "/c", 0, 100);		/* already XIP as a whole file */
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
 	o.xip_globs = globs;
 	o.n_xip_globs = 1;
-	o.log = &lg;
 	o.has_budget = 1;
 	o.budget = 7 * 4096;	/* 2 (/c) + 3 (/d/e) whole + 2 profile */
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
@@ -222,38 +198,24 @@ START_TEST(test_whole_files_and_budget)
 	ck_assert_str_eq(xmap(&t, "/a"), ".....");
 	ck_assert_uint_eq(st.xip_pages, 5);
 	ck_assert_int_eq(lc.warn, 1);
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_exclusions_and_min_count)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
 	const char *globs[] = { "/b", "/c" };
 	const char *excl[] = { "/d/**", "/c" };
 
-	tree5(&t, &lc, &lg);
 	get(&t, "/a")->want_xip = 0;		/* a rule: never XIP */
-	axfs_profile_init(&p, NULL);
 	prof(&p, "/a", 0, 50);
 	prof(&p, "/d/e", 1, 50);
 	prof(&p, "/z", 0, 2);
 	prof(&p, "/b", 0, 1);		/* /b is whole-file XIP anyway */
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
 	o.xip_globs = globs;
 	o.n_xip_globs = 2;
 	o.xip_exclude = excl;
 	o.n_xip_exclude = 2;
 	o.min_count = 3;
-	o.log = &lg;
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".....");
 	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_EXCLUDED);
@@ -270,23 +232,11 @@ START_TEST(test_exclusions_and_min_count)
 	ck_assert_uint_eq(st.excluded, 2);
 	ck_assert_uint_eq(st.below_min_count, 1);
 	ck_assert_uint_eq(st.xip_pages, 5);
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_bad_profile_entries)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
-
-	tree5(&t, &lc, &lg);
-	axfs_profile_init(&p, NULL);
 	prof(&p, "/missing", 0, 5);
 	prof(&p, "/d/missing,with,commas", 1, 5);
 	prof(&p, "/d", 0, 5);		/* a directory */
@@ -296,9 +246,6 @@ START_TEST(test_bad_profile_entries)
 	prof(&p, "/a", 0, 5);
 	p.v[p.n - 1].offset = 100;	/* misaligned (bypassing the parser) */
 	prof(&p, "/a", 4, 5);		/* fine */
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
-	o.log = &lg;
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
 	ck_assert_uint_eq(st.profile_missing, 2);
 	ck_assert_uint_eq(st.profile_not_regular, 2);
@@ -312,31 +259,16 @@ START_TEST(test_bad_profile_entries)
 	ck_assert_ptr_nonnull(strstr(lc.last_warn, "7 profile entries"));
 	ck_assert_ptr_nonnull(strstr(lc.last_warn, "/missing"));
 	ck_assert_int_ge(lc.info, 7);
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_hard_link_names_and_duplicates)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
-
-	tree5(&t, &lc, &lg);
-	axfs_profile_init(&p, NULL);
 	/* /h and /a are one file: their counts add up for the same page */
 	prof(&p, "/h", 2, 4);
 	prof(&p, "/a", 2, 4);
 	prof(&p, "/c", 0, 7);
 	prof(&p, "/c", 0, 1);		/* a duplicate line (not canonical) */
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
-	o.log = &lg;
 	o.has_budget = 1;
 	o.budget = 4096;
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
@@ -347,33 +279,19 @@ START_TEST(test_hard_link_names_and_duplicates)
 	ck_assert_str_eq(xmap(&t, "/c"), "..");
 	ck_assert_uint_eq(get(&t, "/c")->pages[0].count, 8);
 	ck_assert_uint_eq(st.profile_pages, 2);
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_deterministic_and_trim)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
 	char first[4][64];
 	const char *paths[4] = { "/a", "/b", "/c", "/d/e" };
 
-	tree5(&t, &lc, &lg);
 	get(&t, "/c")->want_xip = 1;
-	axfs_profile_init(&p, NULL);
 	prof(&p, "/a", 0, 5);
 	prof(&p, "/a", 1, 6);
 	prof(&p, "/b", 0, 6);
 	prof(&p, "/d/e", 2, 1);
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
-	o.log = &lg;
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
 	for (int i = 0; i < 4; i++)
 		strcpy(first[i], xmap(&t, paths[i]));
@@ -399,31 +317,16 @@ START_TEST(test_deterministic_and_trim)
 	ck_assert_uint_eq(axfs_plan_trim(&t, 1), 2);
 	ck_assert_str_eq(xmap(&t, "/c"), "X.");
 	ck_assert_uint_eq(axfs_plan_trim(&t, 1), 0);
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_xip_suffix)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_profile p;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
-
-	tree5(&t, &lc, &lg);
 	get(&t, "/c")->want_xip = 1;
-	axfs_profile_init(&p, NULL);
 	prof(&p, "/a", 1, 5);
 	prof(&p, "/a", 3, 9);
 	prof(&p, "/b", 2, 1);		/* left out by the budget */
 	prof(&p, "/d/e", 2, 4);		/* the last page: nothing to add */
-	memset(&o, 0, sizeof(o));
-	o.profile = &p;
-	o.log = &lg;
 	o.has_budget = 1;
 	o.budget = 5 * AXFS_PAGE_SIZE;	/* /c (2) + 3 profile pages */
 	o.xip_suffix = 1;
@@ -462,30 +365,18 @@ START_TEST(test_xip_suffix)
 	ck_assert_str_eq(xmap(&t, "/a"), ".X.X.");
 	ck_assert_uint_eq(st.suffix_pages, 0);
 	ck_assert_uint_eq(st.xip_pages, 5);
-	axfs_profile_free(&p);
-	axfs_tree_free(&t);
 }
 END_TEST
 
 START_TEST(test_no_profile_no_arrays)
 {
-	struct axfs_tree t;
-	struct unit_log lc;
-	struct axfs_logger lg;
-	struct axfs_plan_opts o;
-	struct axfs_plan_stats st;
-	struct axfs_error err;
-
-	tree5(&t, &lc, &lg);
-	memset(&o, 0, sizeof(o));
-	o.log = &lg;
+	o.profile = NULL;
 	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
 	/* nothing asked: every page default, no per-page arrays */
 	for (size_t i = 0; i < t.count; i++)
 		ck_assert_ptr_null(t.by_ino[i]->pages);
 	ck_assert_uint_eq(st.xip_pages, 0);
 	ck_assert_int_eq(lc.warn, 0);
-	axfs_tree_free(&t);
 }
 END_TEST
 
@@ -494,6 +385,7 @@ Suite *suite_planner(void)
 	Suite *s = suite_create("planner");
 	TCase *tc = tcase_create("plan");
 
+	tcase_add_checked_fixture(tc, setup_tree5, teardown_tree5);
 	tcase_add_test(tc, test_profile_exact_pages);
 	tcase_add_test(tc, test_budget_ties);
 	tcase_add_test(tc, test_whole_files_and_budget);

@@ -456,6 +456,16 @@ static int walk_msg(struct axfs_image *img, struct axfs_error *e)
 	return axfs_image_walk(img, read_all_fn, img, e);
 }
 
+/* The image opens and every file in it reads back. */
+static void walk_ok(const uint8_t *buf, size_t len, int lenient)
+{
+	struct axfs_image *img = open_ok(buf, len, lenient);
+	struct axfs_error e;
+
+	ck_assert_msg(walk_msg(img, &e) == 0, "walk: %s", e.msg);
+	axfs_image_close(img);
+}
+
 static void walk_fails(const uint8_t *buf, size_t len, int lenient,
 		       const char *want1, const char *want2)
 {
@@ -921,13 +931,7 @@ START_TEST(test_cycle)
 	tb_file(&t, "f", small, 1, ST_BA);
 	buf = tb_build(&t, &len);
 	walk_fails(buf, len, 0, "'/b/f' is inode 3", "two directories");
-	{
-		struct axfs_image *img = open_ok(buf, len, 1);
-		struct axfs_error e;
-
-		ck_assert_int_eq(walk_msg(img, &e), 0);
-		axfs_image_close(img);
-	}
+	walk_ok(buf, len, 1);
 	free(buf);
 	free(t.ino);
 }
@@ -953,8 +957,6 @@ START_TEST(test_bad_names)
 		struct tb t;
 		size_t len;
 		uint8_t *buf;
-		struct axfs_image *img;
-		struct axfs_error e;
 
 		tb_init(&t);
 		tb_dir(&t, "", 1, 2);
@@ -965,9 +967,7 @@ START_TEST(test_bad_names)
 			walk_fails(buf, len, 0, at(name_at(&t, cases[i].bad)),
 				   cases[i].want);
 		} else {
-			img = open_ok(buf, len, 0);
-			ck_assert_int_eq(walk_msg(img, &e), 0);
-			axfs_image_close(img);
+			walk_ok(buf, len, 0);
 		}
 		free(buf);
 		free(t.ino);
@@ -1040,8 +1040,6 @@ START_TEST(test_too_deep)
 	struct tb t;
 	size_t len;
 	uint8_t *buf;
-	struct axfs_image *img;
-	struct axfs_error e;
 	const int n = AXFS_READER_MAX_DEPTH_TEST + 2;
 
 	tb_init(&t);
@@ -1055,9 +1053,7 @@ START_TEST(test_too_deep)
 	t.n = AXFS_READER_MAX_DEPTH_TEST + 1;
 	t.ino[t.n - 1].count = 0;
 	buf = tb_build(&t, &len);
-	img = open_ok(buf, len, 0);
-	ck_assert_int_eq(walk_msg(img, &e), 0);
-	axfs_image_close(img);
+	walk_ok(buf, len, 0);
 	free(buf);
 	free(t.ino);
 }
@@ -1084,6 +1080,48 @@ static void page_fails(const uint8_t *buf, size_t len, int lenient,
 		ck_assert_msg(strstr(e.msg, w2), "'%s' not in: %s", w2, e.msg);
 }
 
+/*
+ * COPY is BUF with entry I of table R set to V; reading page PG of inode
+ * INO (put_page_fails) or walking the image (put_walk_fails) fails with a
+ * message naming that entry's offset and holding WHY.
+ */
+static void put_entry(const struct tb *t, const uint8_t *buf, uint8_t *copy,
+		      size_t len, int r, uint64_t i, uint64_t v)
+{
+	memcpy(copy, buf, len);
+	axfs_bytetable_put(copy + t->fsoff[r], t->depth[r], i, v);
+}
+
+static void put_page_fails(const struct tb *t, const uint8_t *buf,
+			   uint8_t *copy, size_t len, int r, uint64_t i,
+			   uint64_t v, uint64_t ino, uint64_t pg, const char *why)
+{
+	put_entry(t, buf, copy, len, r, i, v);
+	page_fails(copy, len, 0, ino, pg, at(ent(t, r, i)), why);
+}
+
+static void put_walk_fails(const struct tb *t, const uint8_t *buf,
+			   uint8_t *copy, size_t len, int r, uint64_t i,
+			   uint64_t v, const char *why)
+{
+	put_entry(t, buf, copy, len, r, i, v);
+	walk_fails(copy, len, 0, at(ent(t, r, i)), why);
+}
+
+/* Reading the target of symlink INO fails with a message holding WHY. */
+static void readlink_fails(const uint8_t *buf, size_t len, uint64_t ino,
+			   const char *why)
+{
+	struct axfs_image *img = open_ok(buf, len, 0);
+	struct axfs_error e;
+	char target[64];
+
+	ck_assert_int_eq(axfs_image_readlink(img, ino, target, sizeof(target),
+					     &e), AXFS_ERR_FORMAT);
+	ck_assert_msg(strstr(e.msg, why), "'%s' not in: %s", why, e.msg);
+	axfs_image_close(img);
+}
+
 START_TEST(test_bad_nodes)
 {
 	struct tb t;
@@ -1102,24 +1140,18 @@ START_TEST(test_bad_nodes)
 #define RESET() memcpy(copy, buf, len)
 #define PUT(r, i, v) axfs_bytetable_put(copy + t.fsoff[r], t.depth[r], i, v)
 	/* an XIP page outside the xip region */
-	RESET();
-	PUT(AXFS_R_NODE_INDEX, n1 + 2, 4);
-	page_fails(copy, len, 0, 1, 2, at(ent(&t, AXFS_R_NODE_INDEX, n1 + 2)),
-		   "not inside the xip region");
+	put_page_fails(&t, buf, copy, len, AXFS_R_NODE_INDEX, n1 + 2, 4, 1, 2,
+		"not inside the xip region");
 	/* unknown node type: refused, or read as XIP when lenient */
-	RESET();
-	PUT(AXFS_R_NODE_TYPE, n1, 3);
-	page_fails(copy, len, 0, 1, 0, at(ent(&t, AXFS_R_NODE_TYPE, n1)),
-		   "unknown node type 3");
+	put_page_fails(&t, buf, copy, len, AXFS_R_NODE_TYPE, n1, 3, 1, 0,
+		"unknown node type 3");
 	img = open_ok(copy, len, 1);
 	ck_assert_int_eq(axfs_image_read_page(img, 1, 0, page, &n, &e), 0);
 	ck_assert_int_eq(memcmp(page, big, 4096), 0);
 	axfs_image_close(img);
 	/* a byte-aligned offset past the region */
-	RESET();
-	PUT(AXFS_R_BANODE_OFFSET, 1, 200);
-	page_fails(copy, len, 0, 6, 0, at(ent(&t, AXFS_R_BANODE_OFFSET, 1)),
-		   "past the end of the byte_aligned region");
+	put_page_fails(&t, buf, copy, len, AXFS_R_BANODE_OFFSET, 1, 200, 6, 0,
+		"past the end of the byte_aligned region");
 	/* ...exactly at its end: the driver reads 0 bytes and zero-fills */
 	RESET();
 	PUT(AXFS_R_BANODE_OFFSET, 1, 5);
@@ -1129,10 +1161,8 @@ START_TEST(test_bad_nodes)
 	ck_assert_int_eq(page[0], 0);
 	axfs_image_close(img);
 	/* a cnode offset beyond cblock_size */
-	RESET();
-	PUT(AXFS_R_CNODE_OFFSET, 1, 8193);
-	page_fails(copy, len, 0, 3, 1, at(ent(&t, AXFS_R_CNODE_OFFSET, 1)),
-		   "beyond cblock_size");
+	put_page_fails(&t, buf, copy, len, AXFS_R_CNODE_OFFSET, 1, 8193, 3, 1,
+		"beyond cblock_size");
 	/* data beyond the inflated cblock (the driver's stale buffer) */
 	RESET();
 	PUT(AXFS_R_CNODE_OFFSET, 3, 4150);
@@ -1164,30 +1194,16 @@ START_TEST(test_bad_nodes)
 	page_fails(copy, len, 0, 3, 5, at(ent(&t, AXFS_R_INODE_ARRAY_INDEX,
 					      3)), "past the last node");
 	/* a mode index past the mode tables */
-	RESET();
-	PUT(AXFS_R_INODE_MODE_INDEX, 2, 9);
-	walk_fails(copy, len, 0, at(ent(&t, AXFS_R_INODE_MODE_INDEX, 2)),
-		   "past the end of table 'modes'");
+	put_walk_fails(&t, buf, copy, len, AXFS_R_INODE_MODE_INDEX, 2, 9,
+		"past the end of table 'modes'");
 	/* a directory listing inodes that do not exist */
-	RESET();
-	PUT(AXFS_R_INODE_NUM_ENTRIES, 4, 5);
-	walk_fails(copy, len, 0, at(ent(&t, AXFS_R_INODE_NUM_ENTRIES, 4)),
-		   "beyond the 9 inodes");
+	put_walk_fails(&t, buf, copy, len, AXFS_R_INODE_NUM_ENTRIES, 4, 5,
+		"beyond the 9 inodes");
 	/* symlink targets: empty, with a NUL, too long */
-	RESET();
-	PUT(AXFS_R_INODE_FILE_SIZE, 6, 0);
-	img = open_ok(copy, len, 0);
-	ck_assert_int_eq(axfs_image_readlink(img, 6, (char *)page, 64, &e),
-			 AXFS_ERR_FORMAT);
-	ck_assert_msg(strstr(e.msg, "0-byte target"), "%s", e.msg);
-	axfs_image_close(img);
-	RESET();
-	PUT(AXFS_R_INODE_FILE_SIZE, 6, 4);
-	img = open_ok(copy, len, 0);
-	ck_assert_int_eq(axfs_image_readlink(img, 6, (char *)page, 64, &e),
-			 AXFS_ERR_FORMAT);
-	ck_assert_msg(strstr(e.msg, "has a NUL at byte 3"), "%s", e.msg);
-	axfs_image_close(img);
+	put_entry(&t, buf, copy, len, AXFS_R_INODE_FILE_SIZE, 6, 0);
+	readlink_fails(copy, len, 6, "0-byte target");
+	put_entry(&t, buf, copy, len, AXFS_R_INODE_FILE_SIZE, 6, 4);
+	readlink_fails(copy, len, 6, "has a NUL at byte 3");
 	free(copy);
 	free(buf);
 	free(t.ino);

@@ -53,18 +53,36 @@ static void w_end(struct w *w)
 	w->a = NULL;
 }
 
+/* A new entry NAME of TYPE (none for a hard link) and PERM, to finish and
+ * pass to w_header(). */
+static struct archive_entry *w_entry(const char *name, unsigned int type,
+				     unsigned int perm)
+{
+	struct archive_entry *e = archive_entry_new();
+
+	ck_assert_ptr_nonnull(e);
+	archive_entry_copy_pathname(e, name);
+	if (type)
+		archive_entry_set_filetype(e, type);
+	archive_entry_set_perm(e, perm);
+	return e;
+}
+
+static void w_header(struct w *w, struct archive_entry *e)
+{
+	ck_assert_msg(archive_write_header(w->a, e) == ARCHIVE_OK,
+		      "header '%s' (format %d): %s", archive_entry_pathname(e),
+		      archive_format(w->a), archive_error_string(w->a));
+}
+
 /* One entry; for regular files (and hard links with data) `data`. */
 static void w_add(struct w *w, const char *name, unsigned int type,
 		  unsigned int perm, int64_t uid, int64_t gid, int64_t mtime,
 		  const char *link, const char *hardlink, const void *data,
 		  size_t len)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = w_entry(name, type, perm);
 
-	archive_entry_copy_pathname(e, name);
-	if (type)
-		archive_entry_set_filetype(e, type);
-	archive_entry_set_perm(e, perm);
 	archive_entry_set_uid(e, uid);
 	archive_entry_set_gid(e, gid);
 	archive_entry_set_mtime(e, mtime, 0);
@@ -73,9 +91,7 @@ static void w_add(struct w *w, const char *name, unsigned int type,
 	if (hardlink)
 		archive_entry_copy_hardlink(e, hardlink);
 	archive_entry_set_size(e, (la_int64_t)len);
-	ck_assert_msg(archive_write_header(w->a, e) == ARCHIVE_OK,
-		      "header '%s' (format %d): %s", name,
-		      archive_format(w->a), archive_error_string(w->a));
+	w_header(w, e);
 	if (len)
 		ck_assert_int_eq(archive_write_data(w->a, data, len),
 				 (la_ssize_t)len);
@@ -96,19 +112,14 @@ static void w_dir(struct w *w, const char *name)
 static void w_dev(struct w *w, const char *name, unsigned int type,
 		  unsigned int major, unsigned int minor)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = w_entry(name, type, 0620);
 
-	archive_entry_copy_pathname(e, name);
-	archive_entry_set_filetype(e, type);
-	archive_entry_set_perm(e, 0620);
 	archive_entry_set_uid(e, 0);
 	archive_entry_set_gid(e, 5);
 	archive_entry_set_rdevmajor(e, major);
 	archive_entry_set_rdevminor(e, minor);
 	archive_entry_set_size(e, 0);
-	ck_assert_msg(archive_write_header(w->a, e) == ARCHIVE_OK,
-		      "header '%s' (format %d): %s", name,
-		      archive_format(w->a), archive_error_string(w->a));
+	w_header(w, e);
 	archive_entry_free(e);
 }
 
@@ -172,42 +183,52 @@ static unsigned char *read_data(struct axfs_source *s,
 	return buf;
 }
 
-/* Reads every entry of `path`; returns how many, or the error code. */
-static int read_archive(const char *path, const char *tmpdir,
-			struct got *out, int max, struct log_buf *log,
-			struct axfs_error *err)
+#define MAXE 64
+
+/* What the last read_archive() gave: the entries, how many of them (or the
+ * error code), what the source logged, its error. */
+static struct got g[MAXE];
+static int n;
+static struct log_buf logged;
+static struct axfs_error rerr;
+
+/* Reads every entry of `path` into g[]; returns (and sets n to) how many,
+ * or the error code. */
+static int read_archive(const char *path)
 {
-	struct axfs_logger lg = { log_fn, log };
-	struct axfs_source_opts o = { .log = &lg, .tmpdir = tmpdir };
+	struct axfs_logger lg = { log_fn, &logged };
+	struct axfs_source_opts o = { .log = &lg };
 	struct axfs_source *s;
 	struct axfs_src_entry e;
-	int n = 0, rc;
+	struct axfs_error *err = &rerr;
+	int rc;
 
-	memset(log, 0, sizeof(*log));
+	n = 0;
+	memset(&logged, 0, sizeof(logged));
 	rc = axfs_source_archive_open(&s, path, &o, err);
 	if (rc < 0)
-		return rc;
+		return n = rc;
 	ck_assert_str_eq(s->name, strcmp(path, "-") ? path : "standard input");
 	while ((rc = s->ops->next(s, &e, err)) > 0) {
-		struct got *g = &out[n++];
+		struct got *one = &g[n++];
 
-		ck_assert_int_le(n, max);
-		memset(g, 0, sizeof(*g));
-		g->path = strdup(e.path);
-		g->type = e.type;
-		g->mode = e.mode;
-		g->uid = e.uid;
-		g->gid = e.gid;
-		g->maj = e.rdev_major;
-		g->min = e.rdev_minor;
-		g->mtime = e.mtime;
-		g->link = e.link_target ? strdup(e.link_target) : NULL;
-		g->hardlink = e.hardlink_to ? strdup(e.hardlink_to) : NULL;
-		g->lossy = e.lossy;
+		ck_assert_int_le(n, MAXE);
+		memset(one, 0, sizeof(*one));
+		one->path = strdup(e.path);
+		one->type = e.type;
+		one->mode = e.mode;
+		one->uid = e.uid;
+		one->gid = e.gid;
+		one->maj = e.rdev_major;
+		one->min = e.rdev_minor;
+		one->mtime = e.mtime;
+		one->link = e.link_target ? strdup(e.link_target) : NULL;
+		one->hardlink = e.hardlink_to ? strdup(e.hardlink_to) : NULL;
+		one->lossy = e.lossy;
 		ck_assert_ptr_null(e.data.host_path);
 		if (e.type == AXFS_FT_REG) {
-			g->size = e.data.size;
-			g->data = read_data(s, &e.data);
+			one->size = e.data.size;
+			one->data = read_data(s, &e.data);
 		} else {
 			ck_assert_uint_eq(e.data.size, 0);
 		}
@@ -218,10 +239,19 @@ static int read_archive(const char *path, const char *tmpdir,
 	else
 		ck_assert_int_eq(s->ops->next(s, &e, NULL), rc);
 	axfs_source_destroy(s);
-	return rc < 0 ? rc : n;
+	if (rc < 0)
+		n = rc;
+	return n;
 }
 
-static void free_got(struct got *g, int n)
+/* read_archive(path) must give `want` entries. */
+static void read_expect(const char *path, int want)
+{
+	ck_assert_msg(read_archive(path) == want, "%s: %d entries, not %d: %s",
+		      path, n, want, rerr.msg);
+}
+
+static void free_got(void)
 {
 	for (int i = 0; i < n; i++) {
 		free(g[i].path);
@@ -229,16 +259,15 @@ static void free_got(struct got *g, int n)
 		free(g[i].hardlink);
 		free(g[i].data);
 	}
+	n = 0;
 }
 
-static void check_data(const struct got *g, const char *want)
+static void check_data(const struct got *one, const char *want)
 {
-	ck_assert_uint_eq(g->size, strlen(want));
-	ck_assert_msg(memcmp(g->data, want, g->size) == 0,
-		      "'%s': wrong data", g->path);
+	ck_assert_uint_eq(one->size, strlen(want));
+	ck_assert_msg(memcmp(one->data, want, one->size) == 0,
+		      "'%s': wrong data", one->path);
 }
-
-#define MAXE 64
 
 /* ---- tests ----------------------------------------------------------------- */
 
@@ -246,10 +275,6 @@ static void check_data(const struct got *g, const char *want)
 START_TEST(test_fields)
 {
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE);
 	w_add(&w, "./", AE_IFDIR, 0750, 0, 0, 1234, NULL, NULL, NULL, 0);
@@ -270,8 +295,7 @@ START_TEST(test_fields)
 	      0);
 	w_end(&w);
 
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == 11, "%d: %s", n, err.msg);
+	read_expect(w.path, 11);
 	ck_assert_str_eq(g[0].path, "");
 	ck_assert_int_eq(g[0].type, AXFS_FT_DIR);
 	ck_assert_uint_eq(g[0].mode, 0750);
@@ -310,8 +334,8 @@ START_TEST(test_fields)
 		ck_assert_ptr_null(g[i].hardlink);
 		ck_assert_uint_eq(g[i].lossy, 0);
 	}
-	ck_assert_int_eq(log.warnings, 0);
-	free_got(g, n);
+	ck_assert_int_eq(logged.warnings, 0);
+	free_got();
 	unlink(w.path);
 }
 END_TEST
@@ -335,10 +359,6 @@ START_TEST(test_formats_filters)
 	for (size_t f = 0; f < sizeof(formats) / sizeof(*formats); f++) {
 		for (size_t z = 0; z < sizeof(filters) / sizeof(*filters); z++) {
 			struct w w;
-			struct got g[MAXE];
-			struct log_buf log;
-			struct axfs_error err;
-			int n;
 
 			w_begin(&w, formats[f], filters[z]);
 			w_dir(&w, ".");
@@ -350,9 +370,9 @@ START_TEST(test_formats_filters)
 			      "etc/hostname", NULL, NULL, 0);
 			w_dev(&w, "null", AE_IFCHR, 1, 3);
 			w_end(&w);
-			n = read_archive(w.path, NULL, g, MAXE, &log, &err);
+			n = read_archive(w.path);
 			ck_assert_msg(n == 6, "format %d filter %d: %d %s",
-				      formats[f], filters[z], n, err.msg);
+				      formats[f], filters[z], n, rerr.msg);
 			ck_assert_str_eq(g[0].path, "");
 			ck_assert_str_eq(g[2].path, "etc/hostname");
 			check_data(&g[2], "axfs\n");
@@ -365,8 +385,8 @@ START_TEST(test_formats_filters)
 			ck_assert_int_eq(g[5].type, AXFS_FT_CHR);
 			ck_assert_uint_eq(g[5].maj, 1);
 			ck_assert_uint_eq(g[5].min, 3);
-			ck_assert_int_eq(log.warnings, 0);
-			free_got(g, n);
+			ck_assert_int_eq(logged.warnings, 0);
+			free_got();
 			unlink(w.path);
 		}
 	}
@@ -377,10 +397,6 @@ END_TEST
 START_TEST(test_normalise)
 {
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE);
 	w_dir(&w, "./");
@@ -393,8 +409,7 @@ START_TEST(test_normalise)
 	w_file(&w, "//abs//y", "5");
 	w_dir(&w, "/");
 	w_end(&w);
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == 9, "%d %s", n, err.msg);
+	read_expect(w.path, 9);
 	ck_assert_str_eq(g[0].path, "");
 	ck_assert_str_eq(g[1].path, "");
 	ck_assert_str_eq(g[2].path, "a");
@@ -406,10 +421,10 @@ START_TEST(test_normalise)
 	ck_assert_str_eq(g[7].path, "abs/y");
 	ck_assert_str_eq(g[8].path, "");
 	/* One warning for the leading slashes, naming the archive. */
-	ck_assert_int_eq(log.warnings, 1);
-	ck_assert_ptr_nonnull(strstr(log.text, "removing leading '/'"));
-	ck_assert_ptr_nonnull(strstr(log.text, w.path));
-	free_got(g, n);
+	ck_assert_int_eq(logged.warnings, 1);
+	ck_assert_ptr_nonnull(strstr(logged.text, "removing leading '/'"));
+	ck_assert_ptr_nonnull(strstr(logged.text, w.path));
+	free_got();
 	unlink(w.path);
 }
 END_TEST
@@ -419,23 +434,19 @@ static void expect_bad(void (*fill)(struct w *), int code, const char *entry,
 		       const char *why)
 {
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE);
 	fill(&w);
 	w_end(&w);
-	memset(&err, 0, sizeof(err));
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == code, "got %d: %s", n, err.msg);
-	ck_assert_int_eq(err.code, code);
-	ck_assert_msg(strstr(err.msg, w.path) != NULL, "%s", err.msg);
-	ck_assert_msg(strstr(err.msg, entry) != NULL, "no '%s' in: %s", entry,
-		      err.msg);
-	ck_assert_msg(strstr(err.msg, why) != NULL, "no '%s' in: %s", why,
-		      err.msg);
+	memset(&rerr, 0, sizeof(rerr));
+	n = read_archive(w.path);
+	ck_assert_msg(n == code, "got %d: %s", n, rerr.msg);
+	ck_assert_int_eq(rerr.code, code);
+	ck_assert_msg(strstr(rerr.msg, w.path) != NULL, "%s", rerr.msg);
+	ck_assert_msg(strstr(rerr.msg, entry) != NULL, "no '%s' in: %s", entry,
+		      rerr.msg);
+	ck_assert_msg(strstr(rerr.msg, why) != NULL, "no '%s' in: %s", why,
+		      rerr.msg);
 	unlink(w.path);
 }
 
@@ -526,10 +537,6 @@ START_TEST(test_long_names)
 {
 	char name[256], target[1200], path[600];
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n;
 
 	memset(name, 'a', 255);
 	name[255] = '\0';
@@ -544,14 +551,13 @@ START_TEST(test_long_names)
 		w_add(&w, "l", AE_IFLNK, 0777, 0, 0, 0, target, NULL, NULL, 0);
 		w_add(&w, "h", AE_IFREG, 0644, 0, 0, 0, NULL, path, NULL, 0);
 		w_end(&w);
-		n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-		ck_assert_msg(n == 3, "%d %s", n, err.msg);
+		read_expect(w.path, 3);
 		ck_assert_str_eq(g[0].path, path);
 		check_data(&g[0], "long");
 		ck_assert_str_eq(g[1].link, target);
 		ck_assert_str_eq(g[2].hardlink, path);
 		check_data(&g[2], "long");
-		free_got(g, n);
+		free_got();
 		unlink(w.path);
 	}
 }
@@ -571,22 +577,17 @@ START_TEST(test_bytes_names)
 
 	for (size_t f = 0; f < sizeof(formats) / sizeof(*formats); f++) {
 		struct w w;
-		struct got g[MAXE];
-		struct log_buf log;
-		struct axfs_error err;
-		int n;
 
 		w_begin(&w, formats[f], ARCHIVE_FILTER_NONE);
 		for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
 			w_file(&w, names[i], names[i]);
 		w_end(&w);
-		n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-		ck_assert_msg(n == 6, "%d %s", n, err.msg);
+		read_expect(w.path, 6);
 		for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
 			ck_assert_str_eq(g[i].path, names[i]);
 			check_data(&g[i], names[i]);
 		}
-		free_got(g, n);
+		free_got();
 		unlink(w.path);
 	}
 }
@@ -596,10 +597,6 @@ END_TEST
 START_TEST(test_hardlinks_tar)
 {
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_GNUTAR, ARCHIVE_FILTER_GZIP);
 	w_add(&w, "./bin/a", AE_IFREG, 04711, 2, 3, 0, NULL, NULL, "AAAA", 4);
@@ -608,8 +605,7 @@ START_TEST(test_hardlinks_tar)
 	w_add(&w, "./s", AE_IFLNK, 0777, 0, 0, 0, "target", NULL, NULL, 0);
 	w_add(&w, "./s2", 0, 0, 0, 0, 0, NULL, "s", NULL, 0);
 	w_end(&w);
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == 5, "%d %s", n, err.msg);
+	read_expect(w.path, 5);
 	ck_assert_ptr_null(g[0].hardlink);
 	ck_assert_str_eq(g[1].hardlink, "bin/a");
 	ck_assert_str_eq(g[2].hardlink, "bin/b");	/* as named */
@@ -623,7 +619,7 @@ START_TEST(test_hardlinks_tar)
 	ck_assert_str_eq(g[4].hardlink, "s");
 	ck_assert_int_eq(g[4].type, AXFS_FT_LNK);
 	ck_assert_str_eq(g[4].link, "target");
-	free_got(g, n);
+	free_got();
 	unlink(w.path);
 }
 END_TEST
@@ -653,10 +649,7 @@ static void newc_put(FILE *f, const char *name, unsigned int ino,
 START_TEST(test_hardlinks_newc)
 {
 	char path[] = "/tmp/axfs-ut-arc.XXXXXX";
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n, fd = mkstemp(path);
+	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
 
 	ck_assert_ptr_nonnull(f);
@@ -667,8 +660,7 @@ START_TEST(test_hardlinks_newc)
 	newc_put(f, "z", 2, 0100640, 3, "group data");
 	newc_put(f, "TRAILER!!!", 0, 0, 1, NULL);
 	fclose(f);
-	n = read_archive(path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == 5, "%d %s", n, err.msg);
+	read_expect(path, 5);
 	ck_assert_str_eq(g[1].path, "x");
 	ck_assert_ptr_null(g[1].hardlink);
 	check_data(&g[1], "group data");
@@ -678,7 +670,7 @@ START_TEST(test_hardlinks_newc)
 	check_data(&g[3], "group data");
 	ck_assert_str_eq(g[4].hardlink, "x");
 	check_data(&g[4], "group data");
-	free_got(g, n);
+	free_got();
 	unlink(path);
 }
 END_TEST
@@ -701,10 +693,7 @@ static void odc_put(FILE *f, const char *name, unsigned int ino,
 START_TEST(test_hardlink_data_and_duplicates)
 {
 	char path[] = "/tmp/axfs-ut-arc.XXXXXX";
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n, fd = mkstemp(path);
+	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
 
 	ck_assert_ptr_nonnull(f);
@@ -714,8 +703,7 @@ START_TEST(test_hardlink_data_and_duplicates)
 	odc_put(f, "dup", 9, 0100644, 1, "second");
 	odc_put(f, "TRAILER!!!", 0, 0, 1, NULL);
 	fclose(f);
-	n = read_archive(path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == 4, "%d %s", n, err.msg);
+	read_expect(path, 4);
 	check_data(&g[0], "newer");
 	ck_assert_str_eq(g[1].hardlink, "a");
 	check_data(&g[1], "newer");
@@ -723,7 +711,7 @@ START_TEST(test_hardlink_data_and_duplicates)
 	check_data(&g[2], "first version");
 	ck_assert_str_eq(g[3].path, "dup");
 	check_data(&g[3], "second");
-	free_got(g, n);
+	free_got();
 	unlink(path);
 }
 END_TEST
@@ -734,20 +722,13 @@ START_TEST(test_sparse)
 {
 	struct w w;
 	struct archive_entry *e;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_PAX_INTERCHANGE, ARCHIVE_FILTER_NONE);
-	e = archive_entry_new();
-	archive_entry_copy_pathname(e, "sparse");
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
+	e = w_entry("sparse", AE_IFREG, 0644);
 	archive_entry_set_size(e, 5000000);
 	archive_entry_sparse_add_entry(e, 8192, 4096);
 	archive_entry_sparse_add_entry(e, 3000000, 10);
-	ck_assert_int_eq(archive_write_header(w.a, e), ARCHIVE_OK);
+	w_header(&w, e);
 	{
 		/* The writer takes the whole file and skips the holes. */
 		unsigned char *all = calloc(1, 5000000);
@@ -761,8 +742,7 @@ START_TEST(test_sparse)
 	archive_entry_free(e);
 	w_file(&w, "after", "after");
 	w_end(&w);
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == 2, "%d %s", n, err.msg);
+	read_expect(w.path, 2);
 	ck_assert_uint_eq(g[0].size, 5000000);
 	for (size_t i = 0; i < 5000000; i++) {
 		unsigned char want = 0;
@@ -776,7 +756,7 @@ START_TEST(test_sparse)
 				     want);
 	}
 	check_data(&g[1], "after");
-	free_got(g, n);
+	free_got();
 	unlink(w.path);
 }
 END_TEST
@@ -786,39 +766,28 @@ START_TEST(test_lossy)
 {
 	struct w w;
 	struct archive_entry *e;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int n;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_PAX_INTERCHANGE, ARCHIVE_FILTER_NONE);
-	e = archive_entry_new();
-	archive_entry_copy_pathname(e, "cap");
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0755);
+	e = w_entry("cap", AE_IFREG, 0755);
 	archive_entry_xattr_add_entry(e, "security.capability", "\1\0\0\2", 4);
-	ck_assert_int_eq(archive_write_header(w.a, e), ARCHIVE_OK);
+	w_header(&w, e);
 	archive_entry_free(e);
-	e = archive_entry_new();
-	archive_entry_copy_pathname(e, "acl");
-	archive_entry_set_filetype(e, AE_IFDIR);
-	archive_entry_set_perm(e, 0755);
+	e = w_entry("acl", AE_IFDIR, 0755);
 	ck_assert_int_eq(archive_entry_acl_add_entry(e,
 		ARCHIVE_ENTRY_ACL_TYPE_ACCESS, ARCHIVE_ENTRY_ACL_READ,
 		ARCHIVE_ENTRY_ACL_USER, 1000, "user"), ARCHIVE_OK);
 	ck_assert_int_eq(archive_entry_acl_add_entry(e,
 		ARCHIVE_ENTRY_ACL_TYPE_ACCESS, ARCHIVE_ENTRY_ACL_READ,
 		ARCHIVE_ENTRY_ACL_MASK, -1, NULL), ARCHIVE_OK);
-	ck_assert_int_eq(archive_write_header(w.a, e), ARCHIVE_OK);
+	w_header(&w, e);
 	archive_entry_free(e);
 	w_file(&w, "plain", "p");
 	w_end(&w);
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
-	ck_assert_msg(n == 3, "%d %s", n, err.msg);
+	read_expect(w.path, 3);
 	ck_assert_uint_eq(g[0].lossy, AXFS_LOSSY_XATTR | AXFS_LOSSY_CAPABILITY);
 	ck_assert_uint_eq(g[1].lossy, AXFS_LOSSY_ACL);
 	ck_assert_uint_eq(g[2].lossy, 0);
-	free_got(g, n);
+	free_got();
 	unlink(w.path);
 }
 END_TEST
@@ -828,12 +797,9 @@ START_TEST(test_malformed)
 {
 	static unsigned char big[100000];
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
 	struct stat st;
 	char garbage[] = "/tmp/axfs-ut-arc.XXXXXX";
-	int n, fd;
+	int fd;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_PAX_RESTRICTED, ARCHIVE_FILTER_NONE);
 	w_file(&w, "first", "1");
@@ -845,17 +811,17 @@ START_TEST(test_malformed)
 
 	/* In the middle of big's data. */
 	ck_assert_int_eq(truncate(w.path, 50000), 0);
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
+	n = read_archive(w.path);
 	ck_assert_int_eq(n, AXFS_ERR_PARSE);
-	ck_assert_msg(strstr(err.msg, w.path) && strstr(err.msg,
-		      "entry 'usr/lib/big'"), "%s", err.msg);
+	ck_assert_msg(strstr(rerr.msg, w.path) && strstr(rerr.msg,
+		      "entry 'usr/lib/big'"), "%s", rerr.msg);
 
 	/* In the middle of the header after big. */
 	ck_assert_int_eq(truncate(w.path, 512 + 512 + 512 + 100352 + 100), 0);
-	n = read_archive(w.path, NULL, g, MAXE, &log, &err);
+	n = read_archive(w.path);
 	ck_assert_int_lt(n, 0);
-	ck_assert_msg(strstr(err.msg, w.path) && strstr(err.msg,
-		      "after 'usr/lib/big'"), "%s", err.msg);
+	ck_assert_msg(strstr(rerr.msg, w.path) && strstr(rerr.msg,
+		      "after 'usr/lib/big'"), "%s", rerr.msg);
 	unlink(w.path);
 
 	/* Garbage. */
@@ -863,23 +829,23 @@ START_TEST(test_malformed)
 	for (int i = 0; i < 2000; i++)
 		ck_assert_int_eq(write(fd, "garbage!", 8), 8);
 	close(fd);
-	n = read_archive(garbage, NULL, g, MAXE, &log, &err);
+	n = read_archive(garbage);
 	ck_assert_int_eq(n, AXFS_ERR_PARSE);
-	ck_assert_msg(strstr(err.msg, garbage) && strstr(err.msg,
-		      "Unrecognized archive format"), "%s", err.msg);
+	ck_assert_msg(strstr(rerr.msg, garbage) && strstr(rerr.msg,
+		      "Unrecognized archive format"), "%s", rerr.msg);
 
 	/* Empty: what a failed producer in a pipeline leaves. */
 	ck_assert_int_eq(truncate(garbage, 0), 0);
-	n = read_archive(garbage, NULL, g, MAXE, &log, &err);
+	n = read_archive(garbage);
 	ck_assert_int_eq(n, AXFS_ERR_PARSE);
-	ck_assert_msg(strstr(err.msg, "empty"), "%s", err.msg);
+	ck_assert_msg(strstr(rerr.msg, "empty"), "%s", rerr.msg);
 	unlink(garbage);
 
 	/* Missing file. */
-	n = read_archive("/nonexistent/x.tar", NULL, g, MAXE, &log, &err);
+	n = read_archive("/nonexistent/x.tar");
 	ck_assert_int_eq(n, AXFS_ERR_IO);
-	ck_assert_msg(strstr(err.msg, "cannot open '/nonexistent/x.tar'"),
-		      "%s", err.msg);
+	ck_assert_msg(strstr(rerr.msg, "cannot open '/nonexistent/x.tar'"),
+		      "%s", rerr.msg);
 }
 END_TEST
 
@@ -887,15 +853,12 @@ END_TEST
 START_TEST(test_empty_archive)
 {
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
 
 	w_begin(&w, ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_NONE);
 	w_end(&w);
-	ck_assert_int_eq(read_archive(w.path, NULL, g, MAXE, &log, &err), 0);
-	ck_assert_int_eq(log.warnings, 1);
-	ck_assert_ptr_nonnull(strstr(log.text, "no entries"));
+	ck_assert_int_eq(read_archive(w.path), 0);
+	ck_assert_int_eq(logged.warnings, 1);
+	ck_assert_ptr_nonnull(strstr(logged.text, "no entries"));
 	unlink(w.path);
 }
 END_TEST
@@ -904,10 +867,7 @@ END_TEST
 START_TEST(test_stdin)
 {
 	struct w w;
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
-	int saved = dup(0), fd, n;
+	int saved = dup(0), fd;
 
 	w_begin(&w, ARCHIVE_FORMAT_CPIO_SVR4_NOCRC, ARCHIVE_FILTER_XZ);
 	w_dir(&w, ".");
@@ -917,13 +877,13 @@ START_TEST(test_stdin)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(dup2(fd, 0), 0);
 	close(fd);
-	n = read_archive("-", NULL, g, MAXE, &log, &err);
+	n = read_archive("-");
 	dup2(saved, 0);
 	close(saved);
-	ck_assert_msg(n == 2, "%d %s", n, err.msg);
+	ck_assert_msg(n == 2, "%d %s", n, rerr.msg);
 	ck_assert_str_eq(g[1].path, "from-stdin");
 	check_data(&g[1], "piped");
-	free_got(g, n);
+	free_got();
 
 	/* Errors name "standard input". */
 	ck_assert_int_eq(truncate(w.path, 10), 0);
@@ -931,11 +891,11 @@ START_TEST(test_stdin)
 	saved = dup(0);
 	dup2(fd, 0);
 	close(fd);
-	n = read_archive("-", NULL, g, MAXE, &log, &err);
+	n = read_archive("-");
 	dup2(saved, 0);
 	close(saved);
 	ck_assert_int_lt(n, 0);
-	ck_assert_msg(strstr(err.msg, "'standard input'"), "%s", err.msg);
+	ck_assert_msg(strstr(rerr.msg, "'standard input'"), "%s", rerr.msg);
 	unlink(w.path);
 }
 END_TEST
@@ -1055,15 +1015,12 @@ END_TEST
 START_TEST(test_mtree_refused)
 {
 	char path[] = "/tmp/axfs-ut-arc.XXXXXX";
-	struct got g[MAXE];
-	struct log_buf log;
-	struct axfs_error err;
 	int fd = mkstemp(path);
 	const char *spec = "#mtree\n./passwd type=file contents=/etc/passwd\n";
 
 	ck_assert_int_eq(write(fd, spec, strlen(spec)), (ssize_t)strlen(spec));
 	close(fd);
-	ck_assert_int_lt(read_archive(path, NULL, g, MAXE, &log, &err), 0);
+	ck_assert_int_lt(read_archive(path), 0);
 	unlink(path);
 }
 END_TEST

@@ -19,6 +19,7 @@
 
 #include "axfs_build.h"
 #include "axfs_source.h"
+#include "unit_build.h"
 
 #define TS 1234567
 
@@ -64,12 +65,8 @@ static void setup(void)
 	snprintf(b, sizeof(b), "%s/e", tree_path);
 	ck_assert_int_eq(mkdir(b, 0700), 0);
 
-	axfs_build_opts_init(&o);
-	o.source = tree_path;
-	o.output = img_path;
-	o.block_size = 4096;
-	o.jobs = 1;
-	o.has_timestamp = 1;
+	unit_build_opts(&o, tree_path, img_path, 4096);
+	o.level = 0;		/* the default compression level */
 	o.timestamp = TS;
 	o.force_uid = 42;
 	ck_assert_msg(axfs_build(&o, &res, &err) == 0, "%s", err.msg);

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "axfs_build.h"
-#include "helpers.h"
+#include "unit.h"
+#include "unit_build.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
 
@@ -75,13 +76,8 @@ static void setup(void)
 
 	snprintf(img_path, sizeof(img_path), "%s/img", dir);
 	snprintf(path, sizeof(path), "%s/tree", dir);
-	axfs_build_opts_init(&o);
-	o.source = path;
-	o.output = img_path;
-	o.block_size = 16384;
-	o.level = 1;
+	unit_build_opts(&o, path, img_path, 16384);
 	o.jobs = 2;
-	o.has_timestamp = 1;
 	o.timestamp = 0;
 	memset(&res, 0, sizeof(res));
 	ck_assert_msg(axfs_build(&o, &res, &err) == 0, "%s", err.msg);

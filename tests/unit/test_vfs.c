@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "axfs_build.h"
-#include "helpers.h"
+#include "unit.h"
+#include "unit_build.h"
 #include "axfs_cblock_pool.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"
@@ -68,16 +69,9 @@ static void setup(void)
 	snprintf(path, sizeof(path), "%s/tree/link", dir);
 	ck_assert_int_eq(symlink("sub/f07", path), 0);
 
-	axfs_build_opts_init(&o);
 	snprintf(src, sizeof(src), "%s/tree", dir);
 	snprintf(out, sizeof(out), "%s/img", dir);
-	o.source = src;
-	o.output = out;
-	o.block_size = 8192;
-	o.level = 1;
-	o.jobs = 1;
-	o.has_timestamp = 1;
-	o.timestamp = 1700000000;
+	unit_build_opts(&o, src, out, 8192);
 	memset(&res, 0, sizeof(res));
 	ck_assert_msg(axfs_build(&o, &res, &err) == 0, "%s", err.msg);
 	axfs_build_result_free(&res);

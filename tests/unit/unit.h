@@ -24,6 +24,11 @@ void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e);
 /* A spool (what the packer hands the writer) holding len bytes of data. */
 void unit_spool(struct axfs_spool *s, const void *data, size_t len);
 
+/* The whole file at path, malloc()ed; the test fails if it cannot. */
+uint8_t *unit_read_file(const char *path, size_t *len);
+/* rm -rf dir; the test fails if it cannot. */
+void unit_remove_tree(const char *dir);
+
 /* A logger that counts warnings and notes and keeps the last of each. */
 struct unit_log {
 	int warn, info;

@@ -303,7 +303,7 @@ if [ -f "$w/times" ]; then
 		      # the wall time says little, CPU / 2 what 2 idle cores take.
 		      if (check)
 			printf "# make check budget: 600 s on 2 idle cores, build included; tests: %.0f s wall, CPU / 2 = %.0f s%s\n",
-			       wall / 1000, cpu / 2, wall > 600000 ? " (wall over budget)" : "" }' "$w/times"
+			       wall / 1000, cpu / 2, (wall > 600000 ? " (wall over budget)" : "") }' "$w/times"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -224,7 +224,9 @@ check-packages: $(AXFS)
 check-arm64: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh arm64
 
-# What make check runs, every CLI script under sanitizers (san-all), axfs.ko
+# What make check runs (its kernel run is the smoke suite, boot 1 on every
+# backend), the full qemu suite on 6.1 (kernel), every CLI script under
+# sanitizers (san-all), axfs.ko
 # against every kernel line (kernel/tests/matrix.sh: built with W=1 against
 # 5.10, 6.1, 6.12 and the newest Debian kernel; the full qemu suite on the
 # newest, a smoke run on 5.10 and 6.12), on arm64, and the packages; one

@@ -6,7 +6,8 @@
 #     unit    Check, for the unit tests
 #     fuse    libfuse3, for axfs mount (a build without it has no mount)
 #     tests   what the test scripts use (python3 for tests/tools, fuse3,
-#             archivers, fakeroot, valgrind, man-db, kconfiglib, ...)
+#             archivers, fakeroot, valgrind, man-db, kconfiglib, tzdata, flake8
+#             and python3-magic for Buildroot's check-package, ...)
 # Without --install it names what is missing and the one apt-get command
 # that installs it, and fails: a plain `make` or `make install` never
 # installs anything (packagers and cross builds bring their own
@@ -40,7 +41,8 @@ for group in "$@"; do
 	# fusermount3, which axfs mount needs as an ordinary user.
 	tests)	need="$need python3: fuse3:cmd=fusermount3 fakeroot: valgrind:
 		      cpio: libarchive-tools:- gzip: xz-utils:- bzip2: lz4: zstd:
-		      man-db:- groff-base:- python3-kconfiglib:-" ;;
+		      man-db:- groff-base:- python3-kconfiglib:- tzdata:-
+		      python3-magic:- flake8:" ;;
 	*)	echo "install-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 	what="$what $group"

@@ -13,11 +13,12 @@
 
 scale=${AXFS_SWEEP_SCALE:-1}
 # run-tests.sh runs every script again under ASan+UBSan, where each fsck
-# is several times slower: a quarter of the mutants there (they look for
-# memory errors; the full counts run in the normal pass) keeps make check
-# within its time budget.
+# is several times slower: a quarter of the mutants there, random and
+# spread ones (they look for memory errors; the full counts run in the
+# normal pass), keeps make check within its time budget.
 div=1
 test "${AXFS_SANITIZED:-0}" = 1 && div=4
+spread=$((40 / div))
 sweep() { python3 "$AXFS_TOP/tests/tools/fsck_sweep.py" --axfs "$AXFS" "$@"; }
 P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
 
@@ -69,10 +70,10 @@ test_expect_success 'digest off: never a crash or 8, and clean means extractable
 		--bytes $((500 * scale / div)) --truncations $((50 * scale / div))
 '
 
-test_expect_success '40 small corruptions spread evenly are all reported' '
-	sweep --image a.axfs --spread 40 >out && cat out &&
+test_expect_success 'small corruptions (40; 10 under sanitizers) spread evenly are all reported' '
+	sweep --image a.axfs --spread $spread >out && cat out &&
 	grep "^ok: [0-9]* mutants, [0-9]* reported (exit 4), 0 clean" out &&
-	sweep --image b.axfs --spread 40 >out && grep "^ok:" out
+	sweep --image b.axfs --spread $spread >out && grep "^ok:" out
 '
 
 # Real trees (the example root file system, the project's sources), with
@@ -92,11 +93,11 @@ test_expect_success 'spread corruptions of images of real trees are all reported
 	test "$(P r.axfs region xip | cut -d" " -f2)" -gt 0 &&
 	for i in r s; do
 		"$AXFS" fsck -q $i.axfs &&
-		sweep --image $i.axfs --spread 40 >out && cat out &&
+		sweep --image $i.axfs --spread $spread >out && cat out &&
 		grep "^ok: [0-9]* mutants, [0-9]* reported (exit 4), 0 clean" out ||
 		return 1
 	done &&
-	sweep --image p.axfs --split-at $(stat -c %s p.mmap) --spread 40 >out &&
+	sweep --image p.axfs --split-at $(stat -c %s p.mmap) --spread $spread >out &&
 	cat out && grep "^ok:.* 0 clean" out
 '
 

@@ -179,18 +179,22 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		sb->s_blocksize = PAGE_SIZE;
 		sb->s_blocksize_bits = PAGE_SHIFT;
 	}
-	/* No device to name a memory mount after (s_id would be "axfs"). */
-	if (ctx->physaddr)
-		snprintf(sb->s_id, sizeof(sb->s_id), "physaddr=0x%llx",
-			 ctx->physaddr);
 
+	/*
+	 * Messages name the mount by s_id, which only get_tree_bdev() sets
+	 * (to the block device); the others leave the type's name, "axfs".
+	 */
 	if (sb->s_mtd) {
 		sbi->dev0.mtd = sb->s_mtd;
 		sbi->dev0.size = sb->s_mtd->size;
+		snprintf(sb->s_id, sizeof(sb->s_id), "mtd%d", sb->s_mtd->index);
 	} else if (sb->s_bdev) {
 		sbi->dev0.bdev = sb->s_bdev;
 		sbi->dev0.size = axfs_bdev_bytes(sb->s_bdev);
 	}
+	if (ctx->physaddr)
+		snprintf(sb->s_id, sizeof(sb->s_id), "physaddr=0x%llx",
+			 ctx->physaddr);
 	dual = sbi->opt.second_dev;
 	if (dual) {
 		err = axfs_open_second(sb, sbi);

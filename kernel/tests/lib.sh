@@ -49,7 +49,8 @@ kt_workdir() {	# kt_workdir NAME KEEP SAY
 # from BASE.  Sets KT_LOADERS (the qemu arguments) and KT_PHYS_CORRUPT
 # ("NAME@ADDR ...", the guest's PHYS_CORRUPT).
 kt_corrupt_loaders() {	# kt_corrupt_loaders DIR BASE
-	local name a addr=$2
+	local name a addr
+	addr=$2
 	KT_LOADERS=""
 	KT_PHYS_CORRUPT=""
 	for name in sb-size-huge sb-size-u32-wrap sb-mmap-beyond desc-outside-strings \

@@ -11,13 +11,42 @@
 
 #include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/ratelimit.h>
 #include <linux/types.h>
 #include <linux/zlib.h>
 
 #include "axfs_format.h"
 #include "compat.h"
 
-#define AXFS_PFX "axfs: "
+/*
+ * Every message starts "axfs: ".  <linux/printk.h>, included above or by
+ * the .c file before this header, has set its default pr_fmt; pr_fmt is
+ * expanded where pr_err() and friends are used, so redefining it here
+ * covers every message after the #include "axfs.h" (as erofs does).
+ */
+#undef pr_fmt
+#define pr_fmt(fmt) "axfs: " fmt
+
+/*
+ * Messages about a mounted (or mounting) volume name its device:
+ * "axfs (loop0): ...".  No trailing newline in fmt.
+ */
+__printf(3, 4)
+void axfs_printk(const struct super_block *sb, const char *level,
+		 const char *fmt, ...);
+#define axfs_err(sb, fmt, ...)	axfs_printk(sb, KERN_ERR, fmt, ##__VA_ARGS__)
+#define axfs_warn(sb, fmt, ...)	axfs_printk(sb, KERN_WARNING, fmt, ##__VA_ARGS__)
+#define axfs_info(sb, fmt, ...)	axfs_printk(sb, KERN_INFO, fmt, ##__VA_ARGS__)
+/* For errors a reader can trigger at will (a corrupt page read in a loop). */
+#define axfs_err_ratelimited(sb, fmt, ...)				\
+do {									\
+	static DEFINE_RATELIMIT_STATE(_rs, DEFAULT_RATELIMIT_INTERVAL,	\
+				      DEFAULT_RATELIMIT_BURST);		\
+									\
+	if (__ratelimit(&_rs))						\
+		axfs_err(sb, fmt, ##__VA_ARGS__);			\
+} while (0)
 
 /* Largest cblock we allocate buffers for (two of them per mount). */
 #define AXFS_CBLOCK_LIMIT	(16u << 20)
@@ -58,6 +87,7 @@ struct axfs_options {
 struct axfs_profile;
 
 struct axfs_sb_info {
+	struct super_block *sb;	/* whose s_id messages name */
 	struct axfs_options opt;
 
 	/* Superblock fields. */
@@ -147,6 +177,7 @@ int axfs_read_super(struct super_block *sb, struct axfs_sb_info *sbi,
 int axfs_check_devices(struct axfs_sb_info *sbi);
 int axfs_load_regions(struct axfs_sb_info *sbi);
 int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parent);
+int axfs_open_image(struct super_block *sb, bool silent);
 void axfs_free_regions(struct axfs_sb_info *sbi);
 u64 axfs_table_entries(const struct axfs_sb_info *sbi, int region);
 int axfs_table_get(const struct axfs_sb_info *sbi, int region, u64 index,
@@ -172,12 +203,12 @@ extern const struct file_operations axfs_file_operations;
 int axfs_node_of_page(const struct axfs_sb_info *sbi, u64 ino, pgoff_t index,
 		      u64 *node);
 int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
-void axfs_xip_sync_icache(const struct axfs_sb_info *sbi);
+void axfs_setup_xip(struct axfs_sb_info *sbi);
 int axfs_cblock_init(struct axfs_sb_info *sbi);
 void axfs_cblock_exit(struct axfs_sb_info *sbi);
 
 /* ---- profiling.c ------------------------------------------------------- */
-#ifdef AXFS_PROFILING
+#ifdef CONFIG_AXFS_PROFILING
 int axfs_profiling_module_init(void);
 void axfs_profiling_module_exit(void);
 int axfs_profiling_start(struct axfs_sb_info *sbi);

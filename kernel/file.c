@@ -98,6 +98,7 @@ static int axfs_cblock_load(struct axfs_sb_info *sbi, u64 c)
 	u32 out;
 	int err;
 
+	lockdep_assert_held(&sbi->cblock_lock);
 	if (c == sbi->cblock_cur)
 		return 0;
 	sbi->cblock_cur = U64_MAX;
@@ -122,7 +123,7 @@ static int axfs_cblock_load(struct axfs_sb_info *sbi, u64 c)
 	err = axfs_inflate(sbi, sbi->cblock_buf, sbi->cblock_size, src, len,
 			   &out);
 	if (err) {
-		pr_err_ratelimited(AXFS_PFX "cblock %llu does not inflate\n", c);
+		axfs_err_ratelimited(sbi->sb, "cblock %llu does not inflate", c);
 		return err;
 	}
 	sbi->cblock_cur = c;
@@ -213,8 +214,8 @@ static int axfs_read_page(struct inode *inode, struct page *page,
 		memset(buf, 0, PAGE_SIZE);
 	axfs_kunmap(page, buf);
 	if (err)
-		pr_err_ratelimited(AXFS_PFX "inode %llu: page %lu is corrupt\n",
-				   axfs_ino_index(inode), index);
+		axfs_err_ratelimited(inode->i_sb, "inode %llu: page %lu is corrupt",
+				     axfs_ino_index(inode), index);
 	else
 		flush_dcache_page(page);
 	return err;

@@ -111,7 +111,7 @@ struct inode *axfs_iget(struct super_block *sb, u64 ino)
 	return inode;
 
 bad:
-	pr_err_ratelimited(AXFS_PFX "inode %llu: corrupt attributes\n", ino);
+	axfs_err_ratelimited(sb, "inode %llu: corrupt attributes", ino);
 	iget_failed(inode);
 	return ERR_PTR(-EIO);
 }

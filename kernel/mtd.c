@@ -124,8 +124,8 @@ int axfs_mtd_point(struct axfs_sb_info *sbi)
 	}
 	if (err) {
 		if (err != -EOPNOTSUPP)
-			pr_info(AXFS_PFX "%s: point() failed (%d), reading through mtd_read\n",
-				mtd->name, err);
+			axfs_info(sbi->sb, "%s: point() failed (%d), reading through mtd_read",
+				  mtd->name, err);
 		return 0;
 	}
 	sbi->virt = virt;

@@ -58,29 +58,29 @@ int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
 	if (!len)
 		return -EINVAL;
 	if (len > limit || phys + len < phys) {
-		pr_err(AXFS_PFX "image at 0x%llx needs 0x%llx bytes, more than %s 0x%llx\n",
-		       (unsigned long long)phys, len,
-		       sbi->opt.physsize ? "physsize=" : "the limit",
-		       limit);
+		axfs_err(sbi->sb, "image at 0x%llx needs 0x%llx bytes, more than %s 0x%llx",
+			 (unsigned long long)phys, len,
+			 sbi->opt.physsize ? "physsize=" : "the limit",
+			 limit);
 		return -EINVAL;
 	}
 	if (!sbi->opt.physsize && !axfs_physmem_described(phys, len)) {
-		pr_err(AXFS_PFX "0x%llx-0x%llx is not all memory the kernel knows of; reserve it (reserved-memory, memmap=) or give physsize=\n",
-		       (unsigned long long)phys,
-		       (unsigned long long)(phys + len - 1));
+		axfs_err(sbi->sb, "0x%llx-0x%llx is not all memory the kernel knows of; reserve it (reserved-memory, memmap=) or give physsize=",
+			 (unsigned long long)phys,
+			 (unsigned long long)(phys + len - 1));
 		return -EINVAL;
 	}
 	if (region_intersects(phys, len, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT) {
-		pr_err(AXFS_PFX "0x%llx-0x%llx overlaps System RAM; reserve it (memmap=) or fix the image size\n",
-		       (unsigned long long)phys,
-		       (unsigned long long)(phys + len - 1));
+		axfs_err(sbi->sb, "0x%llx-0x%llx overlaps System RAM; reserve it (memmap=) or fix the image size",
+			 (unsigned long long)phys,
+			 (unsigned long long)(phys + len - 1));
 		return -EINVAL;
 	}
 	virt = memremap(phys, len, MEMREMAP_WB);
 	if (!virt) {
-		pr_err(AXFS_PFX "cannot map 0x%llx bytes at 0x%llx\n", len,
-		       (unsigned long long)phys);
+		axfs_err(sbi->sb, "cannot map 0x%llx bytes at 0x%llx", len,
+			 (unsigned long long)phys);
 		return -ENOMEM;
 	}
 	sbi->virt = virt;

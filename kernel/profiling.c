@@ -178,7 +178,7 @@ static ssize_t axfs_prof_write(struct file *file, const char __user *ubuf,
 		for (i = 0; i < p->nodes; i++)
 			atomic_long_set(&p->data[i].count, 0);
 	} else {
-		pr_info(AXFS_PFX "unknown profiling command; write \"on\", \"off\" or \"clear\"\n");
+		axfs_info(p->sbi->sb, "unknown profiling command; write \"on\", \"off\" or \"clear\"");
 		return -EINVAL;
 	}
 	return count;
@@ -252,7 +252,7 @@ int axfs_profiling_module_init(void)
 {
 	axfs_proc_dir = proc_mkdir(AXFS_PROC_DIR, NULL);
 	if (!axfs_proc_dir)
-		pr_warn(AXFS_PFX "cannot create /proc/%s; profiling disabled\n",
+		pr_warn("cannot create /proc/%s; profiling disabled\n",
 			AXFS_PROC_DIR);
 	return 0;
 }

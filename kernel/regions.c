@@ -16,8 +16,8 @@
 
 #include "axfs.h"
 
-#define axfs_corrupt(fmt, ...) \
-	pr_err(AXFS_PFX "corrupt image: " fmt "\n", ##__VA_ARGS__)
+#define axfs_corrupt(sb, fmt, ...) \
+	axfs_err(sb, "corrupt image: " fmt, ##__VA_ARGS__)
 
 /* ---- superblock -------------------------------------------------------- */
 
@@ -31,25 +31,25 @@ int axfs_read_super(struct super_block *sb, struct axfs_sb_info *sbi,
 	err = axfs_read(sbi, buf, 0, sizeof(buf));
 	if (err) {
 		if (!silent)
-			pr_err(AXFS_PFX "cannot read the superblock (%d)\n",
-			       err);
+			axfs_err(sbi->sb, "cannot read the superblock (%d)",
+				 err);
 		return err;
 	}
 	if (axfs_get_be32(buf + AXFS_SB_MAGIC) != AXFS_MAGIC) {
 		if (!silent)
-			pr_err(AXFS_PFX "wrong magic 0x%08x, not an AXFS image\n",
-			       axfs_get_be32(buf + AXFS_SB_MAGIC));
+			axfs_err(sbi->sb, "wrong magic 0x%08x, not an AXFS image",
+				 axfs_get_be32(buf + AXFS_SB_MAGIC));
 		return -EINVAL;
 	}
 	if (memcmp(buf + AXFS_SB_SIGNATURE, AXFS_SIGNATURE,
 		   AXFS_SIGNATURE_LEN)) {
-		pr_err(AXFS_PFX "wrong signature, expected \"%s\"\n",
-		       AXFS_SIGNATURE);
+		axfs_err(sbi->sb, "wrong signature, expected \"%s\"",
+			 AXFS_SIGNATURE);
 		return -EINVAL;
 	}
 	if (buf[AXFS_SB_COMPRESSION_TYPE] != AXFS_COMPRESSION_ZLIB) {
-		pr_err(AXFS_PFX "unsupported compression type %u\n",
-		       buf[AXFS_SB_COMPRESSION_TYPE]);
+		axfs_err(sbi->sb, "unsupported compression type %u",
+			 buf[AXFS_SB_COMPRESSION_TYPE]);
 		return -EINVAL;
 	}
 
@@ -64,28 +64,28 @@ int axfs_read_super(struct super_block *sb, struct axfs_sb_info *sbi,
 	sbi->version[2] = buf[AXFS_SB_VERSION_SUB];
 
 	if (sbi->size < min_size) {
-		axfs_corrupt("size %llu is smaller than a superblock",
+		axfs_corrupt(sbi->sb, "size %llu is smaller than a superblock",
 			     sbi->size);
 		return -EINVAL;
 	}
 	if (!sbi->cblock_size || sbi->cblock_size > AXFS_CBLOCK_LIMIT) {
-		axfs_corrupt("cblock_size %u (must be 1..%u)",
+		axfs_corrupt(sbi->sb, "cblock_size %u (must be 1..%u)",
 			     sbi->cblock_size, AXFS_CBLOCK_LIMIT);
 		return -EINVAL;
 	}
 	if (sbi->mmap_size > sbi->size) {
-		axfs_corrupt("mmap_size %llu is beyond the image size %llu",
+		axfs_corrupt(sbi->sb, "mmap_size %llu is beyond the image size %llu",
 			     sbi->mmap_size, sbi->size);
 		return -EINVAL;
 	}
 	if (!sbi->files || sbi->files > AXFS_MAX_INODES ||
 	    sbi->files > sbi->size) {
-		axfs_corrupt("%llu inodes in a %llu-byte image", sbi->files,
+		axfs_corrupt(sbi->sb, "%llu inodes in a %llu-byte image", sbi->files,
 			     sbi->size);
 		return -EINVAL;
 	}
 	if (sbi->blocks > sbi->size) {
-		axfs_corrupt("%llu nodes in a %llu-byte image", sbi->blocks,
+		axfs_corrupt(sbi->sb, "%llu nodes in a %llu-byte image", sbi->blocks,
 			     sbi->size);
 		return -EINVAL;
 	}
@@ -106,20 +106,22 @@ int axfs_check_devices(struct axfs_sb_info *sbi)
 		u64 store = sbi->size - sbi->mmap_size;
 
 		if (sbi->mmap_size < AXFS_SUPER_SIZE) {
-			axfs_corrupt("dual-device image with mmap_size %llu: the superblock must be in the first segment",
+			axfs_corrupt(sbi->sb,
+				     "dual-device image with mmap_size %llu: the superblock must be in the first segment",
 				     sbi->mmap_size);
 			return -EINVAL;
 		}
 		if (store > sbi->dev1.size) {
-			pr_err(AXFS_PFX "second_dev holds %llu bytes, the image's second segment needs %llu\n",
-			       sbi->dev1.size, store);
+			axfs_err(sbi->sb, "second_dev holds %llu bytes, the image's second segment needs %llu",
+				 sbi->dev1.size, store);
 			return -EINVAL;
 		}
 	}
 	if ((dev0->mtd || dev0->bdev) && first_len > dev0->size) {
-		pr_err(AXFS_PFX "the image needs %llu bytes, the device holds %llu%s\n",
-		       first_len, dev0->size,
-		       dual ? "" : " (truncated image, or a dual-device image without second_dev=?)");
+		axfs_err(sbi->sb, "the image needs %llu bytes, the device holds %llu%s",
+			 first_len, dev0->size,
+			 dual ? "" :
+			 " (truncated image, or a dual-device image without second_dev=?)");
 		return -EINVAL;
 	}
 	return 0;
@@ -133,13 +135,13 @@ static int axfs_check_end_magic(struct axfs_sb_info *sbi)
 	/* u64 offset: the 2008 driver truncated it to 32 bits. */
 	err = axfs_read(sbi, tail, sbi->size - 4, 4);
 	if (err) {
-		pr_err(AXFS_PFX "cannot read the end of the image at %llu (%d)\n",
-		       sbi->size - 4, err);
+		axfs_err(sbi->sb, "cannot read the end of the image at %llu (%d)",
+			 sbi->size - 4, err);
 		return err;
 	}
 	if (axfs_get_be32(tail) != AXFS_MAGIC) {
-		pr_err(AXFS_PFX "no magic at the end of the image (offset %llu): image incomplete or wrong size\n",
-		       sbi->size - 4);
+		axfs_err(sbi->sb, "no magic at the end of the image (offset %llu): image incomplete or wrong size",
+			 sbi->size - 4);
 		return -EINVAL;
 	}
 	return 0;
@@ -162,7 +164,7 @@ static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 		u64 stored, end;
 
 		if (at > sbi->size || sbi->size - at < sizeof(d)) {
-			axfs_corrupt("%s descriptor at %llu is outside the image",
+			axfs_corrupt(sbi->sb, "%s descriptor at %llu is outside the image",
 				     axfs_format_region_name(i), at);
 			return -EINVAL;
 		}
@@ -174,20 +176,21 @@ static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 		stored = AXFS_REGION_STORED(r);
 		if (check_add_overflow(r->fsoffset, stored, &end) ||
 		    end > sbi->size) {
-			axfs_corrupt("%s region [%llu, +%llu) is outside the image (%llu bytes)",
-				     axfs_format_region_name(i), r->fsoffset, stored,
-				     sbi->size);
+			axfs_corrupt(sbi->sb,
+				     "%s region [%llu, +%llu) is outside the image (%llu bytes)",
+				     axfs_format_region_name(i), r->fsoffset,
+				     stored, sbi->size);
 			return -EINVAL;
 		}
 		if (AXFS_REGION_IS_TABLE(i) && r->depth > AXFS_TABLE_DEPTH_MAX) {
-			axfs_corrupt("%s table depth %u", axfs_format_region_name(i),
+			axfs_corrupt(sbi->sb, "%s table depth %u", axfs_format_region_name(i),
 				     r->depth);
 			return -EINVAL;
 		}
 		if (r->compressed_size &&
 		    (r->compressed_size > U32_MAX || r->size > U32_MAX ||
 		     r->size / AXFS_ZLIB_MAX_RATIO > r->compressed_size + 1)) {
-			axfs_corrupt("%s region: %llu bytes cannot inflate from %llu",
+			axfs_corrupt(sbi->sb, "%s region: %llu bytes cannot inflate from %llu",
 				     axfs_format_region_name(i), r->size,
 				     r->compressed_size);
 			return -EINVAL;
@@ -230,10 +233,13 @@ static int axfs_load_compressed_region(struct axfs_sb_info *sbi, int i)
 			goto fail;
 		src = tmp;
 	}
+	/* Nothing else uses the stream yet; the lock is for lockdep's sake. */
+	mutex_lock(&sbi->cblock_lock);
 	err = axfs_inflate(sbi, dst, r->size, src, r->compressed_size, &out);
+	mutex_unlock(&sbi->cblock_lock);
 	if (err || out != r->size) {
 		/* The 2008 driver freed the buffer here and went on using it. */
-		axfs_corrupt("%s region does not inflate to %llu bytes",
+		axfs_corrupt(sbi->sb, "%s region does not inflate to %llu bytes",
 			     axfs_format_region_name(i), r->size);
 		err = -EINVAL;
 		goto fail;
@@ -291,8 +297,8 @@ int axfs_load_regions(struct axfs_sb_info *sbi)
 		err = axfs_read(sbi, buf, r->fsoffset, r->size);
 		if (err) {
 			kvfree(buf);
-			pr_err(AXFS_PFX "cannot read the %s region (%d)\n",
-			       axfs_format_region_name(i), err);
+			axfs_err(sbi->sb, "cannot read the %s region (%d)",
+				 axfs_format_region_name(i), err);
 			return err;
 		}
 		r->data = buf;
@@ -401,11 +407,11 @@ static int axfs_check_inode(const struct axfs_sb_info *sbi, u64 i)
 	    axfs_inode_mode(sbi, i, &mode) ||
 	    axfs_table_get(sbi, AXFS_R_UIDS, mi, &v) ||
 	    axfs_table_get(sbi, AXFS_R_GIDS, mi, &v)) {
-		axfs_corrupt("inode %llu: mode/uid/gid index out of range", i);
+		axfs_corrupt(sbi->sb, "inode %llu: mode/uid/gid index out of range", i);
 		return -EINVAL;
 	}
 	if (!axfs_valid_type(mode)) {
-		axfs_corrupt("inode %llu: unknown file type 0%o", i, mode);
+		axfs_corrupt(sbi->sb, "inode %llu: unknown file type 0%o", i, mode);
 		return -EINVAL;
 	}
 	if (i == 0)
@@ -413,7 +419,7 @@ static int axfs_check_inode(const struct axfs_sb_info *sbi, u64 i)
 	name = axfs_inode_name(sbi, i, &len);
 	if (!name || !len || memchr(name, '/', len) ||
 	    (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.')))) {
-		axfs_corrupt("inode %llu: bad name", i);
+		axfs_corrupt(sbi->sb, "inode %llu: bad name", i);
 		return -EINVAL;
 	}
 	return 0;
@@ -442,7 +448,7 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 		    axfs_table_get(sbi, AXFS_R_INODE_NUM_ENTRIES, i, &v) ||
 		    axfs_table_get(sbi, AXFS_R_INODE_ARRAY_INDEX, i, &v) ||
 		    axfs_table_get(sbi, AXFS_R_INODE_NAME_OFFSET, i, &v)) {
-			axfs_corrupt("inode tables hold fewer than %llu inodes",
+			axfs_corrupt(sbi->sb, "inode tables hold fewer than %llu inodes",
 				     sbi->files);
 			return -EINVAL;
 		}
@@ -454,7 +460,7 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 	}
 
 	if (axfs_inode_mode(sbi, 0, &mode) || !S_ISDIR(mode)) {
-		pr_err(AXFS_PFX "root is not a directory\n");
+		axfs_err(sbi->sb, "root is not a directory");
 		return -EINVAL;
 	}
 
@@ -476,7 +482,8 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 		axfs_table_get(sbi, AXFS_R_INODE_ARRAY_INDEX, i, &first);
 		if (!first || check_add_overflow(first, n, &end) ||
 		    end > sbi->files) {
-			axfs_corrupt("directory inode %llu: children [%llu, +%llu) outside 1..%llu",
+			axfs_corrupt(sbi->sb,
+				     "directory inode %llu: children [%llu, +%llu) outside 1..%llu",
 				     i, first, n, sbi->files - 1);
 			err = -EINVAL;
 			goto fail;
@@ -487,7 +494,8 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 			axfs_inode_mode(sbi, j, &cmode);
 			if (parent[j] != none) {
 				if (S_ISDIR(cmode)) {
-					axfs_corrupt("directory inode %llu is in two directories",
+					axfs_corrupt(sbi->sb,
+						     "directory inode %llu is in two directories",
 						     j);
 					err = -EINVAL;
 					goto fail;
@@ -501,8 +509,8 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 				const char *b = axfs_inode_name(sbi, j + 1, &lb);
 
 				if (strcmp(a, b) >= 0) {
-					pr_warn(AXFS_PFX "directory inode %llu: names not sorted (\"%s\" before \"%s\"); some files cannot be looked up\n",
-						i, a, b);
+					axfs_warn(sbi->sb, "directory inode %llu: names not sorted (\"%s\" before \"%s\"); some files cannot be looked up",
+						  i, a, b);
 					warned = true;
 				}
 			}
@@ -512,7 +520,7 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 
 	if (!sbi->r[AXFS_R_INODE_NUM_ENTRIES].depth ||
 	    axfs_table_get(sbi, AXFS_R_INODE_NUM_ENTRIES, 0, &i) || !i) {
-		pr_err(AXFS_PFX "empty filesystem\n");
+		axfs_err(sbi->sb, "empty filesystem");
 		err = -EINVAL;
 		goto fail;
 	}
@@ -521,4 +529,64 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 fail:
 	kvfree(parent);
 	return err;
+}
+
+/* ---- the mount sequence ------------------------------------------------- */
+
+/*
+ * Everything axfs_fill_super() does once the backends are attached
+ * (sb->s_bdev or s_mtd in dev0, second_dev= in dev1, physaddr= in the
+ * options): map, read and check the superblock, fit the image to what
+ * holds it, load and check the regions and the tree, set up the cblock
+ * cache and XIP.  Also what tests/fuzz/fuzz_kernel.c mounts with, since
+ * it cannot link the VFS side.  On error the caller frees what was set
+ * up (axfs_free_sbi()).
+ */
+int axfs_open_image(struct super_block *sb, bool silent)
+{
+	struct axfs_sb_info *sbi = AXFS_SB(sb);
+	bool dual = sbi->dev1.mtd || sbi->dev1.bdev;
+	int err;
+
+	/* Until the superblock is read, every offset comes from the start. */
+	sbi->size = U64_MAX;
+	sbi->mmap_size = U64_MAX;
+	if (sbi->opt.physaddr) {
+		u64 first = sbi->opt.physsize ?
+			    min_t(u64, sbi->opt.physsize, PAGE_SIZE) : PAGE_SIZE;
+
+		err = axfs_physmem_map(sbi, first);
+		if (err)
+			return err;
+	}
+
+	err = axfs_read_super(sb, sbi, silent);
+	if (err)
+		return err;
+
+	/* With no device the whole image is memory (2008 driver). */
+	if (sbi->opt.physaddr && !dual)
+		sbi->mmap_size = sbi->size;
+	err = axfs_check_devices(sbi);
+	if (err)
+		return err;
+	if (sbi->opt.physaddr) {
+		err = axfs_physmem_map(sbi, sbi->mmap_size);
+		if (err)
+			return err;
+	}
+	if (IS_ENABLED(CONFIG_MTD) && sbi->dev0.mtd)
+		axfs_mtd_point(sbi);
+
+	err = axfs_zlib_init(sbi);
+	if (!err)
+		err = axfs_load_regions(sbi);
+	if (!err)
+		err = axfs_check_tree(sbi, &sbi->parent);
+	if (!err)
+		err = axfs_cblock_init(sbi);
+	if (err)
+		return err;
+	axfs_setup_xip(sbi);
+	return 0;
 }

@@ -29,6 +29,21 @@
 
 #include "axfs.h"
 
+/* ---- messages ----------------------------------------------------------- */
+
+void axfs_printk(const struct super_block *sb, const char *level,
+		 const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	printk("%saxfs (%s): %pV\n", level, sb->s_id, &vaf);
+	va_end(args);
+}
+
 /* ---- options ------------------------------------------------------------ */
 
 enum { Opt_physaddr, Opt_physsize, Opt_second_dev };
@@ -56,7 +71,8 @@ static int axfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	switch (opt) {
 	case Opt_physaddr:
 		if (kstrtoull(param->string, 0, &v) || !v)
-			return invalfc(fc, "physaddr=%s: expected a non-zero address such as 0x10000000",
+			return invalfc(fc,
+				       "physaddr=%s: expected a non-zero address such as 0x10000000",
 				       param->string);
 		if (v & ~PAGE_MASK)
 			return invalfc(fc, "physaddr=0x%llx is not aligned to a page", v);
@@ -130,28 +146,8 @@ static int axfs_open_second(struct super_block *sb, struct axfs_sb_info *sbi)
 	else
 		err = axfs_bdev_open(&sbi->dev1, name, sb->s_type);
 	if (err)
-		pr_err(AXFS_PFX "cannot open second_dev=%s (%d)\n", name, err);
+		axfs_err(sb, "cannot open second_dev=%s (%d)", name, err);
 	return err;
-}
-
-/* Can XIP pages be mapped into user space by physical address? */
-static void axfs_setup_xip(struct axfs_sb_info *sbi)
-{
-	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
-
-	if (!sbi->phys || !x->size)
-		return;
-	if (!x->data || x->owned) {
-		pr_info(AXFS_PFX "XIP region not directly addressable; XIP pages go through the page cache\n");
-		return;
-	}
-	if (!PAGE_ALIGNED(sbi->phys + x->fsoffset)) {
-		pr_info(AXFS_PFX "XIP region at %llu is not page-aligned; XIP pages go through the page cache\n",
-			x->fsoffset);
-		return;
-	}
-	sbi->xip_direct = true;
-	axfs_xip_sync_icache(sbi);
 }
 
 static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
@@ -167,6 +163,7 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (!sbi)
 		return -ENOMEM;
 	sb->s_fs_info = sbi;
+	sbi->sb = sb;
 	mutex_init(&sbi->cblock_lock);
 	sbi->cblock_cur = U64_MAX;
 	sbi->opt = *ctx;
@@ -183,13 +180,21 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		sb->s_blocksize_bits = PAGE_SHIFT;
 	}
 
+	/*
+	 * Messages name the mount by s_id, which only get_tree_bdev() sets
+	 * (to the block device); the others leave the type's name, "axfs".
+	 */
 	if (sb->s_mtd) {
 		sbi->dev0.mtd = sb->s_mtd;
 		sbi->dev0.size = sb->s_mtd->size;
+		snprintf(sb->s_id, sizeof(sb->s_id), "mtd%d", sb->s_mtd->index);
 	} else if (sb->s_bdev) {
 		sbi->dev0.bdev = sb->s_bdev;
 		sbi->dev0.size = axfs_bdev_bytes(sb->s_bdev);
 	}
+	if (ctx->physaddr)
+		snprintf(sb->s_id, sizeof(sb->s_id), "physaddr=0x%llx",
+			 ctx->physaddr);
 	dual = sbi->opt.second_dev;
 	if (dual) {
 		err = axfs_open_second(sb, sbi);
@@ -197,46 +202,9 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 			return err;
 	}
 
-	/* Until the superblock is read, every offset comes from the start. */
-	sbi->size = U64_MAX;
-	sbi->mmap_size = U64_MAX;
-	if (sbi->opt.physaddr) {
-		u64 first = sbi->opt.physsize ?
-			    min_t(u64, sbi->opt.physsize, PAGE_SIZE) : PAGE_SIZE;
-
-		err = axfs_physmem_map(sbi, first);
-		if (err)
-			return err;
-	}
-
-	err = axfs_read_super(sb, sbi, silent);
+	err = axfs_open_image(sb, silent);
 	if (err)
 		return err;
-
-	/* With no device the whole image is memory (2008 driver). */
-	if (sbi->opt.physaddr && !dual)
-		sbi->mmap_size = sbi->size;
-	err = axfs_check_devices(sbi);
-	if (err)
-		return err;
-	if (sbi->opt.physaddr) {
-		err = axfs_physmem_map(sbi, sbi->mmap_size);
-		if (err)
-			return err;
-	}
-	if (IS_ENABLED(CONFIG_MTD) && sbi->dev0.mtd)
-		axfs_mtd_point(sbi);
-
-	err = axfs_zlib_init(sbi);
-	if (!err)
-		err = axfs_load_regions(sbi);
-	if (!err)
-		err = axfs_check_tree(sbi, &sbi->parent);
-	if (!err)
-		err = axfs_cblock_init(sbi);
-	if (err)
-		return err;
-	axfs_setup_xip(sbi);
 
 	root = axfs_iget(sb, 0);
 	if (IS_ERR(root))
@@ -247,13 +215,13 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	err = axfs_profiling_start(sbi);
 	if (err)
-		pr_warn(AXFS_PFX "profiling not available (%d)\n", err);
+		axfs_warn(sb, "profiling not available (%d)", err);
 
-	pr_info(AXFS_PFX "%s: %llu inodes, %llu nodes, %llu bytes%s%s%s\n",
-		fc->source ? fc->source : "memory", sbi->files, sbi->blocks,
-		sbi->size, sbi->virt ? ", mapped" : "",
-		sbi->xip_direct ? ", XIP to user space" : "",
-		dual ? ", two devices" : "");
+	axfs_info(sb, "%s: %llu inodes, %llu nodes, %llu bytes%s%s%s",
+		  fc->source ? fc->source : "memory", sbi->files, sbi->blocks,
+		  sbi->size, sbi->virt ? ", mapped" : "",
+		  sbi->xip_direct ? ", XIP to user space" : "",
+		  dual ? ", two devices" : "");
 	return 0;
 }
 
@@ -349,9 +317,12 @@ static const struct fs_context_operations axfs_context_ops = {
 
 static int axfs_init_fs_context(struct fs_context *fc)
 {
-	fc->fs_private = kzalloc(sizeof(struct axfs_options), GFP_KERNEL);
-	if (!fc->fs_private)
+	struct axfs_options *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
 		return -ENOMEM;
+	fc->fs_private = ctx;
 	fc->ops = &axfs_context_ops;
 	/* Read-only: the block device is opened without write access. */
 	fc->sb_flags |= SB_RDONLY;

@@ -4,9 +4,10 @@
  *
  * Each mount has its own inflate state (the 2008 driver had one global
  * stream behind a global mutex); callers serialise on sbi->cblock_lock,
- * or run at mount time before anything else can use the superblock.
+ * also at mount time, when nobody else could use it yet.
  * Streams are RFC 1950 zlib with a window of at most 32 KiB.
  */
+#include <linux/lockdep.h>
 #include <linux/slab.h>
 #include <linux/zlib.h>
 
@@ -35,6 +36,7 @@ int axfs_inflate(struct axfs_sb_info *sbi, void *dst, u32 dstlen,
 	struct z_stream_s *zs = &sbi->zs;
 	int err;
 
+	lockdep_assert_held(&sbi->cblock_lock);
 	if (zlib_inflateInit2(zs, MAX_WBITS) != Z_OK)
 		return -EIO;
 	zs->next_in = src;

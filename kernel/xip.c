@@ -36,12 +36,32 @@
  * invalidate the I-cache over the whole XIP region.  A no-op where
  * instruction fetches see data writes (x86).
  */
-void axfs_xip_sync_icache(const struct axfs_sb_info *sbi)
+static void axfs_xip_sync_icache(const struct axfs_sb_info *sbi)
 {
 	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
 	unsigned long start = (unsigned long)x->data;
 
 	flush_icache_range(start, start + x->size);
+}
+
+/* At mount: can XIP pages be mapped into user space by physical address? */
+void axfs_setup_xip(struct axfs_sb_info *sbi)
+{
+	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
+
+	if (!sbi->phys || !x->size)
+		return;
+	if (!x->data || x->owned) {
+		axfs_info(sbi->sb, "XIP region not directly addressable; XIP pages go through the page cache");
+		return;
+	}
+	if (!PAGE_ALIGNED(sbi->phys + x->fsoffset)) {
+		axfs_info(sbi->sb, "XIP region at %llu is not page-aligned; XIP pages go through the page cache",
+			  x->fsoffset);
+		return;
+	}
+	sbi->xip_direct = true;
+	axfs_xip_sync_icache(sbi);
 }
 
 static vm_fault_t axfs_fault(struct vm_fault *vmf)

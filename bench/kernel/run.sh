@@ -61,13 +61,7 @@ for t in mksquashfs:squashfs-tools mkfs.erofs:erofs-utils; do
 done
 kt_build_module >/dev/null 2>&1 || die "cannot build axfs.ko (make -C kernel)"
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/axfs-bench-kernel.XXXXXX")
-if [ "${BENCH_KEEP:-0}" = 1 ]; then
-	say "work directory: $W"
-else
-	trap 'rm -rf "$W"' EXIT
-	trap 'exit 1' INT TERM
-fi
+kt_workdir axfs-bench-kernel "${BENCH_KEEP:-0}" say
 
 # ---- the tree ---------------------------------------------------------------
 cache=${AXFS_CACHE_TOP:-/var/cache/axfs-tools}/bench-kernel

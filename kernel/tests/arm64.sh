@@ -65,13 +65,7 @@ KT_GUEST_BUSYBOX=$GUEST_BUSYBOX
 
 AXFS=${AXFS:-$AXFS_TOP/build/axfs}
 SEEDREAD="python3 $AXFS_TOP/tests/tools/seedread.py"
-W=$(mktemp -d "${TMPDIR:-/tmp}/axfs-arm64.XXXXXX")
-if [ "${AXFS_KEEP:-0}" = 1 ]; then
-	echo "# work directory: $W"
-else
-	trap 'rm -rf "$W"' EXIT
-	trap 'exit 1' INT TERM
-fi
+kt_workdir axfs-arm64 "${AXFS_KEEP:-0}" kt_say
 
 # Cross-build with every warning W=1 adds; any warning fails the check.
 xmake() {	# xmake DIR: kbuild of the module in DIR for arm64
@@ -153,18 +147,7 @@ host_check "images fit their places in the reserved memory" sh -c "
 	test $(size_of "$W/lateA.img") -le $((LATE_SIZE)) &&
 	test $(size_of "$W/lateB.img") -le $((LATE_SIZE))"
 
-loaders=""
-phys_corrupt=""
-addr=$PHYS_CORRUPT_BASE
-for name in sb-size-huge sb-size-u32-wrap sb-mmap-beyond desc-outside-strings \
-	    region-size-huge-xip region-offset-wrap-compressed cblock-garbage \
-	    xip-index-outside banode-outside random-03 random-07 random-z-01; do
-	[ -f "$stage/corrupt/$name.img" ] || continue
-	a=$(printf '0x%x' $addr)
-	loaders="$loaders -device loader,file=$stage/corrupt/$name.img,addr=$a,force-raw=on"
-	phys_corrupt="$phys_corrupt $name@$a"
-	addr=$((addr + 0x100000))
-done
+kt_corrupt_loaders "$stage/corrupt" $PHYS_CORRUPT_BASE
 
 XIP_BB_NONXIP=$(( ($(size_of "$W/full/bin/busybox") + 4095) / 4096 -
 	$($SEEDREAD xip "$W/xip.img" | grep -c '^/bin/busybox,') ))
@@ -191,7 +174,7 @@ LATE_SIZE=$LATE_SIZE
 PHYS_DEVMEM=$PHYS_DEVMEM
 PHYS_HMTD=$PHYS_HMTD
 HMTD_SIZE=$HMTD_SIZE
-PHYS_CORRUPT="$phys_corrupt"
+PHYS_CORRUPT="$KT_PHYS_CORRUPT"
 EOF
 
 # ---- the boot ---------------------------------------------------------------
@@ -211,7 +194,7 @@ t_boot=$(date +%s)
 kt_boot "$W/boot.log" 900 "axfsplan=arm64 slub_debug=FZPU,kmalloc-*" \
 	$(drive "$W/tree.img" tree) $(drive "$W/xip.img" xip) \
 	-device loader,file="$W/xip.img",addr=$PHYS_XIP,force-raw=on \
-	$loaders
+	$KT_LOADERS
 echo "# the guest ran $(($(date +%s) - t_boot)) s"
 parse_guest "$W/boot.log" arm64
 

@@ -26,12 +26,10 @@ import random
 import struct
 import sys
 
-MAGIC = 0x48A0E4CD
-REGIONS = ("strings", "xip", "byte_aligned", "compressed", "node_type",
-           "node_index", "cnode_offset", "cnode_index", "banode_offset",
-           "cblock_offset", "inode_file_size", "inode_name_offset",
-           "inode_num_entries", "inode_mode_index", "inode_array_index",
-           "modes", "uids", "gids")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "tests", "tools"))
+from axfs_format import REGIONS  # noqa: E402
+
 SB_FIELD = {"cblock_size": (60, ">I"), "files": (64, ">Q"),
             "size": (72, ">Q"), "blocks": (80, ">Q"),
             "mmap_size": (88, ">Q"), "compression_type": (243, ">B")}

@@ -32,6 +32,38 @@ KT_SKIP=
 
 kt_say() { echo "# $*"; }
 
+# A work directory in W, removed at exit unless KEEP is 1; then SAY (a
+# command such as kt_say) prints where it is.
+kt_workdir() {	# kt_workdir NAME KEEP SAY
+	W=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 1
+	if [ "$2" = 1 ]; then
+		"$3" "work directory: $W"
+	else
+		trap 'rm -rf "$W"' EXIT
+		trap 'exit 1' INT TERM
+	fi
+}
+
+# The corrupted images of DIR (corrupt.py) that guest/hostile.sh mounts
+# with physaddr=: qemu's loader puts them in guest memory 1 MiB apart
+# from BASE.  Sets KT_LOADERS (the qemu arguments) and KT_PHYS_CORRUPT
+# ("NAME@ADDR ...", the guest's PHYS_CORRUPT).
+kt_corrupt_loaders() {	# kt_corrupt_loaders DIR BASE
+	local name a addr
+	addr=$2
+	KT_LOADERS=""
+	KT_PHYS_CORRUPT=""
+	for name in sb-size-huge sb-size-u32-wrap sb-mmap-beyond desc-outside-strings \
+		    region-size-huge-xip region-offset-wrap-compressed cblock-garbage \
+		    xip-index-outside banode-outside random-03 random-07 random-z-01; do
+		[ -f "$1/$name.img" ] || continue
+		a=$(printf '0x%x' "$addr")
+		KT_LOADERS="$KT_LOADERS -device loader,file=$1/$name.img,addr=$a,force-raw=on"
+		KT_PHYS_CORRUPT="$KT_PHYS_CORRUPT $name@$a"
+		addr=$((addr + 0x100000))
+	done
+}
+
 # Debian package that provides a command, for apt-get.
 kt_install() {
 	[ "$(id -u)" = 0 ] || return 1

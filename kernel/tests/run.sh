@@ -61,13 +61,7 @@ kt_kernel || skip_all "$KT_SKIP"
 AXFS=${AXFS:-$AXFS_TOP/build/axfs}
 SEEDREAD="python3 $AXFS_TOP/tests/tools/seedread.py"
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/axfs-kernel.XXXXXX")
-if [ "${AXFS_KEEP:-0}" = 1 ]; then
-	echo "# work directory: $W"
-else
-	trap 'rm -rf "$W"' EXIT
-	trap 'exit 1' INT TERM
-fi
+kt_workdir axfs-kernel "${AXFS_KEEP:-0}" kt_say
 
 KT_BUILD_DIR=$W/kbuild
 if kt_build_module >"$W/build.log" 2>&1; then
@@ -192,18 +186,7 @@ cp "$here/guest/lib.sh" "$here/guest/listing.sh" "$here/guest/workload.sh" \
 # Images as found in the field (legacy writer, bigger partitions).
 [ -f "$here/field-images.sh" ] && . "$here/field-images.sh"
 
-loaders=""
-phys_corrupt=""
-addr=$PHYS_CORRUPT_BASE
-for name in sb-size-huge sb-size-u32-wrap sb-mmap-beyond desc-outside-strings \
-	    region-size-huge-xip region-offset-wrap-compressed cblock-garbage \
-	    xip-index-outside banode-outside random-03 random-07 random-z-01; do
-	[ -f "$stage/corrupt/$name.img" ] || continue
-	a=$(printf '0x%x' $addr)
-	loaders="$loaders -device loader,file=$stage/corrupt/$name.img,addr=$a,force-raw=on"
-	phys_corrupt="$phys_corrupt $name@$a"
-	addr=$((addr + 0x100000))
-done
+kt_corrupt_loaders "$stage/corrupt" $PHYS_CORRUPT_BASE
 
 cat >"$stage/data/config" <<EOF
 MTIME=$MTIME
@@ -213,7 +196,7 @@ XIP_SIZE=$(( ($(stat -c %s "$W/xip.img") + 4095) / 4096 * 4096 ))
 XIP_BB_RSS_KB=$((XIP_BB_NONXIP * 4))
 PHYS_DUAL=$PHYS_DUAL
 DUAL_MMAP_SIZE=$(stat -c %s "$W/dual.mmap")
-PHYS_CORRUPT="$phys_corrupt"
+PHYS_CORRUPT="$KT_PHYS_CORRUPT"
 EOF
 
 # ---- boot 1 -----------------------------------------------------------------
@@ -300,7 +283,7 @@ kt_boot "$W/boot2.log" 300 "axfsplan=boot2 slub_debug=FZPU,kmalloc-*" \
 	$(drive "$W/treeprof.img" prof) $(drive "$W/profdual.store" pstore) \
 	-device loader,file="$W/treeprof.img",addr=$PHYS_XIP,force-raw=on \
 	-device loader,file="$W/profdual.mmap",addr=$PHYS_DUAL,force-raw=on \
-	$loaders
+	$KT_LOADERS
 echo "# boot 2 done after $(($(date +%s) - T0)) s"
 parse_guest "$W/boot2.log" boot2
 

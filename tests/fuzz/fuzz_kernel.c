@@ -5,9 +5,9 @@
  * uncompress.c and physmem.c, compiled unchanged against the user-space
  * shim in kshim/ (see README.md).
  *
- * Each input is mounted six ways, in the order of super.c's
- * axfs_fill_super() (which needs the VFS, so its steps are repeated
- * here, not linked):
+ * Each input is mounted six ways, as super.c's axfs_fill_super() does:
+ * the backend is attached here (that side needs the VFS), the rest is
+ * regions.c's axfs_open_image():
  *
  *   bdev        a block device holding the input;
  *   phys        physaddr= with physsize= the input's length (physmem.c);
@@ -72,6 +72,20 @@ int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 int axfs_mtd_read(struct mtd_info *mtd, void *dst, u64 offset, u64 len)
 {
 	return dev_read(&mtd->dev, dst, offset, len);
+}
+
+/* super.c's axfs_printk() formats with %pV, which user space lacks. */
+void axfs_printk(const struct super_block *sb, const char *level,
+		 const char *fmt, ...)
+{
+	char prefix[sizeof(sb->s_id) + 16] = "axfs (";
+	va_list ap;
+
+	strcat(prefix, sb->s_id);
+	strcat(prefix, "): ");
+	va_start(ap, fmt);
+	kshim_vlog(level[0] - '0', prefix, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- mount and unmount ------------------------------------------------- */
@@ -153,27 +167,19 @@ static int attach(struct mount *m, enum mode mode, const u8 *img, u64 len,
 	}
 }
 
-/* What axfs_mtd_point() does when the MTD supports point(). */
-static void point(struct axfs_sb_info *sbi)
+/* mtd.c's axfs_mtd_point() on an MTD whose point() maps everything. */
+int axfs_mtd_point(struct axfs_sb_info *sbi)
 {
 	const struct mtd_info *mtd = sbi->dev0.mtd;
 	u64 len = min_t(u64, sbi->mmap_size, mtd->dev.size);
 
 	if (!len)
-		return;
+		return 0;
 	sbi->virt = (void *)mtd->dev.data;
 	sbi->virt_len = len;
 	sbi->phys = (uintptr_t)mtd->dev.data;
 	sbi->pointed = true;
-}
-
-/* What super.c's axfs_setup_xip() decides: XIP pages mapped by address? */
-static void setup_xip(struct axfs_sb_info *sbi)
-{
-	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
-
-	sbi->xip_direct = sbi->phys && x->size && x->data && !x->owned &&
-			  PAGE_ALIGNED(sbi->phys + x->fsoffset);
+	return 0;
 }
 
 /* axfs_fill_super() from the superblock on; returns the root or an error. */
@@ -181,53 +187,21 @@ static struct inode *fill_super(struct mount *m, enum mode mode,
 				const u8 *img, u64 len, u64 seed)
 {
 	struct axfs_sb_info *sbi;
-	bool dual = mode == M_DUAL;
 	int err;
 
 	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
 	if (!sbi)
 		return ERR_PTR(-ENOMEM);
 	m->sb.s_fs_info = sbi;
+	sbi->sb = &m->sb;
+	strcpy(m->sb.s_id, mode_names[mode]);
 	mutex_init(&sbi->cblock_lock);
 	sbi->cblock_cur = U64_MAX;
 	err = attach(m, mode, img, len, seed);
-	if (err)
-		return ERR_PTR(err);
-
-	sbi->size = U64_MAX;
-	sbi->mmap_size = U64_MAX;
-	if (sbi->opt.physaddr) {
-		err = axfs_physmem_map(sbi, min_t(u64, sbi->opt.physsize,
-						  PAGE_SIZE));
-		if (err)
-			return ERR_PTR(err);
-	}
-	err = axfs_read_super(&m->sb, sbi, false);
-	if (err)
-		return ERR_PTR(err);
-	if (sbi->opt.physaddr && !dual)
-		sbi->mmap_size = sbi->size;
-	err = axfs_check_devices(sbi);
-	if (err)
-		return ERR_PTR(err);
-	if (sbi->opt.physaddr) {
-		err = axfs_physmem_map(sbi, sbi->mmap_size);
-		if (err)
-			return ERR_PTR(err);
-	}
-	if (sbi->dev0.mtd)
-		point(sbi);
-
-	err = axfs_zlib_init(sbi);
 	if (!err)
-		err = axfs_load_regions(sbi);
-	if (!err)
-		err = axfs_check_tree(sbi, &sbi->parent);
-	if (!err)
-		err = axfs_cblock_init(sbi);
+		err = axfs_open_image(&m->sb, false);
 	if (err)
 		return ERR_PTR(err);
-	setup_xip(sbi);
 	return axfs_iget(&m->sb, 0);
 }
 

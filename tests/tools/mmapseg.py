@@ -28,18 +28,16 @@ segment, shares no code with the C tools or seedread.py, and checks:
 Exit status 0 when every check holds, 1 otherwise (reasons on stderr).
 """
 
+import os
 import stat
 import struct
 import sys
 import zlib
 
-MAGIC = 0x48A0E4CD
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from axfs_format import MAGIC, REGIONS as NAMES  # noqa: E402
+
 PAGE = 4096
-NAMES = ("strings", "xip", "byte_aligned", "compressed", "node_type",
-         "node_index", "cnode_offset", "cnode_index", "banode_offset",
-         "cblock_offset", "inode_file_size", "inode_name_offset",
-         "inode_num_entries", "inode_mode_index", "inode_array_index",
-         "modes", "uids", "gids")
 DATA = ("compressed", "byte_aligned")
 
 

@@ -68,13 +68,8 @@ check "physaddr: busybox text is mapped VM_MIXEDMAP with $XIP_BB_RSS_KB kB in RA
 	grep -q "^mixedmap=1 size_kb=[0-9]* rss_kb=$XIP_BB_RSS_KB\$" /tmp/xip.out
 check "physaddr: pagemap: every busybox page is in the image's memory" \
 	inrange /mnt/b/bin/busybox $PHYS_XIP $((PHYS_XIP + XIP_SIZE)) all
-/mnt/b/bin/busybox sleep 5 &
-pid=$!
-sleep 1
 check "physaddr: a running busybox has a VM_MIXEDMAP text mapping (smaps)" \
-	awk -v want=/mnt/b/bin/busybox '$NF == want && $2 ~ /x/ { inv = 1; next } /^[0-9a-f]+-/ { inv = 0 } inv && /^VmFlags:/ && / mm/ { found = 1 } END { exit !found }' /proc/$pid/smaps
-kill $pid 2>/dev/null
-wait $pid 2>/dev/null
+	running_mixedmap /mnt/b/bin/busybox
 check "physaddr: mmap of compressed files through the page cache" \
 	sh -c 'for f in /mnt/b/sizes/*; do probe mmap "$f" || exit 1; done'
 umount /mnt/b
@@ -90,8 +85,8 @@ check "MTD: write the XIP image to /dev/mtd$NOR after boot" \
 	dd if="$(disk xip)" of=/dev/mtd$NOR bs=64k
 dmesg_mark
 check "MTD: mount mtd:axfsnor: full comparison" mount_compare /mnt/c mtd:axfsnor
-check "MTD: mapped with point(), XIP to user space" \
-	sh -c 'dmesg | tail -n +$(($(cat /tmp/dmesg.mark) + 1)) | grep -q "axfs: mtd:axfsnor: .*, mapped, XIP to user space"'
+nor_xip() { dmesg_since | grep -q "axfs (mtd$NOR): mtd:axfsnor: .*, mapped, XIP to user space"; }
+check "MTD: mapped with point(), XIP to user space" nor_xip
 check "MTD: Debian's arm64 busybox runs from XIP pages written after boot" runs /mnt/c/bin/busybox
 check "MTD: pagemap: every busybox page is in the MTD's memory" \
 	inrange /mnt/c/bin/busybox $PHYS_MTD $((PHYS_MTD + MTD_SIZE)) all
@@ -125,21 +120,6 @@ check "late: /dev/mem-written image: pages in memory" \
 umount /mnt/p
 
 # ---- refusals -------------------------------------------------------------
-refused() {	# refused NAME MESSAGE MOUNT-ARGS...: fails, and says MESSAGE
-	local name=$1 msg=$2
-	shift 2
-	dmesg_mark
-	if mount -t axfs "$@" /mnt/c >/tmp/refused.out 2>&1; then
-		umount /mnt/c
-		result fail "$name"
-		echo "  | mounted"
-	elif dmesg_since | grep -q "$msg"; then
-		result ok "$name"
-	else
-		result fail "$name"
-		dmesg_since | detail
-	fi
-}
 refused "physaddr= in System RAM is refused" "System RAM" -o physaddr=0x41000000 none
 refused "physsize= smaller than the image is refused" "physsize" -o physaddr=$PHYS_XIP,physsize=64K none
 

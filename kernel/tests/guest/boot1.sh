@@ -99,7 +99,7 @@ done
 modprobe mtdblock
 dmesg_mark
 check "mtdram: mount /dev/mtdblock$N: full comparison" mount_compare /mnt/a /dev/mtdblock$N
-mtdblock_mapped() { dmesg_since | grep -q "axfs: /dev/mtdblock$N: .*, mapped"; }
+mtdblock_mapped() { dmesg_since | grep -q "axfs (mtd$N): /dev/mtdblock$N: .*, mapped"; }
 check "mtdram: /dev/mtdblock$N is read through the MTD (mapped), not the block layer" mtdblock_mapped
 umount /mnt/a 2>/dev/null
 
@@ -157,21 +157,6 @@ check "dual: two MTDs (mtd$N mtdram + second_dev=mtd$B2M block2mtd): full compar
 umount /mnt/c 2>/dev/null
 
 # ---- options and refusals ----------------------------------------------------
-refused() {	# refused NAME MESSAGE MOUNT-ARGS...: fails, and says MESSAGE
-	local name=$1 msg=$2
-	shift 2
-	dmesg_mark
-	if mount -t axfs "$@" /mnt/c >/tmp/refused.out 2>&1; then
-		umount /mnt/c
-		result fail "$name"
-		echo "  | mounted"
-	elif [ -z "$msg" ] || dmesg_since | grep -q "$msg"; then
-		result ok "$name"
-	else
-		result fail "$name"
-		dmesg_since | detail
-	fi
-}
 refused "dual image without second_dev= is refused" "no magic at the end" -o physaddr=$PHYS_DUAL none
 refused "missing second_dev device is refused" "cannot open second_dev" -o physaddr=$PHYS_DUAL,second_dev=/dev/nonexistent none
 refused "unknown mount option is refused" "Unknown parameter" -o bogus=1 "$TREE"

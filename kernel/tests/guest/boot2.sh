@@ -21,13 +21,8 @@ probe xip /mnt/p/bin/busybox >/tmp/xip.out 2>&1
 check "profiled image: busybox mapped VM_MIXEDMAP, only its $PROF_BB_NONXIP non-XIP pages in RAM ($(head -n 1 /tmp/xip.out))" \
 	grep -q "^mixedmap=1 size_kb=[0-9]* rss_kb=$((PROF_BB_NONXIP * 4))\$" /tmp/xip.out
 # While a busybox from the image runs, its text mapping is mixed.
-/mnt/p/bin/busybox sleep 5 &
-pid=$!
-sleep 1
 check "profiled image: a running busybox has a VM_MIXEDMAP text mapping" \
-	awk -v want=/mnt/p/bin/busybox '$NF == want && $2 ~ /x/ { inv = 1; next } /^[0-9a-f]+-/ { inv = 0 } inv && /^VmFlags:/ && / mm/ { found = 1 } END { exit !found }' /proc/$pid/smaps
-kill $pid 2>/dev/null
-wait $pid 2>/dev/null
+	running_mixedmap /mnt/p/bin/busybox
 umount /mnt/p
 
 # The same profiled image (files part XIP, part compressed) on the other

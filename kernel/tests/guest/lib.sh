@@ -69,6 +69,38 @@ compare_listing() {
 dmesg_mark() { dmesg | wc -l >/tmp/dmesg.mark; }
 dmesg_since() { dmesg | tail -n +"$(($(cat /tmp/dmesg.mark) + 1))"; }
 
+# refused NAME MESSAGE MOUNT-ARGS...: the mount on /mnt/c fails, and
+# dmesg says MESSAGE (MESSAGE "": says anything or nothing).
+refused() {
+	local name=$1 msg=$2
+	shift 2
+	dmesg_mark
+	if mount -t axfs "$@" /mnt/c >/tmp/refused.out 2>&1; then
+		umount /mnt/c
+		result fail "$name"
+		echo "  | mounted"
+	elif [ -z "$msg" ] || dmesg_since | grep -q "$msg"; then
+		result ok "$name"
+	else
+		result fail "$name"
+		dmesg_since | detail
+	fi
+}
+
+# running_mixedmap PROGRAM: while PROGRAM (a busybox) runs, the text
+# mapping of it in /proc/PID/smaps has VM_MIXEDMAP ("mm" in VmFlags).
+running_mixedmap() {
+	local pid rc
+	"$1" sleep 5 &
+	pid=$!
+	sleep 1
+	awk -v want="$1" '$NF == want && $2 ~ /x/ { inv = 1; next } /^[0-9a-f]+-/ { inv = 0 } inv && /^VmFlags:/ && / mm/ { found = 1 } END { exit !found }' /proc/$pid/smaps
+	rc=$?
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	return $rc
+}
+
 # mount_compare MOUNTPOINT MOUNT-ARGS...: mount, then compare with $LIST.
 mount_compare() {
 	local mnt=$1

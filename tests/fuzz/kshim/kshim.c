@@ -12,7 +12,7 @@ void kshim_printk(int level, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	kshim_vlog(level, fmt, ap);
+	kshim_vlog(level, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -70,6 +70,12 @@ void kfree(const void *p)
 void mutex_init(struct mutex *m)
 {
 	m->held = 0;
+}
+
+void kshim_assert_held(const struct mutex *m)
+{
+	if (!m->held)
+		kshim_die("lockdep_assert_held: the mutex is not held");
 }
 
 void mutex_lock(struct mutex *m)

@@ -70,7 +70,18 @@ typedef unsigned int fmode_t;
 #define __exit
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
-#define IS_ENABLED(option)	0
+/*
+ * IS_ENABLED(CONFIG_X): 1 if CONFIG_X is defined as 1, else 0, as in the
+ * kernel.  The shim stands in for the MTD layer (fuzz_kernel.c provides
+ * axfs_mtd_read() and axfs_mtd_point()); profiling is left out.
+ */
+#define CONFIG_MTD		1
+#define KSHIM_ONE_1		0,
+#define KSHIM_SECOND(ignored, val, ...)	val
+#define KSHIM_IS_ONE(junk)	KSHIM_SECOND(junk 1, 0, 0)
+#define KSHIM_PASTE_ONE(val)	KSHIM_IS_ONE(KSHIM_ONE_##val)
+#define IS_ENABLED(option)	KSHIM_PASTE_ONE(option)
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
 #define fallthrough		__attribute__((__fallthrough__))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -143,6 +154,19 @@ void kshim_printk(int level, const char *fmt, ...);
 #define pr_err_ratelimited(...)	pr_err(__VA_ARGS__)
 #define pr_warn_ratelimited(...) pr_warn(__VA_ARGS__)
 #define pr_warn_once(...)	pr_warn(__VA_ARGS__)
+#define KERN_ERR		"3"
+#define KERN_WARNING		"4"
+#define KERN_INFO		"6"
+#define DEFAULT_RATELIMIT_INTERVAL	5
+#define DEFAULT_RATELIMIT_BURST		10
+#define DEFINE_RATELIMIT_STATE(name, interval, burst)	int name
+/* Every message is logged: the fuzzer runs with them off. */
+static inline int __ratelimit(int *state)
+{
+	(void)state;
+	return 1;
+}
+
 #define WARN_ON(cond)		kshim_warn_on(!!(cond), __FILE__, __LINE__)
 #define WARN_ON_ONCE(cond)	WARN_ON(cond)
 int kshim_warn_on(int cond, const char *file, int line);
@@ -178,6 +202,8 @@ struct mutex {
 void mutex_init(struct mutex *m);
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
+void kshim_assert_held(const struct mutex *m);
+#define lockdep_assert_held(m)	kshim_assert_held(m)
 
 /* ---- files and modes --------------------------------------------------- */
 
@@ -317,6 +343,7 @@ struct inode {
 
 struct super_block {
 	void *s_fs_info;
+	char s_id[32];
 	unsigned long s_flags;
 	unsigned long s_magic;
 	struct inode *kshim_inodes;	/* every inode iget_locked made */

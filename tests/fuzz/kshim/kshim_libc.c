@@ -32,16 +32,18 @@ void kshim_free(const void *p)
 	free((void *)p);
 }
 
-void kshim_vlog(int level, const char *fmt, va_list ap)
+void kshim_vlog(int level, const char *prefix, const char *fmt, va_list ap)
 {
 	static int verbose = -1;
 	char line[1024];
+	size_t n;
 
-	vsnprintf(line, sizeof(line), fmt, ap);
+	n = (size_t)vsnprintf(line, sizeof(line), fmt, ap);
 	if (verbose < 0)
 		verbose = getenv("KSHIM_VERBOSE") != NULL;
 	if (verbose)
-		fprintf(stderr, "<%d>%s", level, line);
+		fprintf(stderr, "<%d>%s%s%s", level, prefix, line,
+			n && n < sizeof(line) && line[n - 1] == '\n' ? "" : "\n");
 }
 
 void kshim_die(const char *what)

@@ -17,7 +17,8 @@ void *kshim_alloc(size_t size, bool zero);
 /* size bytes at a page-aligned address (an image "in memory"). */
 void *kshim_alloc_pages(size_t size);
 void kshim_free(const void *p);
-void kshim_vlog(int level, const char *fmt, va_list ap);
+/* Logs prefix, then fmt: one line, with a newline added if fmt lacks it. */
+void kshim_vlog(int level, const char *prefix, const char *fmt, va_list ap);
 __attribute__((noreturn)) void kshim_die(const char *what);
 
 /*

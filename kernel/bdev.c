@@ -14,6 +14,26 @@
 
 #include "axfs.h"
 
+/*
+ * Ask for the device pages of [offset, offset + len) at once, so a cblock
+ * spanning several pages is read with one request, not one synchronous
+ * read per page (read_mapping_page() reads only the page it is asked
+ * for).  Pages already cached are skipped; a fresh readahead state reads
+ * a range at a random place as it is.
+ */
+static void axfs_bdev_readahead(struct address_space *mapping, u64 offset,
+				u64 len)
+{
+	pgoff_t first = offset >> PAGE_SHIFT;
+	pgoff_t last = (offset + len - 1) >> PAGE_SHIFT;
+	struct file_ra_state ra;
+
+	if (last == first)
+		return;
+	file_ra_state_init(&ra, mapping);
+	page_cache_sync_readahead(mapping, &ra, NULL, first, last - first + 1);
+}
+
 int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 {
 	struct address_space *mapping = axfs_bdev_mapping(bdev);
@@ -23,6 +43,8 @@ int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 
 	if (offset > size || len > size - offset)
 		return -EIO;
+	if (len)
+		axfs_bdev_readahead(mapping, offset, len);
 
 	while (len) {
 		pgoff_t index = offset >> PAGE_SHIFT;

@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/proc_fs.h>
 #include <linux/version.h>
 
@@ -121,6 +122,83 @@ static inline void axfs_blkdev_close(struct block_device *bdev, void *opened)
 	blkdev_put(bdev, opened);
 #else
 	blkdev_put(bdev, FMODE_READ | FMODE_EXCL);
+#endif
+}
+
+/*
+ * A page-cache page for reading ahead, never waiting: created and locked
+ * for us, or NULL if the page is cached already (up to date, or locked by
+ * a reader) or memory is short.  5.16: folios; 6.4: __filemap_get_folio()
+ * returns an ERR_PTR instead of NULL.
+ */
+static inline struct page *axfs_grab_page_nowait(struct address_space *mapping,
+						 pgoff_t index)
+{
+#if AXFS_KERNEL_AT_LEAST(5, 16)
+	struct folio *folio;
+
+	folio = __filemap_get_folio(mapping, index,
+				    FGP_LOCK | FGP_CREAT | FGP_NOWAIT,
+				    readahead_gfp_mask(mapping));
+	if (IS_ERR_OR_NULL(folio))
+		return NULL;
+	if (folio_test_uptodate(folio)) {
+		folio_unlock(folio);
+		folio_put(folio);
+		return NULL;
+	}
+	return &folio->page;
+#else
+	struct page *page = grab_cache_page_nowait(mapping, index);
+
+	if (page && PageUptodate(page)) {
+		unlock_page(page);
+		put_page(page);
+		return NULL;
+	}
+	return page;
+#endif
+}
+
+/* A locked page we were asked to read is done: up to date if filled. */
+static inline void axfs_page_end_read(struct page *page, bool filled)
+{
+#if AXFS_KERNEL_AT_LEAST(5, 16)
+	struct folio *folio = page_folio(page);
+
+	if (filled)
+		folio_mark_uptodate(folio);
+	folio_unlock(folio);
+#else
+	if (filled)
+		SetPageUptodate(page);
+	unlock_page(page);
+#endif
+}
+
+/*
+ * The next page of a readahead, locked, its index in *index.  The page
+ * cache keeps it while it is locked, so no reference is left to us.
+ * 5.18: readahead_folio() (readahead_page() is gone in 7.x).
+ */
+static inline struct page *axfs_readahead_next(struct readahead_control *rac,
+					       pgoff_t *index)
+{
+#if AXFS_KERNEL_AT_LEAST(5, 18)
+	struct folio *folio = readahead_folio(rac);
+
+	if (!folio)
+		return NULL;
+	*index = folio->index;
+	return &folio->page;
+#else
+	struct page *page = readahead_page(rac);
+
+	if (!page)
+		return NULL;
+	*index = page->index;
+	put_page(page);
+	return page;
 #endif
 }
 

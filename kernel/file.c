@@ -13,8 +13,11 @@
  * of them must lie inside its region or inflated cblock, else -EIO.
  *
  * The cblock cache keeps the last inflated cblock, so reading a cblock's
- * pages in turn inflates it once.  A mutex serialises it; a cblock that
- * fails to inflate is not kept (the 2008 driver served the stale buffer).
+ * pages in turn (->readahead) inflates it once.  A mutex serialises it; a
+ * cblock that fails to inflate is not kept (the 2008 driver served the
+ * stale buffer).  When a cblock is inflated for one page, the file's other
+ * pages in it go into the page cache as well, so a random read does not
+ * inflate the same cblock again for its neighbours.
  */
 #include <linux/fs.h>
 #include <linux/highmem.h>
@@ -90,7 +93,10 @@ void axfs_cblock_exit(struct axfs_sb_info *sbi)
 	sbi->cblock_zbuf = NULL;
 }
 
-/* Make cblock c the cached one.  Called with cblock_lock held. */
+/*
+ * Make cblock c the cached one.  Called with cblock_lock held.  Returns 1
+ * if it was inflated now, 0 if it was cached already, or an error.
+ */
 static int axfs_cblock_load(struct axfs_sb_info *sbi, u64 c)
 {
 	const u8 *src;
@@ -128,25 +134,113 @@ static int axfs_cblock_load(struct axfs_sb_info *sbi, u64 c)
 	}
 	sbi->cblock_cur = c;
 	sbi->cblock_len = out;
+	return 1;
+}
+
+/* Bytes of the file in page index (at most PAGE_SIZE; 0 past the end). */
+static size_t axfs_page_bytes(struct inode *inode, pgoff_t index)
+{
+	loff_t size = i_size_read(inode);
+	u64 pos = (u64)index << PAGE_SHIFT;
+
+	return pos >= size ? 0 : min_t(u64, PAGE_SIZE, size - pos);
+}
+
+/* Where compressed page index of a file lies: cblock *c, at *offset. */
+static int axfs_page_in_cblock(struct axfs_sb_info *sbi, struct inode *inode,
+			       pgoff_t index, u64 *c, u64 *offset)
+{
+	u64 node, type, cnode;
+
+	if (axfs_node_of_page(sbi, axfs_ino_index(inode), index, &node) ||
+	    axfs_node(sbi, node, &type, &cnode) ||
+	    type != AXFS_NODE_COMPRESSED ||
+	    axfs_table_get(sbi, AXFS_R_CNODE_OFFSET, cnode, offset) ||
+	    axfs_table_get(sbi, AXFS_R_CNODE_INDEX, cnode, c))
+		return -EIO;
 	return 0;
 }
 
-static int axfs_read_cnode(struct axfs_sb_info *sbi, u64 cnode, u8 *dst,
-			   size_t want)
+/* Copy want bytes at offset of the cached cblock to dst (lock held). */
+static int axfs_cblock_copy(struct axfs_sb_info *sbi, u8 *dst, u64 offset,
+			    size_t want)
+{
+	if (offset > sbi->cblock_len || want > sbi->cblock_len - offset)
+		return -EIO;
+	memcpy(dst, sbi->cblock_buf + offset, want);
+	return 0;
+}
+
+/*
+ * Fill sibling page index from cblock c (cached, lock held) if nobody has
+ * it: false when it is not in c, so the caller stops walking that way.
+ */
+static bool axfs_fill_sibling(struct axfs_sb_info *sbi, struct inode *inode,
+			      pgoff_t index, u64 c)
+{
+	size_t want = axfs_page_bytes(inode, index);
+	struct page *page;
+	u64 in_c, offset;
+	u8 *buf;
+	int err;
+
+	if (!want || axfs_page_in_cblock(sbi, inode, index, &in_c, &offset) ||
+	    in_c != c)
+		return false;
+	page = axfs_grab_page_nowait(inode->i_mapping, index);
+	if (!page)
+		return true;
+	buf = axfs_kmap(page);
+	err = axfs_cblock_copy(sbi, buf, offset, want);
+	memset(buf + want, 0, PAGE_SIZE - want);
+	axfs_kunmap(page, buf);
+	/* A page that does not check out is left to its own read (EIO). */
+	if (!err)
+		flush_dcache_page(page);
+	axfs_page_end_read(page, !err);
+	put_page(page);
+	return true;
+}
+
+/*
+ * Cblock c was just inflated for page index: one inflate serves every
+ * page of the file it holds, so fill the others into the page cache too
+ * (as squashfs does with a block).  A file's pages in a cblock are
+ * consecutive, so walk both ways from index until a page lies elsewhere;
+ * pages already cached or being read by someone else are skipped, never
+ * waited for.
+ */
+static void axfs_fill_siblings(struct axfs_sb_info *sbi, struct inode *inode,
+			       pgoff_t index, u64 c)
+{
+	pgoff_t span = sbi->cblock_size >> PAGE_SHIFT;
+	pgoff_t i;
+
+	for (i = 1; i < span && i <= index; i++)
+		if (!axfs_fill_sibling(sbi, inode, index - i, c))
+			break;
+	for (i = 1; i < span && index + i > index; i++)
+		if (!axfs_fill_sibling(sbi, inode, index + i, c))
+			break;
+}
+
+/* Fill page index of a file, stored compressed, into dst (want bytes). */
+static int axfs_read_compressed(struct axfs_sb_info *sbi, struct inode *inode,
+				pgoff_t index, u8 *dst, size_t want)
 {
 	u64 offset, c;
 	int err;
 
-	if (axfs_table_get(sbi, AXFS_R_CNODE_OFFSET, cnode, &offset) ||
-	    axfs_table_get(sbi, AXFS_R_CNODE_INDEX, cnode, &c))
+	if (axfs_page_in_cblock(sbi, inode, index, &c, &offset))
 		return -EIO;
 	mutex_lock(&sbi->cblock_lock);
 	err = axfs_cblock_load(sbi, c);
-	if (!err) {
-		if (offset > sbi->cblock_len || want > sbi->cblock_len - offset)
-			err = -EIO;
-		else
-			memcpy(dst, sbi->cblock_buf + offset, want);
+	if (err >= 0 && !axfs_cblock_copy(sbi, dst, offset, want)) {
+		if (err)
+			axfs_fill_siblings(sbi, inode, index, c);
+		err = 0;
+	} else if (err >= 0) {
+		err = -EIO;
 	}
 	mutex_unlock(&sbi->cblock_lock);
 	return err;
@@ -156,20 +250,16 @@ static int axfs_read_cnode(struct axfs_sb_info *sbi, u64 cnode, u8 *dst,
 static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 			  pgoff_t index, u8 *buf)
 {
-	u64 ino = axfs_ino_index(inode);
-	loff_t size = i_size_read(inode);
-	u64 pos = (u64)index << PAGE_SHIFT;
+	size_t want = axfs_page_bytes(inode, index);
 	u64 node, type, nidx, off;
-	size_t want;
 	int err;
 
-	if (pos >= size) {
+	if (!want) {
 		memset(buf, 0, PAGE_SIZE);
 		return 0;
 	}
-	want = min_t(u64, PAGE_SIZE, size - pos);
 
-	err = axfs_node_of_page(sbi, ino, index, &node);
+	err = axfs_node_of_page(sbi, axfs_ino_index(inode), index, &node);
 	if (!err)
 		err = axfs_node(sbi, node, &type, &nidx);
 	if (err)
@@ -187,7 +277,7 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 		err = axfs_region_read(sbi, AXFS_R_BYTE_ALIGNED, buf, off, want);
 		break;
 	case AXFS_NODE_COMPRESSED:
-		err = axfs_read_cnode(sbi, nidx, buf, want);
+		err = axfs_read_compressed(sbi, inode, index, buf, want);
 		break;
 	default:
 		err = -EIO;
@@ -221,6 +311,21 @@ static int axfs_read_page(struct inode *inode, struct page *page,
 	return err;
 }
 
+/*
+ * Readahead: the pages come locked and in index order, so each cblock is
+ * inflated once for all of them (the cblock cache keeps it); a page that
+ * cannot be read is left not up to date, and its read_folio reports it.
+ */
+static void axfs_readahead(struct readahead_control *rac)
+{
+	struct inode *inode = rac->mapping->host;
+	struct page *page;
+	pgoff_t index;
+
+	while ((page = axfs_readahead_next(rac, &index)))
+		axfs_page_end_read(page, !axfs_read_page(inode, page, index));
+}
+
 /* 5.19: ->readpage became ->read_folio; our folios are single pages. */
 #if AXFS_KERNEL_AT_LEAST(5, 19)
 static int axfs_read_folio(struct file *file, struct folio *folio)
@@ -228,27 +333,25 @@ static int axfs_read_folio(struct file *file, struct folio *folio)
 	int err = axfs_read_page(folio->mapping->host, &folio->page,
 				 folio->index);
 
-	if (!err)
-		folio_mark_uptodate(folio);
-	folio_unlock(folio);
+	axfs_page_end_read(&folio->page, !err);
 	return err;
 }
 
 const struct address_space_operations axfs_aops = {
 	.read_folio	= axfs_read_folio,
+	.readahead	= axfs_readahead,
 };
 #else
 static int axfs_readpage(struct file *file, struct page *page)
 {
 	int err = axfs_read_page(page->mapping->host, page, page->index);
 
-	if (!err)
-		SetPageUptodate(page);
-	unlock_page(page);
+	axfs_page_end_read(page, !err);
 	return err;
 }
 
 const struct address_space_operations axfs_aops = {
 	.readpage	= axfs_readpage,
+	.readahead	= axfs_readahead,
 };
 #endif

@@ -5,11 +5,16 @@
 # boot of Debian's kernel under qemu (TCG: emulated times; compare the rows
 # with each other, not with hardware).
 #
-#   sh bench/kernel/run.sh [AXFS-BINARY]          (root: apt-get, chroot)
+#   sh bench/kernel/run.sh [--pkgs 'PKG...' | --tree DIR] [AXFS-BINARY]
+#                                                 (root: apt-get, chroot)
 #
 # Tree: real Debian 12 packages unpacked (busybox, bash, coreutils, libc6,
 # openssl, sqlite3 and their libraries: BENCH_PKGS below), fetched once
-# with apt-get download into AXFS_CACHE_TOP/bench-kernel.
+# with apt-get download into AXFS_CACHE_TOP/bench-kernel.  --pkgs unpacks
+# another package list instead (the second-tree check: bench/RESULTS.md),
+# --tree measures an existing directory as it is.  The in-memory images
+# must fit in 192 MiB together, so a tree of up to about 100 MiB.  Of the
+# programs started cold (PROGS below), those the tree lacks are left out.
 # Images of it (image size in the table):
 #   axfs-64K       `axfs mkfs` defaults (64 KiB cblocks), virtio-blk
 #   axfs-4K        `axfs mkfs -b 4KiB`, virtio-blk
@@ -37,13 +42,24 @@ AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
 tests=$AXFS_TOP/kernel/tests
 . "$tests/lib.sh"
 
-AXFS=${1:-${AXFS:-$AXFS_TOP/build/axfs}}
 die() { echo "bench/kernel: $*" >&2; exit 1; }
 say() { echo "bench/kernel: $*" >&2; }
 
 BENCH_PKGS="busybox libc6 zlib1g liblzma5 libzstd1 libtinfo6 libncursesw6 bash
 coreutils libacl1 libattr1 libselinux1 libpcre2-8-0 libgmp10 libssl3 openssl
 sqlite3 libsqlite3-0 libreadline8"
+src_tree=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pkgs)	[ $# -ge 2 ] || die "--pkgs needs a package list"
+		BENCH_PKGS=$2; shift 2 ;;
+	--tree)	[ $# -ge 2 ] && [ -d "$2" ] || die "--tree needs a directory"
+		src_tree=$(cd "$2" && pwd); shift 2 ;;
+	-*)	die "unknown option '$1'" ;;
+	*)	break ;;
+	esac
+done
+AXFS=${1:-${AXFS:-$AXFS_TOP/build/axfs}}
 # What the guest needs beyond lib.sh's list.
 # erofs needs libcrc32c, which asks the crypto API for crc32c at load.
 KT_MODULES="$KT_MODULES squashfs erofs crc32c_generic"
@@ -64,24 +80,33 @@ kt_build_module >/dev/null 2>&1 || die "cannot build axfs.ko (make -C kernel)"
 kt_workdir axfs-bench-kernel "${BENCH_KEEP:-0}" say
 
 # ---- the tree ---------------------------------------------------------------
-cache=${AXFS_CACHE_TOP:-/var/cache/axfs-tools}/bench-kernel
-mkdir -p "$cache/debs"
-(
-	flock 9
-	cd "$cache/debs" || exit 1
+unpack_pkgs() {	# unpack_pkgs DIR: BENCH_PKGS, downloaded once, into DIR
+	cache=${AXFS_CACHE_TOP:-/var/cache/axfs-tools}/bench-kernel
+	mkdir -p "$cache/debs"
+	(
+		flock 9
+		cd "$cache/debs" || exit 1
+		for p in $BENCH_PKGS; do
+			ls "$p"_*.deb >/dev/null 2>&1 && continue
+			apt-get download -q "$p" >/dev/null 2>&1 ||
+				{ apt-get update -q >/dev/null 2>&1 && apt-get download -q "$p" >/dev/null; } ||
+				exit 1
+		done
+	) 9>"$cache/.lock" || die "apt-get download failed"
+	mkdir -p "$1"
 	for p in $BENCH_PKGS; do
-		ls "$p"_*.deb >/dev/null 2>&1 && continue
-		apt-get download -q "$p" >/dev/null 2>&1 ||
-			{ apt-get update -q >/dev/null 2>&1 && apt-get download -q "$p" >/dev/null; } ||
-			exit 1
+		dpkg-deb -x "$(ls "$cache/debs/$p"_*.deb | head -n 1)" "$1" ||
+			die "cannot unpack $p"
 	done
-) 9>"$cache/.lock" || die "apt-get download failed"
-tree=$W/tree
-mkdir -p "$tree"
-for p in $BENCH_PKGS; do
-	dpkg-deb -x "$(ls "$cache/debs/$p"_*.deb | head -n 1)" "$tree" ||
-		die "cannot unpack $p"
-done
+}
+if [ -n "$src_tree" ]; then
+	tree=$src_tree
+	tree_what="$src_tree as it is"
+else
+	tree=$W/tree
+	unpack_pkgs "$tree"
+	tree_what="Debian 12: $(echo $BENCH_PKGS)"
+fi
 tree_files=$(find "$tree" -type f | wc -l)
 tree_mib=$(du -sm "$tree" | cut -f1)
 
@@ -127,8 +152,16 @@ PROGS='/bin/busybox echo busybox
 /usr/bin/openssl version
 /usr/bin/sqlite3 -version
 /bin/ls -l /usr/bin
-/usr/bin/sha256sum /usr/lib/x86_64-linux-gnu/libcrypto.so.3'
-printf '%s\n' "$PROGS" >"$stage/data/progs"
+/usr/bin/sha256sum /usr/lib/x86_64-linux-gnu/libcrypto.so.3
+/usr/bin/python3.11 -c print(1)
+/usr/bin/perl -e print(1)'
+# Those the tree has (a --pkgs or --tree tree may lack some).
+printf '%s\n' "$PROGS" | while read -r prog args; do
+	[ -e "$tree$prog" ] || [ -L "$tree$prog" ] || continue
+	case $args in /*) [ -e "$tree$args" ] || continue ;; esac
+	echo "$prog${args:+ $args}"
+done >"$stage/data/progs"
+[ -s "$stage/data/progs" ] || say "the tree has none of the programs started cold"
 
 # ---- boot 1: the profile of the program set on the compressed image ---------
 say "boot 1: profile the program set ($(date -u +%T))"
@@ -177,8 +210,8 @@ say "done ($(date -u +%T))"
 # ---- the table ----------------------------------------------------------------
 xip_pages=$(python3 "$AXFS_TOP/tests/tools/seedread.py" xip "$W/axfs-xip-mem.img" 2>/dev/null | wc -l)
 echo "Debian $KVER, $(qemu-system-x86_64 --version | head -n 1), TCG -smp 2 -m 512M."
-echo "Tree: $tree_mib MiB, $tree_files files (Debian 12: $(echo $BENCH_PKGS))."
-echo "Programs started cold: $(printf '%s\n' "$PROGS" | cut -d' ' -f1 | xargs -n1 basename | xargs)."
+echo "Tree: $tree_mib MiB, $tree_files files ($tree_what)."
+echo "Programs started cold: $(cut -d' ' -f1 "$stage/data/progs" | xargs -r -n1 basename | xargs)."
 echo "axfs-xip-mem: $xip_pages XIP pages from the profile; cramfs: $cramfs."
 echo
 echo "$FS" | cut -d'|' -f1,5 | while IFS='|' read -r name medium; do

@@ -275,6 +275,47 @@ void folio_unlock(struct folio *folio)
 	folio->locked = false;
 }
 
+struct folio *__filemap_get_folio(struct address_space *mapping,
+				  pgoff_t index, int fgp_flags, gfp_t gfp)
+{
+	struct folio *folio;
+
+	if (fgp_flags != (FGP_LOCK | FGP_CREAT | FGP_NOWAIT))
+		kshim_die("__filemap_get_folio: flags the shim does not know");
+	if (index >= DIV_ROUND_UP(i_size_read(mapping->host), PAGE_SIZE))
+		kshim_die("__filemap_get_folio past the end of the file");
+	folio = kzalloc(sizeof(*folio), gfp);
+	if (!folio)
+		return NULL;
+	folio->page.kshim_addr = kmalloc(PAGE_SIZE, gfp);
+	if (!folio->page.kshim_addr) {
+		kfree(folio);
+		return NULL;
+	}
+	folio->mapping = mapping;
+	folio->index = index;
+	folio->locked = true;
+	folio->kshim_refs = 1;
+	return folio;
+}
+
+void folio_put(struct folio *folio)
+{
+	if (folio->kshim_refs <= 0)
+		kshim_die("folio_put on a folio the shim did not make");
+	if (folio->locked)
+		kshim_die("folio_put on a locked folio");
+	if (--folio->kshim_refs)
+		return;
+	kfree(folio->page.kshim_addr);
+	kfree(folio);
+}
+
+struct folio *readahead_folio(struct readahead_control *rac)
+{
+	kshim_die("readahead_folio is not part of the shim");
+}
+
 /* ---- zlib ---------------------------------------------------------------- */
 
 int zlib_inflate_workspacesize(void)

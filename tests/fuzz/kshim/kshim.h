@@ -309,9 +309,12 @@ struct file_operations {
 			       struct pipe_inode_info *, size_t, unsigned int);
 };
 
+struct readahead_control;
+
 struct address_space_operations {
 	int (*read_folio)(struct file *, struct folio *);
 	int (*readpage)(struct file *, struct page *);
+	void (*readahead)(struct readahead_control *);
 };
 
 struct address_space {
@@ -445,13 +448,57 @@ struct page {
 	void *kshim_addr;	/* PAGE_SIZE bytes */
 };
 
-/* A folio of one page, locked while read_folio runs. */
+/*
+ * A folio of one page, locked while read_folio runs.  The ones
+ * __filemap_get_folio() makes (kshim_refs > 0) stand for pages the driver
+ * fills besides the one asked for; folio_put() checks and frees them.
+ */
 struct folio {
 	struct page page;
 	struct address_space *mapping;
 	pgoff_t index;
 	bool locked, uptodate, error;
+	int kshim_refs;
 };
+
+static inline struct folio *page_folio(struct page *page)
+{
+	return (struct folio *)((char *)page - offsetof(struct folio, page));
+}
+
+static inline bool folio_test_uptodate(const struct folio *folio)
+{
+	return folio->uptodate;
+}
+
+void folio_put(struct folio *folio);
+
+static inline void put_page(struct page *page)
+{
+	folio_put(page_folio(page));
+}
+
+#define FGP_LOCK	0x00000002
+#define FGP_CREAT	0x00000004
+#define FGP_NOWAIT	0x00000020
+
+static inline gfp_t readahead_gfp_mask(struct address_space *mapping)
+{
+	return GFP_KERNEL;
+}
+
+/*
+ * No page cache: every index is a new locked page (what FGP_CREAT gives
+ * for a page nobody has), so each sibling the driver fills is checked.
+ */
+struct folio *__filemap_get_folio(struct address_space *mapping,
+				  pgoff_t index, int fgp_flags, gfp_t gfp);
+
+/* The harness does not call ->readahead: this aborts. */
+struct readahead_control {
+	struct address_space *mapping;
+};
+struct folio *readahead_folio(struct readahead_control *rac);
 
 static inline void *kmap_local_page(struct page *page)
 {

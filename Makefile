@@ -117,11 +117,19 @@ $(UNIT_DEPS_STAMP): scripts/install-deps.sh
 	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh unit
 	$(Q)mkdir -p $(@D) && touch $@
 
-# Objects are rebuilt when the compiler or its flags change (WERROR=1,
-# a packager's CFLAGS).
+# Objects are rebuilt when the compiler or its flags change (a packager's
+# CFLAGS), and when WERROR=1 asks for objects that were built without it.
+# Objects built with -Werror serve a build without it: the code is the same,
+# and `make install` (t7000) must not rebuild the tree the tests of `make
+# check` are running from.
+FLAGS_KEY = $(subst ','\'',$(CC) $(filter-out -Werror,$(ALL_CFLAGS)))
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
-	@echo '$(subst ','\'',$(CC) $(ALL_CFLAGS))' | cmp -s - $@ || echo '$(subst ','\'',$(CC) $(ALL_CFLAGS))' >$@
+	@key='$(FLAGS_KEY)'; have=$$(cat $@ 2>/dev/null); \
+	if [ '$(WERROR)' = 1 ]; then want="$$key -Werror"; \
+	elif [ "$$have" = "$$key -Werror" ]; then want=$$have; \
+	else want=$$key; fi; \
+	[ "$$have" = "$$want" ] || printf '%s\n' "$$want" >$@
 
 $(B)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -16,7 +16,7 @@ static inline size_t cmd_utf8_seq(const unsigned char *s, size_t n)
 	return axfs_utf8_seq(s, n);
 }
 
-/* Bytes (names): invalid UTF-8 as \udcXX, see libaxfsimg/json.h. */
+/* Bytes (names): invalid UTF-8 as \udcXX, see include/axfs/axfs_json.h. */
 static inline void cmd_json_str(const char *str, size_t n)
 {
 	axfs_json_str(stdout, str, n);

@@ -3,7 +3,7 @@
 #
 # checkpatch.sh - the kernel's scripts/checkpatch.pl --strict on the driver
 # (kernel/*.c, kernel/*.h) and on the format header it includes
-# (libaxfsimg/axfs_format.h).
+# (include/axfs/axfs_format.h).
 #
 #   sh kernel/scripts/checkpatch.sh [--all]
 #
@@ -32,11 +32,11 @@ kernel/uncompress.c CAMELCASE
 kernel/compat.h LINUX_VERSION_CODE
 kernel/compat.h CONSTANT_COMPARISON
 kernel/compat.h DEPRECATED_API
-libaxfsimg/axfs_format.h CAMELCASE
-libaxfsimg/axfs_format.h PREFER_KERNEL_TYPES
-libaxfsimg/axfs_format.h LINE_SPACING
-libaxfsimg/axfs_format.h MACRO_ARG_REUSE
-libaxfsimg/axfs_format.h COMPLEX_MACRO
+include/axfs/axfs_format.h CAMELCASE
+include/axfs/axfs_format.h PREFER_KERNEL_TYPES
+include/axfs/axfs_format.h LINE_SPACING
+include/axfs/axfs_format.h MACRO_ARG_REUSE
+include/axfs/axfs_format.h COMPLEX_MACRO
 '
 
 have() {
@@ -86,7 +86,7 @@ cd "$top"
 src=$(ls kernel/*.c kernel/*.h | grep -v '\.mod\.c$')
 # shellcheck disable=SC2086
 out=$(perl "$dir/checkpatch.pl" --strict --no-tree --terse --show-types \
-	--no-summary -f $src libaxfsimg/axfs_format.h) || true
+	--no-summary -f $src include/axfs/axfs_format.h) || true
 # Its CamelCase cache, written in a git checkout.
 rm -f .checkpatch-camelcase.git.*
 # "FILE:LINE: LEVEL:TYPE: message" lines; the exceptions are dropped.

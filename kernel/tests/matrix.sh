@@ -11,8 +11,9 @@
 # Debian 12), trixie (6.12), newest (trixie-backports or sid).  One line
 # per kernel, then "N passed, N failed".  With --boot, after the builds:
 # the full qemu suite (run.sh) on the newest kernel and a smoke run
-# (AXFS_KSMOKE=1) on bullseye and trixie; 6.1's full suite is `make
-# check`'s, and runs here too only if asked for with AXFS_MATRIX_FULL.
+# (AXFS_KSMOKE=1) on bullseye and trixie; 6.1's full suite is the `kernel`
+# suite of `make check-all` (make check runs its smoke run), and runs here
+# too only if asked for with AXFS_MATRIX_FULL.
 # Each result is recorded in AXFS_CACHE_TOP/matrix (one file per kernel);
 # --table prints them as a Markdown table, --readme puts that table into
 # kernel/README.md between its two "matrix.sh --table" markers.

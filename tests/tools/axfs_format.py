@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The format facts the Python test tools need, read from their one place,
-libaxfsimg/axfs_format.h: the magic and the region names in descriptor
+include/axfs/axfs_format.h: the magic and the region names in descriptor
 order (the AXFS_REGIONS X-macro list).
 
     sys.path.insert(0, TOP + "/tests/tools"); import axfs_format
@@ -11,7 +11,7 @@ import os
 import re
 
 _HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                       "..", "..", "libaxfsimg", "axfs_format.h")
+                       "..", "..", "include", "axfs", "axfs_format.h")
 
 
 def _read(path):

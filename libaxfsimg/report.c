@@ -279,6 +279,19 @@ int axfs_report_write_text(const struct axfs_report *r, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* One JSON object's members that are counts: "key": value, ... */
+struct json_count {
+	const char *key;
+	uint64_t value;
+};
+
+static void json_counts(FILE *f, const struct json_count *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", c[i].key,
+			(unsigned long long)c[i].value);
+}
+
 int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 {
 	const struct axfs_build_result *res = r->res;
@@ -290,47 +303,50 @@ int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 	fprintf(f, ", \"version\": ");
 	axfs_json_cstr(f, axfs_compressor_version(res->compressor));
 	fprintf(f, ", \"level\": %d},\n", res->level);
-	fprintf(f, "  \"totals\": {\"xip_pages\": %llu, \"compressed_pages\": %llu, "
-		"\"byte_aligned_pages\": %llu, \"xip_bytes\": %llu, "
-		"\"compressed_bytes\": %llu, \"byte_aligned_bytes\": %llu, "
-		"\"xip_deflated_bytes\": %llu, \"xip_flash_cost\": %llu, "
-		"\"ram_saved\": %llu, \"profiled_xip_pages\": %llu},\n",
-		(unsigned long long)r->xip_pages,
-		(unsigned long long)r->compressed_pages,
-		(unsigned long long)r->byte_aligned_pages,
-		(unsigned long long)r->xip_bytes,
-		(unsigned long long)r->compressed_bytes,
-		(unsigned long long)r->byte_aligned_bytes,
-		(unsigned long long)r->xip_deflated,
-		(unsigned long long)r->xip_flash_cost,
-		(unsigned long long)r->ram_saved,
-		(unsigned long long)r->profiled_xip_pages);
-	fprintf(f, "  \"profile\": {\"pages\": %llu, \"missing\": %llu, "
-		"\"not_regular\": %llu, \"past_eof\": %llu, "
-		"\"budget_dropped\": %llu, \"excluded\": %llu, "
-		"\"below_min_count\": %llu},\n",
-		(unsigned long long)res->plan.profile_pages,
-		(unsigned long long)res->plan.profile_missing,
-		(unsigned long long)res->plan.profile_not_regular,
-		(unsigned long long)res->plan.profile_past_eof,
-		(unsigned long long)res->plan.budget_dropped,
-		(unsigned long long)res->plan.excluded,
-		(unsigned long long)res->plan.below_min_count);
+	const struct json_count totals[] = {
+		{ "xip_pages", r->xip_pages },
+		{ "compressed_pages", r->compressed_pages },
+		{ "byte_aligned_pages", r->byte_aligned_pages },
+		{ "xip_bytes", r->xip_bytes },
+		{ "compressed_bytes", r->compressed_bytes },
+		{ "byte_aligned_bytes", r->byte_aligned_bytes },
+		{ "xip_deflated_bytes", r->xip_deflated },
+		{ "xip_flash_cost", r->xip_flash_cost },
+		{ "ram_saved", r->ram_saved },
+		{ "profiled_xip_pages", r->profiled_xip_pages },
+	};
+	const struct json_count profile[] = {
+		{ "pages", res->plan.profile_pages },
+		{ "missing", res->plan.profile_missing },
+		{ "not_regular", res->plan.profile_not_regular },
+		{ "past_eof", res->plan.profile_past_eof },
+		{ "budget_dropped", res->plan.budget_dropped },
+		{ "excluded", res->plan.excluded },
+		{ "below_min_count", res->plan.below_min_count },
+	};
+	fprintf(f, "  \"totals\": {");
+	json_counts(f, totals, sizeof(totals) / sizeof(totals[0]));
+	fprintf(f, "},\n  \"profile\": {");
+	json_counts(f, profile, sizeof(profile) / sizeof(profile[0]));
+	fprintf(f, "},\n");
 	fprintf(f, "  \"files\": [");
 	for (size_t i = 0; i < r->nfiles; i++) {
 		const struct axfs_report_file *x = &r->files[i];
 
 		fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
 		axfs_json_cstr(f, x->path);
-		fprintf(f, ", \"size\": %llu, \"pages\": %llu, \"xip\": %llu, "
-			"\"compressed\": %llu, \"byte_aligned\": %llu, "
-			"\"profile_count\": %llu, \"why\": {",
-			(unsigned long long)x->size,
-			(unsigned long long)x->pages,
-			(unsigned long long)x->xip,
-			(unsigned long long)x->compressed,
-			(unsigned long long)x->byte_aligned,
-			(unsigned long long)x->profile_count);
+		const struct json_count counts[] = {
+			{ "size", x->size },
+			{ "pages", x->pages },
+			{ "xip", x->xip },
+			{ "compressed", x->compressed },
+			{ "byte_aligned", x->byte_aligned },
+			{ "profile_count", x->profile_count },
+		};
+
+		fprintf(f, ", ");
+		json_counts(f, counts, sizeof(counts) / sizeof(counts[0]));
+		fprintf(f, ", \"why\": {");
 		why_list(x, f, 1);
 		fprintf(f, "}}");
 	}

@@ -33,21 +33,14 @@ KT_ARCH=arm64
 KT_MODULES="virtio_pci virtio_blk loop mtd mtdblock chipreg map_ram"
 
 SUITE=${1:-bookworm}
-T0=$(date +%s)
 CROSS=aarch64-linux-gnu-
 
 finish() {
-	echo "# arm64 kernel tests: $passed passed, $failed failed in $(($(date +%s) - T0)) s"
-	[ "$failed" -eq 0 ]
-	exit $?
-}
-skip_all() {
-	echo "ok 1 # skip $*"
-	exit 0
+	kt_summary "arm64 kernel tests"
 }
 
 # ---- tools, kernel, modules -----------------------------------------------
-[ "$(id -u)" = 0 ] || skip_all "needs root (apt-get, mknod, chown in the test tree)"
+kt_need_root
 for need in qemu-system-aarch64:qemu-system-arm ${CROSS}gcc:gcc-aarch64-linux-gnu \
 	    dtc:device-tree-compiler; do
 	command -v "${need%%:*}" >/dev/null 2>&1 || kt_install "${need#*:}" ||

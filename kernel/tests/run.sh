@@ -32,7 +32,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
 . "$here/lib.sh"
 
-T0=$(date +%s)
 finish() {
 	local what=full
 	[ "${AXFS_KSMOKE:-0}" = 1 ] && what=smoke
@@ -43,18 +42,11 @@ finish() {
 			kt_record "$KVER" BOOTED="FAILS ($what suite: $failed of $((passed + failed))), $(date -u +%F)"
 		fi
 	fi
-	echo "# kernel tests (${KVER:-?}$([ "${AXFS_KSMOKE:-0}" = 1 ] && echo ", smoke")): $passed passed, $failed failed in $(($(date +%s) - T0)) s"
-	[ "$failed" -eq 0 ]
-	exit $?
-}
-
-skip_all() {
-	echo "ok 1 # skip $*"
-	exit 0
+	kt_summary "kernel tests (${KVER:-?}$([ "${AXFS_KSMOKE:-0}" = 1 ] && echo ", smoke"))"
 }
 
 # ---- tools, kernel, module ------------------------------------------------
-[ "$(id -u)" = 0 ] || skip_all "needs root (apt-get, mknod, chown in the test tree)"
+kt_need_root
 kt_need_tools || skip_all "$KT_SKIP"
 kt_kernel || skip_all "$KT_SKIP"
 

@@ -55,31 +55,25 @@ desc() { P good.axfs get "sb.region.$1"; }
 len() { stat -c %s "$1"; }
 
 mk_tree() {
-	python3 - "$1" <<-'EOF'
-	import base64, os, random, sys
-	root = sys.argv[1]
-	rng = random.Random(3000)
-	def w(p, data, mode=0o644):
-	    p = os.path.join(root, p)
-	    os.makedirs(os.path.dirname(p), exist_ok=True)
-	    with open(p, "wb") as f:
-	        f.write(data)
-	    os.chmod(p, mode)
-	w("bin/prog", bytes(rng.getrandbits(8) for _ in range(30000)), 0o755)
-	w("bin/x", b"x")
-	w("etc/conf", b"".join(b"option %d = value %d\n" % (i, i * 7)
+	python3 - "$1" "$AXFS_TOP/tests/tools" <<-'EOF'
+	import sys
+	sys.path.insert(0, sys.argv[2])
+	from treegen import Tree
+	t = Tree(sys.argv[1], 3000)
+	t.file("bin/prog", t.random(30000), 0o755)
+	t.file("bin/x", b"x")
+	t.file("etc/conf", b"".join(b"option %d = value %d\n" % (i, i * 7)
 	                       for i in range(4000)))
-	w("etc/small", b"hi\n", 0o600)
-	w("etc/rand", bytes(rng.getrandbits(8) for _ in range(9000)))
-	w("etc/b64", base64.b64encode(bytes(rng.getrandbits(8)
-	                                    for _ in range(60000))))
-	w("etc/empty", b"")
-	w("long/" + "l" * 200, b"long name\n")
-	w("long/" + "m" * 100, b"medium name\n")
-	os.link(os.path.join(root, "etc/conf"), os.path.join(root, "etc/hl"))
-	os.symlink("prog", os.path.join(root, "bin/sh"))
-	os.symlink("etc/conf", os.path.join(root, "lnk2"))
-	os.makedirs(os.path.join(root, "empty"))
+	t.file("etc/small", b"hi\n", 0o600)
+	t.file("etc/rand", t.random(9000))
+	t.file("etc/b64", t.b64(60000))
+	t.file("etc/empty", b"")
+	t.file("long/" + "l" * 200, b"long name\n")
+	t.file("long/" + "m" * 100, b"medium name\n")
+	t.link("etc/conf", "etc/hl")
+	t.symlink("prog", "bin/sh")
+	t.symlink("etc/conf", "lnk2")
+	t.dir("empty")
 	EOF
 }
 

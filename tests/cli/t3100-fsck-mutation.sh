@@ -23,29 +23,23 @@ sweep() { python3 "$AXFS_TOP/tests/tools/fsck_sweep.py" --axfs "$AXFS" "$@"; }
 P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
 
 mk_tree() {
-	python3 - "$1" <<-'EOF'
-	import base64, os, random, sys
-	root = sys.argv[1]
-	rng = random.Random(3100)
-	def w(p, data, mode=0o644):
-	    p = os.path.join(root, p)
-	    os.makedirs(os.path.dirname(p), exist_ok=True)
-	    with open(p, "wb") as f:
-	        f.write(data)
-	    os.chmod(p, mode)
-	w("bin/prog", bytes(rng.getrandbits(8) for _ in range(20000)), 0o755)
-	w("bin/tool", bytes(rng.getrandbits(8) for _ in range(5000)), 0o755)
-	w("etc/conf", b"".join(b"key%d=%d\n" % (i, i * i) for i in range(3000)))
-	w("etc/rand", bytes(rng.getrandbits(8) for _ in range(6000)))
-	w("etc/b64", base64.b64encode(bytes(rng.getrandbits(8)
-	                                    for _ in range(20000))))
-	w("etc/empty", b"")
+	python3 - "$1" "$AXFS_TOP/tests/tools" <<-'EOF'
+	import sys
+	sys.path.insert(0, sys.argv[2])
+	from treegen import Tree
+	t = Tree(sys.argv[1], 3100)
+	t.file("bin/prog", t.random(20000), 0o755)
+	t.file("bin/tool", t.random(5000), 0o755)
+	t.file("etc/conf", b"".join(b"key%d=%d\n" % (i, i * i) for i in range(3000)))
+	t.file("etc/rand", t.random(6000))
+	t.file("etc/b64", t.b64(20000))
+	t.file("etc/empty", b"")
 	for i in range(30):
-	    w("share/doc/f%02d.txt" % i, b"doc %d\n" % i * (i * 40 + 1))
-	os.link(os.path.join(root, "etc/conf"), os.path.join(root, "etc/hl"))
-	os.symlink("prog", os.path.join(root, "bin/sh"))
-	os.symlink("../etc/conf", os.path.join(root, "bin/conf"))
-	os.makedirs(os.path.join(root, "var/empty"))
+	    t.file("share/doc/f%02d.txt" % i, b"doc %d\n" % i * (i * 40 + 1))
+	t.link("etc/conf", "etc/hl")
+	t.symlink("prog", "bin/sh")
+	t.symlink("../etc/conf", "bin/conf")
+	t.dir("var/empty")
 	EOF
 }
 

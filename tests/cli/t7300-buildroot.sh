@@ -402,6 +402,14 @@ test_expect_success 'package axfs turns CONFIG_AXFS on (built in) for the kernel
 	grep -q "^AXFS_VERSION = \$(AXFS_TOOLS_VERSION)" "$ext/package/axfs/axfs.mk"
 '
 
+test_expect_success 'the .hash files have the sha256 of our licence files' '
+	grep -h "^sha256 .* LICENSES/" "$ext"/package/*/*.hash >hashes &&
+	test -s hashes &&
+	while read -r _ sum file; do
+		echo "$sum  $AXFS_TOP/$file" | sha256sum -c --quiet - || return 1
+	done <hashes
+'
+
 test_expect_success 'the package version is the VERSION of the tree' '
 	grep -qx "AXFS_TOOLS_VERSION = $(cat "$AXFS_TOP/VERSION")" "$ext/package/axfs-tools/axfs-tools.mk"
 '

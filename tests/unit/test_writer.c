@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "axfs_packer.h"
 #include "axfs_writer.h"
 #include "axfs_reader.h"
 #include "axfs_format.h"
@@ -112,17 +113,7 @@ static void make_fixture(struct fixture *f)
 
 static void free_fixture(struct fixture *f)
 {
-	struct axfs_packed *p = &f->packed;
-
-	free(p->node_type);
-	free(p->node_index);
-	free(p->cnode_offset);
-	free(p->cnode_index);
-	free(p->banode_offset);
-	free(p->cblock_offset);
-	close(p->xip.fd);
-	close(p->byte_aligned.fd);
-	close(p->compressed.fd);
+	axfs_packed_free(&f->packed);
 	axfs_tree_free(&f->tree);
 }
 

@@ -6,7 +6,7 @@ driver built in instead: see classes/axfs-kernel.bbclass."
 HOMEPAGE = "https://github.com/axfs-tools/axfs-tools"
 SECTION = "kernel/modules"
 LICENSE = "GPL-2.0-only"
-LIC_FILES_CHKSUM = "file://LICENSES/GPL-2.0-only.txt;md5=a1132a576920e7ad616a26faf4a0bf12"
+LIC_FILES_CHKSUM = "file://LICENSES/GPL-2.0-only.txt;md5=5bf1c2a5c635ee0780d2ecb418b2fd8d"
 
 require recipes-devtools/axfs-tools/axfs-tools-release.inc
 

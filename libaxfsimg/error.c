@@ -68,6 +68,7 @@ const char *axfs_strerror(int code)
 	case AXFS_ERR_NOT_FOUND: return "not found";
 	case AXFS_ERR_INTERRUPTED: return "interrupted";
 	case AXFS_ERR_EXISTS: return "already exists";
+	case AXFS_ERR_LOOP: return "too many levels of symbolic links";
 	}
 	return "unknown error";
 }

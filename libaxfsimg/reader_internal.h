@@ -128,6 +128,12 @@ int axfs__pool_get(struct axfs_cblock_pool *pool, struct axfs_image *img,
 void axfs__pool_put(struct axfs_cblock_pool *pool,
 		    struct axfs_cblock_ref *ref);
 
+/* Name (len bytes) in directory inode dir, with the driver's lookup:
+ * *found = UINT64_MAX when it is not there (reader_walk.c). */
+int axfs__lookup_in_dir(struct axfs_image *img,
+			const struct axfs_inode_info *dir, const char *name,
+			size_t len, uint64_t *found, struct axfs_error *err);
+
 /* Human-readable file type name of a mode ("directory", ...). */
 const char *axfs__type_name(uint32_t mode);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * reader_walk.c - path lookup and the depth-first walk of the tree.
+ * reader_walk.c - lookup in one directory and the depth-first walk of the
+ * tree (whole paths: reader_path.c).
  *
  * Lookup runs the 2008 driver's axfs_lookup() loop, so a name that the
  * driver cannot find (because the directory is not in strcmp order) is
@@ -75,9 +76,9 @@ static int dir_range(struct axfs_image *img, const struct axfs_inode_info *d,
  * first byte (unsigned char) with the entry's first byte as plain char,
  * which is signed on x86, our compatibility target.
  */
-static int lookup_in_dir(struct axfs_image *img,
-			 const struct axfs_inode_info *dir, const char *name,
-			 size_t len, uint64_t *found, struct axfs_error *err)
+int axfs__lookup_in_dir(struct axfs_image *img,
+			const struct axfs_inode_info *dir, const char *name,
+			size_t len, uint64_t *found, struct axfs_error *err)
 {
 	struct axfs_inode_info e;
 	int rc;
@@ -126,73 +127,7 @@ int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
 				     "directory", dir, axfs__type_name(d.mode));
 	if (len == 0)
 		return 0;
-	return lookup_in_dir(img, &d, name, len, ino, err);
-}
-
-int axfs_image_lookup(struct axfs_image *img, const char *path,
-		      uint64_t *ino, struct axfs_error *err)
-{
-	uint64_t *up = NULL;	/* parents, for ".." */
-	size_t depth = 0, cap = 0;
-	uint64_t cur = 0;
-	const char *p = path;
-	int rc = 0;
-
-	while (*p) {
-		struct axfs_inode_info d;
-		const char *s;
-		size_t len;
-		uint64_t next;
-
-		while (*p == '/')
-			p++;
-		s = p;
-		while (*p && *p != '/')
-			p++;
-		len = (size_t)(p - s);
-		if (len == 0 || (len == 1 && s[0] == '.'))
-			continue;
-		if (len == 2 && s[0] == '.' && s[1] == '.') {
-			if (depth > 0)
-				cur = up[--depth];
-			continue;
-		}
-		rc = axfs_image_inode(img, cur, &d, err);
-		if (rc < 0)
-			goto out;
-		if (!S_ISDIR(d.mode)) {
-			rc = axfs_error_set(err, AXFS_ERR_NOT_FOUND, "'%s': "
-					    "'%s': not a directory on the way",
-					    img->name, path);
-			goto out;
-		}
-		rc = lookup_in_dir(img, &d, s, len, &next, err);
-		if (rc < 0)
-			goto out;
-		if (next == UINT64_MAX) {
-			rc = axfs_error_set(err, AXFS_ERR_NOT_FOUND, "'%s': "
-					    "'%s': no such file or directory",
-					    img->name, path);
-			goto out;
-		}
-		if (depth == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			uint64_t *n = realloc(up, ncap * sizeof(*n));
-
-			if (!n) {
-				rc = axfs_error_sys(err, ENOMEM, "lookup");
-				goto out;
-			}
-			up = n;
-			cap = ncap;
-		}
-		up[depth++] = cur;
-		cur = next;
-	}
-	*ino = cur;
-out:
-	free(up);
-	return rc;
+	return axfs__lookup_in_dir(img, &d, name, len, ino, err);
 }
 
 /* ---- a set of inode numbers (open addressing, keys stored + 1) ---- */

@@ -25,6 +25,7 @@ enum axfs_errcode {
 	AXFS_ERR_NOT_FOUND = -8,
 	AXFS_ERR_INTERRUPTED = -9,	/* cancelled by the caller */
 	AXFS_ERR_EXISTS = -10,
+	AXFS_ERR_LOOP = -11,		/* too many symbolic links (ELOOP) */
 };
 
 #define AXFS_ERROR_MSG_MAX 1024

@@ -109,9 +109,50 @@ int axfs_image_table(struct axfs_image *img, enum axfs_region r,
 
 int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 		     struct axfs_inode_info *out, struct axfs_error *err);
-/* "/a/b" -> inode, with the driver's lookup semantics. */
+/* "/a/b" -> inode, with the driver's lookup semantics, following no
+ * symbolic link ("/a/b" where a is a link fails, not a directory). */
 int axfs_image_lookup(struct axfs_image *img, const char *path,
 		      uint64_t *ino, struct axfs_error *err);
+
+/*
+ * Path resolution inside the image, as the kernel resolves a path on the
+ * mounted image with the image as the root (chroot): symbolic links are
+ * followed, relative ones from the directory holding them and absolute
+ * ones from the root of the image; ".." of the root is the root, so no
+ * path leads out of the image; at most AXFS_RESOLVE_MAX_LINKS links in
+ * all (the kernel's MAXSYMLINKS), more is AXFS_ERR_LOOP.  A path that
+ * does not start with '/' starts at the root too.  A trailing '/' makes
+ * the last component a directory (a link to one is followed).
+ *
+ * flags: AXFS_RESOLVE_NOFOLLOW leaves a symbolic link in the last
+ * component unfollowed (lstat(2) rather than stat(2)).
+ * on_link (may be NULL) is called with each link followed, by its path
+ * without links (as *real), before it is followed; a non-zero return
+ * stops the resolution and is returned.
+ * Sets *ino and, when real is not NULL, *real to a malloc'd path of the
+ * result without links, "." or ".." ("/usr/lib/os-release"; "/" for the
+ * root) that the caller frees.  Errors name the image and `path`:
+ * AXFS_ERR_NOT_FOUND (no such file or directory, or a component that is
+ * not a directory), AXFS_ERR_LOOP, AXFS_ERR_NOMEM, or what the image's
+ * damage gives.
+ */
+#define AXFS_RESOLVE_NOFOLLOW	1u
+#define AXFS_RESOLVE_MAX_LINKS	40
+typedef int (*axfs_resolve_link_fn)(void *ctx, const char *link_path,
+				    uint64_t ino);
+int axfs_image_resolve(struct axfs_image *img, const char *path,
+		       unsigned int flags, uint64_t *ino, char **real,
+		       axfs_resolve_link_fn on_link, void *ctx,
+		       struct axfs_error *err);
+
+/*
+ * 1 when the file at path is the mmap segment of a split image, which
+ * cannot be read without its store segment: its superblock's magic is
+ * AXFS's, the image size it gives is beyond the file and its mmap_size is
+ * within it.  0 otherwise, including when path cannot be read (opening
+ * it says why).
+ */
+int axfs_image_is_split_segment(const char *path);
 /* Name (len bytes, no '/') in directory inode dir, with the same
  * semantics; *ino = UINT64_MAX when it is not there. */
 int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,

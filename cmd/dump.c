@@ -27,6 +27,7 @@
 
 #include "common.h"
 #include "json.h"
+#include "listing.h"
 #include "image_operands.h"
 #include "options.h"
 #include "axfs_profile.h"
@@ -83,20 +84,6 @@ static int usage(void)
 
 /* ---- small formatters ----------------------------------------------------- */
 
-static const char *type_name(uint32_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFREG: return "reg";
-	case S_IFDIR: return "dir";
-	case S_IFLNK: return "lnk";
-	case S_IFCHR: return "chr";
-	case S_IFBLK: return "blk";
-	case S_IFIFO: return "fifo";
-	case S_IFSOCK: return "sock";
-	}
-	return "unknown";
-}
-
 static const char *node_type_name(unsigned int t)
 {
 	switch (t) {
@@ -105,35 +92,6 @@ static const char *node_type_name(unsigned int t)
 	case AXFS_NODE_BYTE_ALIGNED: return "byte-aligned";
 	}
 	return "unknown";
-}
-
-/* "drwxr-xr-x", as ls -l prints it. */
-static void mode_string(uint32_t mode, char s[11])
-{
-	static const char types[] = "?pc?d?b?-?l?s???";
-	static const char rwx[] = "rwxrwxrwx";
-
-	s[0] = types[(mode >> 12) & 15];
-	for (int i = 0; i < 9; i++)
-		s[1 + i] = mode & (0400u >> i) ? rwx[i] : '-';
-	if (mode & S_ISUID)
-		s[3] = mode & S_IXUSR ? 's' : 'S';
-	if (mode & S_ISGID)
-		s[6] = mode & S_IXGRP ? 's' : 'S';
-	if (mode & S_ISVTX)
-		s[9] = mode & S_IXOTH ? 't' : 'T';
-	s[10] = '\0';
-}
-
-/* Bytes of a path for the text listing: control characters escaped. */
-static void put_path(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			printf("\\%03o", *p);
-		else
-			putchar(*p);
-	}
 }
 
 /* ---- the superblock -------------------------------------------------------- */
@@ -485,7 +443,7 @@ static int inode_json(struct dump *d, const char *path,
 {
 	char ms[11];
 
-	mode_string(in->mode, ms);
+	cmd_mode_string(in->mode, ms);
 	printf("%s\n  {\"path\": ", d->first ? "" : ",");
 	d->first = 0;
 	cmd_json_cstr(path);
@@ -494,7 +452,7 @@ static int inode_json(struct dump *d, const char *path,
 	       PRIu32 ", \"size\": %" PRIu64 ", \"mtime\": %" PRIu64
 	       ", \"file_size\": %" PRIu64 ", \"num_entries\": %" PRIu64
 	       ", \"array_index\": %" PRIu64 ", \"mode_index\": %" PRIu64
-	       ", \"name_offset\": %" PRIu64, in->ino, type_name(in->mode),
+	       ", \"name_offset\": %" PRIu64, in->ino, cmd_type_name(in->mode),
 	       in->mode, ms, in->uid, in->gid, in->size,
 	       axfs_image_super(d->img)->timestamp, in->file_size,
 	       in->num_entries, in->array_index, in->mode_index,
@@ -522,7 +480,7 @@ static void inode_text(struct dump *d, const char *path,
 {
 	char ms[11];
 
-	mode_string(in->mode, ms);
+	cmd_mode_string(in->mode, ms);
 	printf("%s %5" PRIu32 " %5" PRIu32 " ", ms, in->uid, in->gid);
 	if (is_dev(in->mode))
 		printf("%6u,%4u", AXFS_DEV_MAJOR(in->file_size),
@@ -530,10 +488,10 @@ static void inode_text(struct dump *d, const char *path,
 	else
 		printf("%11" PRIu64, in->size);
 	printf(" %7" PRIu64 " ", in->ino);
-	put_path(path);
+	cmd_put_name(path);
 	if (target) {
 		fputs(" -> ", stdout);
-		put_path(target);
+		cmd_put_name(target);
 	}
 	if (cmd_verbosity >= 2)
 		printf("  [file_size %" PRIu64 " entries %" PRIu64

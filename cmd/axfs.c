@@ -29,6 +29,7 @@ static const struct cmd_struct commands[] = {
 	{ "mount", cmd_mount, "mount an image through FUSE, without root" },
 	{ "diff", cmd_diff, "compare two images, trees or archives" },
 	{ "cat", cmd_cat, "write files of an image to standard output" },
+	{ "ls", cmd_ls, "list a directory of an image" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -5,8 +5,10 @@
  *
  *   axfs cat [-s STORE] IMAGE PATH...
  *
- * Each PATH is looked up as the driver looks it up and must be a regular
- * file; the files are written one after the other.  A PATH that fails is
+ * Each PATH is resolved as the kernel resolves it on the mounted image
+ * (axfs_image_resolve(): symbolic links inside the image followed, ".."
+ * clamped at its root) and must be a regular file; the files are written
+ * one after the other.  A PATH that fails is
  * named on standard error and the next one is still written; the exit
  * status is the position (1 to 7, 7 meaning the 7th or a later one) of
  * the first PATH that failed, so that with one PATH any failure is 1;
@@ -40,7 +42,8 @@ static int usage(void)
 "\n"
 "Write the contents of the regular files PATH (image paths such as\n"
 "/etc/passwd) of the AXFS image IMAGE to standard output, without mounting\n"
-"it.  Exit status: 0 if every PATH was written, else the position (1 to 7)\n"
+"it.  Symbolic links inside the image are followed as the kernel follows\n"
+"them.  Exit status: 0 if every PATH was written, else the position (1 to 7)\n"
 "of the first PATH that failed; 8 if IMAGE cannot be read or standard\n"
 "output cannot be written.\n"
 "\n"
@@ -53,12 +56,11 @@ static int cat_one(struct axfs_image *img, const char *path, void *buf)
 {
 	struct axfs_inode_info in;
 	struct axfs_error err;
-	char full[4200];
 	uint64_t ino, off = 0;
 
 	axfs_error_clear(&err);
-	snprintf(full, sizeof(full), "%s%s", path[0] == '/' ? "" : "/", path);
-	if (axfs_image_lookup(img, full, &ino, &err) < 0 ||
+	if (axfs_image_resolve(img, path, 0, &ino, NULL, NULL, NULL,
+			       &err) < 0 ||
 	    axfs_image_inode(img, ino, &in, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return 1;

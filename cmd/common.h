@@ -65,5 +65,6 @@ int cmd_split(int argc, char **argv);
 int cmd_mount(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
+int cmd_ls(int argc, char **argv);
 
 #endif

@@ -2,8 +2,11 @@
 /*
  * cmd/extract.c - axfs extract: recreate the tree stored in an image.
  *
- *   axfs extract [options] IMAGE [STORE] DIR
+ *   axfs extract [options] IMAGE [STORE] DIR [PATH...]
  *
+ * With PATHs, only the subtrees they name are written, with the
+ * directories on the way to them and the links followed to reach them
+ * (extract_paths.c); each PATH is resolved before anything is written.
  * Safety first: the image is untrusted.  The whole tree is walked (and
  * so validated: names, cycles, depth) before anything is written, and
  * every file is created relative to an open descriptor of its parent
@@ -41,6 +44,7 @@
 #include "progress.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
+#include "extract_paths.h"
 #include "extract_tar.h"
 
 enum {
@@ -57,13 +61,15 @@ static const struct option longopts[] = {
 static int usage(void)
 {
 	printf(
-"usage: axfs extract [options] IMAGE [STORE] DIR\n"
-"       axfs extract --tar FILE|- [options] IMAGE [STORE]\n"
+"usage: axfs extract [options] IMAGE [STORE] DIR [PATH...]\n"
+"       axfs extract --tar FILE|- [options] IMAGE [STORE] [PATH...]\n"
 "\n"
-"Recreate the tree stored in the AXFS image IMAGE (STORE: the store segment\n"
-"of a split image) under DIR, which is created if needed and must be empty.\n"
-"Nothing is written outside DIR.  Owners and device nodes are restored when\n"
-"run as root.\n"
+"Recreate the tree stored in the AXFS image IMAGE under DIR, which is\n"
+"created if needed and must be empty; with PATHs (image paths such as\n"
+"/usr/bin), only those subtrees, with the directories on the way to them\n"
+"and the symbolic links followed to reach them.  STORE is the store segment\n"
+"when IMAGE is the mmap segment of a split image.  Nothing is written\n"
+"outside DIR.  Owners and device nodes are restored when run as root.\n"
 "\n"
 "  -f, --force         extract into a non-empty DIR, replacing what is in\n"
 "                      the way (never a directory by a file)\n"
@@ -90,6 +96,7 @@ struct level {
 
 struct extract {
 	struct axfs_image *img;
+	const struct extract_paths *paths;	/* what to write */
 	const char *dir;		/* DIR as given, for messages */
 	int force;
 	int as_root;
@@ -483,7 +490,8 @@ static int count_fn(void *ctx, const char *path,
 {
 	struct extract *x = ctx;
 
-	(void)path;
+	if (!extract_paths_wants(x->paths, path))
+		return 0;
 	x->files_total++;
 	if (!S_ISREG(in->mode))
 		return 0;
@@ -519,6 +527,8 @@ static int extract_fn(void *ctx, const char *path,
 		x->files_done++;
 		return 0;
 	}
+	if (!extract_paths_wants(x->paths, path))
+		return 0;
 	/* "/a/b/c": depth 3, parent at level 2. */
 	for (const char *p = path; *p; p++)
 		depth += *p == '/';
@@ -554,9 +564,10 @@ static int extract_fn(void *ctx, const char *path,
 }
 
 static int extract(const char *image, const char *store, const char *dir,
-		   int force, unsigned int jobs)
+		   char **paths, int npaths, int force, unsigned int jobs)
 {
 	struct axfs_stream_opts so = { .threads = jobs > 1 ? jobs : 0 };
+	struct extract_paths sel;
 	struct extract x;
 	time_t ts;
 	int rc = EXIT_OPERATIONAL, fd, created = 0;
@@ -568,8 +579,14 @@ static int extract(const char *image, const char *store, const char *dir,
 	x.dir = dir;
 	x.force = force;
 	x.as_root = geteuid() == 0;
+	x.paths = &sel;
 	if (cmd_open_image(&x.img, image, store, 0) != 0)
 		return EXIT_OPERATIONAL;
+	if (extract_paths_resolve(&sel, x.img, paths, npaths) < 0) {
+		extract_paths_free(&sel);
+		axfs_image_close(x.img);
+		return EXIT_OPERATIONAL;
+	}
 	ts = (time_t)axfs_image_super(x.img)->timestamp;
 	x.times[0].tv_sec = x.times[1].tv_sec = ts;
 
@@ -666,6 +683,7 @@ close_levels:
 	free(x.lv);
 out:
 	free(x.files);
+	extract_paths_free(&sel);
 	axfs_image_close(x.img);
 	return rc;
 }
@@ -674,8 +692,8 @@ int cmd_extract(int argc, char **argv)
 {
 	const char *tar = NULL;
 	struct cmd_getopt g = CMD_GETOPT_INIT("fj:", longopts, usage);
-	const char *image, *store;
-	int force = 0, c;
+	const char *image, *store = NULL, *dir;
+	int force = 0, c, first;
 	unsigned long long jobs = 0;
 
 	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
@@ -697,18 +715,21 @@ int cmd_extract(int argc, char **argv)
 		}
 	}
 	/* --tar FILE stands for DIR. */
-	c = cmd_image_operands(argc, argv, !tar, "target directory", &image,
-			       &store);
+	c = cmd_image_path_operands(argc, argv, !tar, "target directory",
+				    &image, &store, &dir, &first);
 	if (c != CMD_OPT_NEXT)
 		return c;
 	if (tar)
-		return cmd_finish_stdout(extract_tar(image, store, tar));
+		return cmd_finish_stdout(extract_tar(image, store, tar,
+						     argv + first,
+						     argc - first));
 	if (jobs == 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 		jobs = cpus > 1 ? (unsigned long long)(cpus > 1024 ? 1024 : cpus)
 				: 1;
 	}
-	return cmd_finish_stdout(extract(image, store, argv[argc - 1], force,
+	return cmd_finish_stdout(extract(image, store, dir, argv + first,
+					 argc - first, force,
 					 (unsigned int)jobs));
 }

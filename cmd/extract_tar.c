@@ -12,6 +12,10 @@
  * sees what `axfs mkfs a.axfs -o b.axfs` sees and writes the same bytes
  * (given the same timestamp).  A FILE is written to a temporary file
  * renamed over it when complete; "-" streams to standard output.
+ *
+ * With PATHs only the entries extract_paths.h selects are written.  A
+ * hard link whose first member was left out is written in full, and the
+ * other members then link to it.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -22,9 +26,12 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "extract_paths.h"
 #include "extract_tar.h"
+#include "image_operands.h"
 #include "signals.h"
 #include "axfs_build.h"
+#include "axfs_reader.h"
 #include "axfs_source.h"
 
 #define TAR_CHUNK (256u * 1024u)
@@ -37,6 +44,11 @@ struct tar_out {
 	const char *name;		/* for messages: FILE or "standard output" */
 	unsigned char *buf;
 	unsigned long long sockets;
+	const struct extract_paths *paths;
+	/* Hard links whose first member was left out: the member written
+	 * in full in its place (both are the image source's strings). */
+	struct relink { const char *from, *to; } *relinks;
+	size_t nrelinks, relinks_cap;
 };
 
 /*
@@ -151,6 +163,37 @@ static int write_entry(struct tar_out *t, struct archive_entry *e,
 	return 0;
 }
 
+/* Points ent's hard link at what was written; 0, or -1 (reported). */
+static int relink(struct tar_out *t, struct axfs_src_entry *ent)
+{
+	struct relink *n;
+
+	if (!ent->hardlink_to || extract_paths_wants(t->paths,
+						     ent->hardlink_to))
+		return 0;
+	for (size_t i = 0; i < t->nrelinks; i++) {
+		if (!strcmp(t->relinks[i].from, ent->hardlink_to)) {
+			ent->hardlink_to = t->relinks[i].to;
+			return 0;
+		}
+	}
+	if (t->nrelinks == t->relinks_cap) {
+		size_t ncap = t->relinks_cap ? t->relinks_cap * 2 : 16;
+
+		n = realloc(t->relinks, ncap * sizeof(*n));
+		if (!n) {
+			cmd_error("out of memory");
+			return -1;
+		}
+		t->relinks = n;
+		t->relinks_cap = ncap;
+	}
+	t->relinks[t->nrelinks].from = ent->hardlink_to;
+	t->relinks[t->nrelinks++].to = ent->path;
+	ent->hardlink_to = NULL;	/* this one holds the data now */
+	return 0;
+}
+
 static int write_all(struct tar_out *t)
 {
 	struct archive_entry *e = archive_entry_new();
@@ -164,7 +207,10 @@ static int write_all(struct tar_out *t)
 	}
 	axfs_error_clear(&err);
 	while ((rc = t->src->ops->next(t->src, &ent, &err)) > 0) {
-		if (cmd_cancelled || write_entry(t, e, &ent) < 0) {
+		if (!extract_paths_wants(t->paths, ent.path))
+			continue;
+		if (cmd_cancelled || relink(t, &ent) < 0 ||
+		    write_entry(t, e, &ent) < 0) {
 			rc = -1;
 			break;
 		}
@@ -176,9 +222,29 @@ static int write_all(struct tar_out *t)
 	return rc;
 }
 
-int extract_tar(const char *image, const char *store, const char *file)
+/* The PATHs resolved in the image, before anything is written. */
+static int resolve_paths(struct extract_paths *sel, const char *image,
+			 const char *store, char **paths, int npaths)
+{
+	struct axfs_image *img;
+	int rc;
+
+	memset(sel, 0, sizeof(*sel));
+	sel->all = 1;
+	if (!npaths)
+		return 0;
+	if (cmd_open_image(&img, image, store, 0) != 0)
+		return -1;
+	rc = extract_paths_resolve(sel, img, paths, npaths);
+	axfs_image_close(img);
+	return rc;
+}
+
+int extract_tar(const char *image, const char *store, const char *file,
+		char **paths, int npaths)
 {
 	struct axfs_outfile of = { NULL, NULL, -1 };
+	struct extract_paths sel;
 	struct axfs_source_opts so;
 	struct axfs_error err;
 	struct tar_out t;
@@ -192,12 +258,18 @@ int extract_tar(const char *image, const char *store, const char *file)
 	so.store_path = store;
 	t.name = to_stdout ? "standard output" : file;
 	t.fd = STDOUT_FILENO;
+	t.paths = &sel;
 	if (!axfs_source_is_image(image)) {
 		cmd_error("'%s' is not an AXFS image", image);
 		return EXIT_OPERATIONAL;
 	}
+	if (resolve_paths(&sel, image, store, paths, npaths) < 0) {
+		extract_paths_free(&sel);
+		return EXIT_OPERATIONAL;
+	}
 	if (axfs_source_image_open(&t.src, image, &so, &err) < 0) {
 		cmd_error("%s", err.msg);
+		extract_paths_free(&sel);
 		return EXIT_OPERATIONAL;
 	}
 	t.buf = malloc(TAR_CHUNK);
@@ -242,6 +314,8 @@ out:
 	if (!to_stdout)
 		axfs_outfile_abort(&of);
 	free(t.buf);
+	free(t.relinks);
+	extract_paths_free(&sel);
 	axfs_source_destroy(t.src);
 	return rc;
 }

@@ -4,7 +4,9 @@
 #define AXFS_CMD_EXTRACT_TAR_H
 
 /* Writes IMAGE (STORE: its store segment, or NULL) as a pax archive to
- * FILE, "-" for standard output; returns the exit code. */
-int extract_tar(const char *image, const char *store, const char *file);
+ * FILE, "-" for standard output: only the subtrees the npaths PATHs name
+ * when there are some (extract_paths.h); returns the exit code. */
+int extract_tar(const char *image, const char *store, const char *file,
+		char **paths, int npaths);
 
 #endif

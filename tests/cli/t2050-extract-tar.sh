@@ -139,7 +139,11 @@ print(r[\"fsoffset\"] + 2)") &&
 
 test_expect_success 'usage errors' '
 	{ "$AXFS" extract --tar - 2>err; test $? = 16; } &&
-	{ "$AXFS" extract --tar x.tar a.axfs s.nand extra 2>err; test $? = 16; } &&
+	# after an image that is not split, operands are PATHs: resolved
+	# before anything is written
+	{ "$AXFS" extract --tar x.tar a.axfs s.nand extra 2>err; test $? = 8; } &&
+	grep -q "s.nand.: no such file" err && grep -q "extra.: no such file" err &&
+	test ! -e x.tar &&
 	{ "$AXFS" extract --tar - tree 2>err; test $? = 8; } && grep -q "not an AXFS image" err
 '
 

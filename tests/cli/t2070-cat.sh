@@ -3,7 +3,10 @@
 # axfs cat: the bytes of files of an image (compressed, XIP, byte-aligned,
 # shared, of a split image) on standard output, byte for byte as in the
 # tree; the exit status names the first PATH that failed; write errors
-# on standard output are reported.
+# on standard output are reported.  Symbolic links inside the image are
+# followed as the kernel follows them (tests/tools/linktree.sh: usr-merge,
+# os-release, absolute links, "..", loops), on the files of the installed
+# base-files package too (tests/tools/pkgtree.sh).
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'setup: an image with compressed, XIP and uncompressible files' '
@@ -57,6 +60,41 @@ print(r[\"fsoffset\"] + 2)") &&
 	cat err && test $rc = 2 && grep -q "bad.axfs" err &&
 	cat t2/b t2/b | cmp - got
 '
+
+test_expect_success 'symbolic links inside the image are followed as the kernel follows them' '
+	sh "$AXFS_TOP/tests/tools/linktree.sh" lt &&
+	"$AXFS" mkfs -q lt -o lt.axfs &&
+	for p in /etc/os-release etc/os-release /lib/os-release /etc/up/lib/os-release \
+		/../../etc/../lib/../bin/../lib/./os-release /etc/up/../../lib/os-release; do
+		"$AXFS" cat lt.axfs "$p" | cmp - lt/usr/lib/os-release || return 1
+	done &&
+	"$AXFS" cat lt.axfs /usr/bin/editor /etc/alternatives/editor /bin/sh >got &&
+	cat lt/usr/bin/sh lt/usr/bin/sh lt/usr/bin/sh | cmp - got
+'
+
+test_expect_success 'a loop, a dangling link, a link to a directory: named errors' '
+	{ "$AXFS" cat lt.axfs /etc/loop/a 2>err; test $? = 1; } &&
+	grep -q "lt.axfs.: ./etc/loop/a.: too many levels of symbolic links" err &&
+	{ "$AXFS" cat lt.axfs /etc/os-release /etc/dangling 2>err >got; test $? = 2; } &&
+	grep -q "/etc/dangling.: no such file or directory" err &&
+	cmp got lt/usr/lib/os-release &&
+	{ "$AXFS" cat lt.axfs /bin 2>err; test $? = 1; } &&
+	grep -q "not a regular file" err &&
+	{ "$AXFS" cat lt.axfs /etc/os-release/ 2>err; test $? = 1; } &&
+	grep -q "not a directory" err
+'
+
+if command -v dpkg >/dev/null && dpkg-query -W -f='${db:Status-Status}' base-files 2>/dev/null | grep -qx installed; then
+	test_expect_success 'base-files: cat follows /etc/os-release' '
+		sh "$AXFS_TOP/tests/tools/pkgtree.sh" deb base-files &&
+		test -L deb/etc/os-release &&
+		"$AXFS" mkfs -q deb -o deb.axfs &&
+		"$AXFS" cat deb.axfs /etc/os-release >got &&
+		grep -q "^ID=" got && cmp got deb/usr/lib/os-release
+	'
+else
+	test_skip 'base-files: cat follows /etc/os-release (no dpkg here)'
+fi
 
 test_expect_success 'operational errors are 8, usage errors 16' '
 	{ "$AXFS" cat img.axfs /usr/bin/perl >/dev/full 2>err; test $? = 8; } &&

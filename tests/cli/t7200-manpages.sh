@@ -25,7 +25,7 @@ fi
 # command : its page
 pages="mkfs:axfs-mkfs.1 dump:axfs-dump.1 extract:axfs-extract.1 fsck:axfs-fsck.8
 	merge-profile:axfs-merge-profile.1 split:axfs-split.1
-	diff:axfs-diff.1 cat:axfs-cat.1"
+	diff:axfs-diff.1 cat:axfs-cat.1 ls:axfs-ls.1"
 pages="$pages mount:axfs-mount.1"
 
 # The text of a page's source with roff escapes for hyphens and fonts

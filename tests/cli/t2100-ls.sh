@@ -1,0 +1,193 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# axfs ls: one directory of an image (or one file), compared with the
+# source tree it was built from (tests/tools/lsexpect.py reads the tree
+# with lstat): names, -l lines, -R paths, --json; PATHs resolved through
+# the image's own symbolic links (usr-merge, os-release, absolute links,
+# "..") as the kernel resolves them; a missing PATH, a loop and a bad
+# image are errors naming them.  On a tree shaped like Debian's
+# (tests/tools/linktree.sh) and on the files of the installed base-files
+# package, a tree nobody here wrote (tests/tools/pkgtree.sh).
+. "$(dirname "$0")/lib.sh"
+
+# The expected listings, all from one Python process: each line of stdin
+# is "OUT MODE PREFIX DIR" (tests/tools/lsexpect.py).
+expect_all() { python3 "$AXFS_TOP/tests/tools/lsexpect.py"; }
+# axfs ls -l lines without the date and time, and "-" for a directory's size.
+cut_long() {
+	awk '{ s = $3; if ($1 ~ /^d/) s = "-"; o = $1 " " $2 " " s
+		for (i = 6; i <= NF; i++) o = o " " $i; print o }'
+}
+
+test_expect_success 'setup: an image of a tree shaped like Debian' '
+	sh "$AXFS_TOP/tests/tools/linktree.sh" tree &&
+	"$AXFS" mkfs -q tree -o img.axfs &&
+	mkdir x && expect_all <<-\EOF
+	x/root names - tree
+	x/etc names - tree/etc
+	x/base names - tree/usr/share/doc/base
+	x/est names - tree/usr/share/doc/base/deep/er/est
+	x/empty names - tree/var/empty
+	x/var names - tree/var
+	x/bin names - tree/usr/bin
+	x/sbin names - tree/usr/sbin
+	x/l.root long - tree
+	x/l.etc long - tree/etc
+	x/l.bin long - tree/usr/bin
+	x/l.base long - tree/usr/share/doc/base
+	x/l.alt long - tree/etc/alternatives
+	x/R.share rnames /usr/share/ tree/usr/share
+	x/R.root rnames / tree
+	x/lR.etc rlong /etc/ tree/etc
+	x/R.bin rnames /bin/ tree/usr/bin
+	EOF
+'
+
+test_expect_success 'no PATH lists the root; a PATH lists exactly that directory' '
+	"$AXFS" ls img.axfs >got && test_cmp x/root got &&
+	"$AXFS" ls img.axfs / >got && test_cmp x/root got &&
+	"$AXFS" ls img.axfs etc >got && test_cmp x/etc got &&
+	"$AXFS" ls img.axfs /usr/share/doc/base >got && test_cmp x/base got &&
+	"$AXFS" ls img.axfs /usr/share/doc/base/deep/er/est >got && test_cmp x/est got &&
+	"$AXFS" ls img.axfs /var/empty >got && test_cmp x/empty got &&
+	test ! -s got && test -s x/est
+'
+
+test_expect_success 'names are escaped as dump escapes them' '
+	"$AXFS" ls img.axfs /usr/share/doc/base >got &&
+	grep -Fx "tab\\011here\\001back\\134slash" got &&
+	"$AXFS" dump --inodes img.axfs | grep -F "base/tab\\011here\\001back\\134slash"
+'
+
+test_expect_success 'links are followed as the kernel follows them' '
+	cp x/bin want &&
+	"$AXFS" ls img.axfs /bin >got && test_cmp want got &&
+	"$AXFS" ls -l img.axfs /bin/ | cut_long | cut -d" " -f4 >got &&
+	test_cmp want got &&
+	"$AXFS" ls img.axfs bin/../bin/. >got && test_cmp want got &&
+	"$AXFS" ls img.axfs /etc/up/bin >got && test_cmp want got &&
+	"$AXFS" ls img.axfs /../../../usr/bin >got && test_cmp want got &&
+	"$AXFS" ls img.axfs /lib/../sbin/../bin >got && test_cmp want got &&
+	"$AXFS" ls -l img.axfs /usr/bin/editor/ 2>err; test $? = 1 &&
+	grep -q "not a directory" err &&
+	"$AXFS" ls -l img.axfs /etc/os-release | cut_long >got &&
+	echo "lrwxrwxrwx 0/0 21 /etc/os-release -> ../usr/lib/os-release" >want &&
+	test_cmp want got &&
+	"$AXFS" ls img.axfs /etc/os-release >got &&
+	echo /etc/os-release >want && test_cmp want got
+'
+
+test_expect_success '-l: mode, owner, size and target of each entry, as lstat gives them' '
+	for d in /:root /etc:etc /usr/bin:bin /usr/share/doc/base:base \
+		/etc/alternatives:alt; do
+		"$AXFS" ls -l img.axfs ${d%:*} | cut_long >got &&
+		test_cmp x/l.${d#*:} got || return 1
+	done &&
+	"$AXFS" ls -l img.axfs / | grep -q "^lrwxrwxrwx 0/0 *7 [0-9-]* [0-9:]* bin -> usr/bin$" &&
+	t=$(date -u -d @1700000000 "+%Y-%m-%d %H:%M") &&
+	"$AXFS" ls -l img.axfs /usr/lib/os-release | grep -q " $t /usr/lib/os-release$"
+'
+
+test_expect_success '-R: every path below the directory, depth first' '
+	"$AXFS" ls -R img.axfs /usr/share >got && test_cmp x/R.share got &&
+	"$AXFS" ls -R img.axfs >got && test_cmp x/R.root got &&
+	"$AXFS" ls -lR img.axfs /etc | cut_long >got && test_cmp x/lR.etc got &&
+	"$AXFS" ls -R img.axfs /bin >got && test_cmp x/R.bin got
+'
+
+test_expect_success '-d lists the directories themselves; files first, then directories with headers' '
+	"$AXFS" ls -d img.axfs /usr /bin >got && printf "/usr\n/bin\n" >want && test_cmp want got &&
+	"$AXFS" ls img.axfs /var /etc/os-release /usr/sbin >got &&
+	{ echo /etc/os-release && echo && echo /var: && cat x/var &&
+	  echo && echo /usr/sbin: && cat x/sbin; } >want &&
+	test_cmp want got
+'
+
+test_expect_success 'a missing PATH, a loop, a dangling link: named, exit 1, the others listed' '
+	{ "$AXFS" ls img.axfs /nope /var 2>err >got; test $? = 1; } &&
+	grep -q "img.axfs.: ./nope.: no such file or directory" err &&
+	{ echo /var: && cat x/var; } >want && test_cmp want got &&
+	{ "$AXFS" ls img.axfs /etc/loop/a 2>err; test $? = 1; } &&
+	grep -q "/etc/loop/a.: too many levels of symbolic links" err &&
+	{ "$AXFS" ls img.axfs /etc/dangling 2>err; test $? = 1; } &&
+	grep -q "/etc/dangling.: no such file or directory" err &&
+	"$AXFS" ls -l img.axfs /etc/dangling /etc/loop/a | cut_long >got &&
+	printf "%s\n" "lrwxrwxrwx 0/0 7 /etc/dangling -> nowhere" \
+		"lrwxrwxrwx 0/0 1 /etc/loop/a -> b" >want && test_cmp want got &&
+	{ "$AXFS" ls img.axfs /usr/bin/ls/x 2>err; test $? = 1; } &&
+	grep -q "not a directory" err
+'
+
+test_expect_success '--json: the entries with their names as bytes' '
+	"$AXFS" ls --json img.axfs /usr/share/doc/base /etc/os-release /bin/ >j.json &&
+	python3 - <<-\EOF
+	import json, os, stat
+	j = json.load(open("j.json"))
+	assert j["image"] == "img.axfs", j["image"]
+	ls = {x["path"]: x for x in j["listings"]}
+	assert list(ls) == ["/etc/os-release", "/usr/share/doc/base", "/bin/"], list(ls)
+	e = ls["/etc/os-release"]["entries"]
+	assert len(e) == 1 and e[0]["type"] == "lnk" and e[0]["target"] == "../usr/lib/os-release", e
+	assert ls["/bin/"]["resolved"] == "/usr/bin", ls["/bin/"]
+	for path, d in (("/usr/share/doc/base", "tree/usr/share/doc/base"), ("/bin/", "tree/usr/bin")):
+	    got = [os.fsencode(x["name"]) for x in ls[path]["entries"]]
+	    assert got == sorted(os.listdir(os.fsencode(d))), (got, path)
+	    for x in ls[path]["entries"]:
+	        st = os.lstat(os.path.join(os.fsencode(d), os.fsencode(x["name"])))
+	        assert x["mode"] == st.st_mode and x["uid"] == st.st_uid, x
+	        assert x["mtime"] == 1700000000, x
+	        if not stat.S_ISDIR(st.st_mode):
+	            assert x["size"] == st.st_size, x
+	EOF
+'
+
+test_expect_success 'a split image: STORE after the mmap segment, or --store' '
+	"$AXFS" mkfs -q --mmap-limit 16KiB --xip /usr/bin/ls tree -o s.axfs &&
+	"$AXFS" split s.axfs --mmap s.nor --store s.nand &&
+	"$AXFS" ls s.nor s.nand /etc >got && test_cmp x/etc got &&
+	"$AXFS" ls --store s.nand s.nor etc >got && test_cmp x/etc got &&
+	"$AXFS" ls s.nor s.nand >got && test_cmp x/root got &&
+	{ "$AXFS" ls s.nor 2>err; test $? = 8; } && grep -q "store" err
+'
+
+test_expect_success 'operational errors are 8, usage errors 16' '
+	{ "$AXFS" ls nothing.axfs 2>err; test $? = 8; } && grep -q nothing.axfs err &&
+	{ "$AXFS" ls tree/etc/.hidden / 2>err; test $? = 8; } &&
+	{ "$AXFS" ls img.axfs >/dev/full 2>err; test $? = 8; } && grep -q "standard output" err &&
+	{ "$AXFS" ls 2>err; test $? = 16; } && grep -q "no image given" err &&
+	{ "$AXFS" ls --nope img.axfs 2>err; test $? = 16; } &&
+	"$AXFS" ls --help | grep -q "^usage: axfs ls" &&
+	"$AXFS-ls" --version 2>/dev/null | grep -q "^axfs ls" ||
+	{ ln -s "$AXFS" axfs-ls && ./axfs-ls img.axfs /etc >got &&
+	  test_cmp x/etc got; }
+'
+
+if command -v dpkg >/dev/null && dpkg-query -W -f='${db:Status-Status}' base-files 2>/dev/null | grep -qx installed; then
+	test_expect_success 'setup: the files of the installed base-files package' '
+		sh "$AXFS_TOP/tests/tools/pkgtree.sh" deb base-files &&
+		test -L deb/etc/os-release &&
+		"$AXFS" mkfs -q deb -o deb.axfs
+	'
+	test_expect_success 'base-files: ls PATH lists exactly what ls -A lists' '
+		dirs="/ /etc /usr/share/base-files /usr/share/common-licenses /usr/lib" &&
+		mkdir y && for d in $dirs; do
+			echo "y/$(echo $d | tr / _) long - deb$d"
+		done | expect_all &&
+		for d in $dirs; do
+			"$AXFS" ls deb.axfs $d >got &&
+			(cd "deb$d" && ls -A) >want && test_cmp want got &&
+			"$AXFS" ls -l deb.axfs $d | cut_long >got &&
+			test_cmp y/$(echo $d | tr / _) got || return 1
+		done &&
+		"$AXFS" ls -R deb.axfs /usr/share >got &&
+		(cd deb && find usr/share -mindepth 1 | sed "s|^|/|" | sort) >want &&
+		sort got | test_cmp want - &&
+		"$AXFS" ls -l deb.axfs /etc/os-release | cut_long >got &&
+		echo "lrwxrwxrwx 0/0 21 /etc/os-release -> $(readlink deb/etc/os-release)" >want &&
+		test_cmp want got
+	'
+else
+	test_skip 'the files of the installed base-files package (no dpkg here)'
+fi
+
+test_done

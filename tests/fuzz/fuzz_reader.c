@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Fuzz target: the image reader.  Opens the input as an image (strict and
- * lenient), walks every inode, reads every page of every file and symlink,
+ * lenient), walks every inode, looks paths up (following the image's
+ * symbolic links too), reads every page of every file and symlink,
  * reads files again through axfs_image_read at unaligned offsets and
  * through the read-ahead stream (in the caller's thread or on two worker
  * threads), and inflates the first cblocks.  Any crash, hang, leak or
@@ -111,6 +112,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		axfs_image_walk(img, visit, w, &err);
 		axfs_image_lookup(img, "/bin/sh", &ino, &err);
 		axfs_image_lookup(img, "/a/../b/./c", &ino, &err);
+		/* Symbolic links of the image followed: targets are input. */
+		for (int i = 0; i < 3; i++) {
+			static const char *const p[] = {
+				"/bin/sh", "/etc/os-release/", "a/../b/c/d"
+			};
+			char *real = NULL;
+
+			axfs_image_resolve(img, p[i], 0, &ino, &real, NULL,
+					   NULL, &err);
+			free(real);
+		}
 		/* Threads only now and then: creating them is slow. */
 		stream_all(w, (size & 3) == 1 ? 2 : 0);
 		cb = malloc(AXFS_CBLOCK_MAX);

@@ -258,7 +258,12 @@ static int run(struct ls *l, struct operand *ops, int n)
 			cmd_error("%s", l->err.msg);
 			free(ops[i].real);
 			ops[i].real = NULL;
-			failed = 1;
+			/* A damaged image is not a PATH that is not there. */
+			if (l->err.code != AXFS_ERR_NOT_FOUND &&
+			    l->err.code != AXFS_ERR_LOOP)
+				failed = EXIT_OPERATIONAL;
+			else if (!failed)
+				failed = 1;
 			continue;
 		}
 		ops[i].is_dir = S_ISDIR(in.mode) && !l->dirself;
@@ -299,9 +304,7 @@ static int run(struct ls *l, struct operand *ops, int n)
 	}
 	if (l->json)
 		printf("\n]}\n");
-	if (rc)
-		return rc;
-	return failed ? 1 : EXIT_OK;
+	return rc ? rc : failed;
 }
 
 int cmd_ls(int argc, char **argv)

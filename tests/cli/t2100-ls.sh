@@ -150,6 +150,17 @@ test_expect_success 'a split image: STORE after the mmap segment, or --store' '
 	{ "$AXFS" ls s.nor 2>err; test $? = 8; } && grep -q "store" err
 '
 
+test_expect_success 'a damaged image: exit 8, the byte named' '
+	"$AXFS" mkfs -q --compress-metadata=no tree -o raw.axfs &&
+	off=$(grep -obUa alternatives raw.axfs | head -n 1 | cut -d: -f1) &&
+	cp raw.axfs bad.axfs &&
+	printf / | dd of=bad.axfs bs=1 seek=$((off + 6)) conv=notrunc 2>/dev/null &&
+	{ "$AXFS" ls bad.axfs /usr 2>err >got; test $? = 8; } && test ! -s got &&
+	grep -q "bad.axfs.: byte $off: .*a ./. in its name" err &&
+	{ "$AXFS" ls -R bad.axfs /etc 2>err; test $? = 8; } &&
+	grep -q "byte $off" err
+'
+
 test_expect_success 'operational errors are 8, usage errors 16' '
 	{ "$AXFS" ls nothing.axfs 2>err; test $? = 8; } && grep -q nothing.axfs err &&
 	{ "$AXFS" ls tree/etc/.hidden / 2>err; test $? = 8; } &&

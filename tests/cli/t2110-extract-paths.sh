@@ -70,6 +70,15 @@ test_expect_success 'a missing PATH or a loop: named, exit 8, nothing written' '
 	grep -q "init/.: not a directory" err && test ! -e x.tar
 '
 
+test_expect_success 'a damaged image: exit 8 naming the byte, nothing written' '
+	"$AXFS" mkfs -q --compress-metadata=no tree -o raw.axfs &&
+	off=$(grep -obUa alternatives raw.axfs | head -n 1 | cut -d: -f1) &&
+	cp raw.axfs bad.axfs &&
+	printf / | dd of=bad.axfs bs=1 seek=$((off + 6)) conv=notrunc 2>/dev/null &&
+	{ "$AXFS" extract bad.axfs dmg /usr/bin 2>err; test $? = 8; } &&
+	grep -q "bad.axfs.: byte $off: .*a ./. in its name" err && test ! -e dmg
+'
+
 test_expect_success '--tar: the same selection; a hard link whose first member is left out is written in full' '
 	"$AXFS" extract --tar - img.axfs /usr/share/doc/base /bin/ls >a.tar &&
 	mkdir ta && tar -C ta -xpf a.tar &&

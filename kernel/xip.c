@@ -81,7 +81,8 @@ static vm_fault_t axfs_fault(struct vm_fault *vmf)
 			axfs_profiling_add(sbi, node, ino);
 		if (readonly && sbi->xip_direct &&
 		    !axfs_xip_node_phys(sbi, node, &phys))
-			return axfs_vmf_insert_phys(vmf, phys);
+			return vmf_insert_mixed(vma, vmf->address,
+						PHYS_PFN(phys));
 	}
 	return filemap_fault(vmf);
 }
@@ -101,13 +102,13 @@ static int axfs_file_mmap(struct file *file, struct vm_area_struct *vma)
 		return err;
 	vma->vm_ops = &axfs_vm_ops;
 	if (sbi->xip_direct)
-		axfs_vm_flags_set(vma, VM_MIXEDMAP);
+		vm_flags_set(vma, VM_MIXEDMAP);
 	return 0;
 }
 
 const struct file_operations axfs_file_operations = {
 	.llseek		= generic_file_llseek,
 	.read_iter	= generic_file_read_iter,
-	.splice_read	= axfs_splice_read,
+	.splice_read	= filemap_splice_read,
 	.mmap		= axfs_file_mmap,
 };

@@ -86,6 +86,50 @@ static inline vm_fault_t axfs_backport_vmf_insert_mixed(struct vm_area_struct *v
 	axfs_backport_vmf_insert_mixed(vma, addr, pfn)
 #endif
 
+/*
+ * 7.x: ->mmap_prepare(desc), which describes the mapping before it exists
+ * (flags as vma_flags_t bits).  Before, ->mmap(file, vma) set up the vma
+ * itself; the driver's mmap_prepare runs there through a wrapper, on a
+ * desc that carries the vma.  6.17 to 6.19 had an ->mmap_prepare with a
+ * vm_flags word instead of the bits: they take this path too.
+ */
+#ifndef AXFS_HAVE_MMAP_PREPARE
+struct axfs_backport_vm_area_desc {
+	struct file *file;
+	struct vm_area_struct *vma;
+	const struct vm_operations_struct *vm_ops;
+};
+
+#define vm_area_desc		axfs_backport_vm_area_desc
+#define VMA_MIXEDMAP_BIT	VM_MIXEDMAP
+#define vma_desc_set_flags(desc, flags)	vm_flags_set((desc)->vma, flags)
+
+static inline int axfs_backport_readonly_mmap_prepare(struct vm_area_desc *desc)
+{
+	return generic_file_readonly_mmap(desc->file, desc->vma);
+}
+
+#define generic_file_readonly_mmap_prepare(desc) \
+	axfs_backport_readonly_mmap_prepare(desc)
+
+#define AXFS_MMAP_PREPARE_OP(fn)					\
+	static int fn##_mmap(struct file *file,				\
+			     struct vm_area_struct *vma)		\
+	{								\
+		struct vm_area_desc desc = { .file = file, .vma = vma };\
+		int err = fn(&desc);					\
+									\
+		if (!err && desc.vm_ops)				\
+			vma->vm_ops = desc.vm_ops;			\
+		return err;						\
+	}
+#define mmap_prepare		mmap
+#define AXFS_MMAP_PREPARE(fn)	fn##_mmap
+#else
+#define AXFS_MMAP_PREPARE_OP(fn)
+#define AXFS_MMAP_PREPARE(fn)	fn
+#endif
+
 /* ---- the page cache: folios -------------------------------------------- */
 
 /*

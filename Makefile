@@ -295,7 +295,8 @@ KFUZZ_KSRCS := $(addprefix kernel/,regions.c io.c inode.c dir.c file.c xip.c unc
 	       tests/fuzz/kshim/kshim.c tests/fuzz/fuzz_kernel.c
 KFUZZ_USRCS := tests/fuzz/kshim/kshim_libc.c tests/fuzz/kshim/kzlib.c tests/fuzz/standalone.c
 KFUZZ_KFLAGS := -std=gnu11 -D__KERNEL__ -fno-strict-aliasing $(WARN) -Wno-sign-compare \
-		-Itests/fuzz/kshim -Ikernel -Iinclude/axfs -Itests/fuzz
+		-Itests/fuzz/kshim -Ikernel -Iinclude/axfs -Itests/fuzz \
+		-include tests/fuzz/kshim/axfs-probes.h
 KFUZZ_UFLAGS := $(BASE_CFLAGS) $(WARN) -Wno-missing-prototypes -Itests/fuzz
 KFUZZ_FLAGS   = $(if $(filter $(KFUZZ_USRCS),$<),$(KFUZZ_UFLAGS),$(KFUZZ_KFLAGS)) -MMD -MP
 KFUZZ_LIBS    = $(or $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null),-lz)

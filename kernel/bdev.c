@@ -36,10 +36,10 @@ static void axfs_bdev_readahead(struct address_space *mapping, u64 offset,
 
 int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 {
-	struct address_space *mapping = axfs_bdev_mapping(bdev);
+	struct address_space *mapping = bdev->bd_mapping;
 	u8 *out = dst;
 
-	u64 size = axfs_bdev_bytes(bdev);
+	u64 size = bdev_nr_bytes(bdev);
 
 	if (offset > size || len > size - offset)
 		return -EIO;
@@ -56,9 +56,9 @@ int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 		page = read_mapping_page(mapping, index, NULL);
 		if (IS_ERR(page))
 			return -EIO;
-		kaddr = axfs_kmap(page);
+		kaddr = kmap_local_page(page);
 		memcpy(out, (u8 *)kaddr + in_page, chunk);
-		axfs_kunmap(page, kaddr);
+		kunmap_local(kaddr);
 		put_page(page);
 
 		out += chunk;
@@ -73,18 +73,18 @@ int axfs_bdev_open(struct axfs_dev *dev, const char *path, void *holder)
 {
 	struct block_device *bdev;
 
-	bdev = axfs_blkdev_open(path, holder, &dev->opened);
+	bdev = axfs_bdev_open_path(path, holder, &dev->opened);
 	if (IS_ERR(bdev))
 		return PTR_ERR(bdev);
 	dev->bdev = bdev;
 	dev->own = true;
-	dev->size = axfs_bdev_bytes(bdev);
+	dev->size = bdev_nr_bytes(bdev);
 	return 0;
 }
 
 void axfs_bdev_close(struct axfs_dev *dev)
 {
 	if (dev->bdev && dev->own)
-		axfs_blkdev_close(dev->bdev, dev->opened);
+		axfs_bdev_release(dev->bdev, dev->opened);
 	dev->bdev = NULL;
 }

@@ -1,10 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * compat.h - the kernel interfaces that changed between Linux 5.10 and
- * today, one small helper each, so the rest of the driver reads the same
- * on every kernel line.  Each helper names the release that changed it;
- * the checks were made against Debian's headers of 5.10, 6.1, 6.12 and
- * 7.3.  Newest interface first in each #if.
+ * compat.h - the kernel interfaces the driver uses, under their upstream
+ * names, for the kernels (5.10 on) that lack them.
+ *
+ * The driver's .c files are written against the newest kernel: they call
+ * kmap_local_folio(), readahead_folio(), folio_end_read(), bdev_nr_bytes(),
+ * vm_flags_set() and so on by their real names, and a reader looks them
+ * up in the kernel's own documentation.  Here each older kernel's
+ * implementation is given under that name, as the backports project does,
+ * with the release that brought the interface.
+ *
+ * Whether a kernel has an interface is decided by the compile probes of
+ * Kbuild (kernel/probes/, AXFS_HAVE_* in the generated axfs-probes.h),
+ * not by its version number: distributions backport folios, block-device
+ * files and inode time accessors to older lines (Debian's 5.10 and 6.1
+ * have inode_set_ctime_to_ts(), RHEL-like kernels have folios), and a
+ * version compare would then define a second copy of what the kernel has.
+ *
+ * A tree as new as AXFS_COMPAT_NEWEST needs nothing here: mkpatch.sh
+ * leaves this file and the probes out of the patch for such a tree.
+ *
+ * AXFS_COMPAT_NEWEST 6.19
  */
 #ifndef AXFS_COMPAT_H
 #define AXFS_COMPAT_H
@@ -15,60 +31,220 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/proc_fs.h>
-#include <linux/version.h>
 
-#define AXFS_KERNEL_AT_LEAST(a, b) \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0))
-
-#if !AXFS_KERNEL_AT_LEAST(6, 17)
-#include <linux/pfn_t.h>
+#ifndef AXFS_HAVE_PROBES
+#error "compat.h needs the Kbuild probes (axfs-probes.h): build with kernel/Kbuild"
 #endif
+
+/*
+ * Each shim that shares its name with a kernel function is a static
+ * inline named axfs_backport_NAME, made visible as NAME by a #define, so
+ * that it may call the kernel's own NAME where one exists with another
+ * signature (as backports' LINUX_BACKPORT() does).
+ */
+
+/* ---- memory mapping ---------------------------------------------------- */
 
 /* 5.11: kmap_local_page(); 5.10 has kmap(), which may sleep as we do. */
-static inline void *axfs_kmap(struct page *page)
+#ifndef AXFS_HAVE_KMAP_LOCAL
+static inline void *kmap_local_page(struct page *page)
 {
-#if AXFS_KERNEL_AT_LEAST(5, 11)
-	return kmap_local_page(page);
-#else
 	return kmap(page);
-#endif
 }
 
-static inline void axfs_kunmap(struct page *page, void *addr)
+static inline void axfs_backport_kunmap_local(const void *addr)
 {
-#if AXFS_KERNEL_AT_LEAST(5, 11)
-	kunmap_local(addr);
-#else
-	kunmap(page);
-#endif
+	kunmap(kmap_to_page((void *)addr));
 }
+
+#define kunmap_local(addr)	axfs_backport_kunmap_local(addr)
+#endif
+
+/* 6.3: vm_flags may only change through vm_flags_set(). */
+#ifndef AXFS_HAVE_VM_FLAGS_SET
+static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
+{
+	vma->vm_flags |= flags;
+}
+#endif
+
+/*
+ * 6.17: pfn_t is gone and vmf_insert_mixed() takes the page frame number
+ * itself; before, the pfn_t says it is a device pfn (PFN_DEV), as the
+ * XIP pages of the image are.
+ */
+#ifndef AXFS_HAVE_VMF_INSERT_MIXED_PFN
+#include <linux/pfn_t.h>
+static inline vm_fault_t axfs_backport_vmf_insert_mixed(struct vm_area_struct *vma,
+							unsigned long addr,
+							unsigned long pfn)
+{
+	return vmf_insert_mixed(vma, addr, __pfn_to_pfn_t(pfn, PFN_DEV));
+}
+
+#define vmf_insert_mixed(vma, addr, pfn) \
+	axfs_backport_vmf_insert_mixed(vma, addr, pfn)
+#endif
+
+/*
+ * 7.x: ->mmap_prepare(desc), which describes the mapping before it exists
+ * (flags as vma_flags_t bits).  Before, ->mmap(file, vma) set up the vma
+ * itself; the driver's mmap_prepare runs there through a wrapper, on a
+ * desc that carries the vma.  6.17 to 6.19 had an ->mmap_prepare with a
+ * vm_flags word instead of the bits: they take this path too.
+ */
+#ifndef AXFS_HAVE_MMAP_PREPARE
+struct axfs_backport_vm_area_desc {
+	struct file *file;
+	struct vm_area_struct *vma;
+	const struct vm_operations_struct *vm_ops;
+};
+
+#define vm_area_desc		axfs_backport_vm_area_desc
+#define VMA_MIXEDMAP_BIT	VM_MIXEDMAP
+#define vma_desc_set_flags(desc, flags)	vm_flags_set((desc)->vma, flags)
+
+static inline int axfs_backport_readonly_mmap_prepare(struct vm_area_desc *desc)
+{
+	return generic_file_readonly_mmap(desc->file, desc->vma);
+}
+
+#define generic_file_readonly_mmap_prepare(desc) \
+	axfs_backport_readonly_mmap_prepare(desc)
+
+#define AXFS_MMAP_PREPARE_OP(fn)					\
+	static int fn##_mmap(struct file *file,				\
+			     struct vm_area_struct *vma)		\
+	{								\
+		struct vm_area_desc desc = { .file = file, .vma = vma };\
+		int err = fn(&desc);					\
+									\
+		if (!err && desc.vm_ops)				\
+			vma->vm_ops = desc.vm_ops;			\
+		return err;						\
+	}
+#define mmap_prepare		mmap
+#define AXFS_MMAP_PREPARE(fn)	fn##_mmap
+#else
+#define AXFS_MMAP_PREPARE_OP(fn)
+#define AXFS_MMAP_PREPARE(fn)	fn
+#endif
+
+/* ---- the page cache: folios -------------------------------------------- */
+
+/*
+ * 5.16: folios.  Before them every page-cache folio of this driver is one
+ * page, so a folio is spelt as a page: the driver never has a variable
+ * named "page" beside one named "folio".
+ */
+#ifndef AXFS_HAVE_FOLIO
+#define folio page
+static inline void folio_mark_uptodate(struct page *page)
+{
+	SetPageUptodate(page);
+}
+
+static inline bool folio_test_uptodate(struct page *page)
+{
+	return PageUptodate(page);
+}
+
+static inline void folio_unlock(struct page *page)
+{
+	unlock_page(page);
+}
+
+static inline void folio_put(struct page *page)
+{
+	put_page(page);
+}
+
+static inline void flush_dcache_folio(struct page *page)
+{
+	flush_dcache_page(page);
+}
+
+static inline void *kmap_local_folio(struct page *page, size_t offset)
+{
+	return kmap_local_page(page) + offset;
+}
+
+/* grab_cache_page_nowait() and friends are pagecache_get_page(). */
+static inline struct page *axfs_backport_filemap_get_folio(struct address_space *mapping,
+							   pgoff_t index, int fgp,
+							   gfp_t gfp)
+{
+	return pagecache_get_page(mapping, index, fgp, gfp);
+}
+
+#define __filemap_get_folio(mapping, index, fgp, gfp) \
+	axfs_backport_filemap_get_folio(mapping, index, fgp, gfp)
+#endif
+
+/* 5.18: readahead_folio(), which leaves no reference to the caller. */
+#ifndef AXFS_HAVE_READAHEAD_FOLIO
+static inline struct folio *readahead_folio(struct readahead_control *rac)
+{
+	struct page *page = readahead_page(rac);
+
+	if (page)
+		put_page(page);
+	return (struct folio *)page;
+}
+#endif
+
+/* 6.9: folio_end_read(): up to date if the read succeeded, unlocked. */
+#ifndef AXFS_HAVE_FOLIO_END_READ
+static inline void folio_end_read(struct folio *folio, bool success)
+{
+	if (success)
+		folio_mark_uptodate(folio);
+	folio_unlock(folio);
+}
+#endif
+
+/*
+ * 5.19: ->readpage(file, page) became ->read_folio(file, folio).  The
+ * driver names ->read_folio; before 5.19 the member it sets is ->readpage,
+ * through a wrapper taking the page.
+ */
+#ifndef AXFS_HAVE_READ_FOLIO
+#define AXFS_READ_FOLIO_OP(fn)						\
+	static int fn##_readpage(struct file *file, struct page *page)	\
+	{								\
+		return fn(file, (struct folio *)page);			\
+	}
+#define read_folio		readpage
+#define AXFS_READ_FOLIO(fn)	fn##_readpage
+#else
+#define AXFS_READ_FOLIO_OP(fn)
+#define AXFS_READ_FOLIO(fn)	fn
+#endif
+
+/* 6.5: generic_file_splice_read() gave way to filemap_splice_read(). */
+#ifndef AXFS_HAVE_FILEMAP_SPLICE_READ
+#define filemap_splice_read	generic_file_splice_read
+#endif
+
+/* ---- block devices ----------------------------------------------------- */
 
 /* 5.16: bdev_nr_bytes(). */
-static inline u64 axfs_bdev_bytes(struct block_device *bdev)
+#ifndef AXFS_HAVE_BDEV_NR_BYTES
+static inline loff_t bdev_nr_bytes(struct block_device *bdev)
 {
-#if AXFS_KERNEL_AT_LEAST(5, 16)
-	return bdev_nr_bytes(bdev);
-#else
 	return i_size_read(bdev->bd_inode);
-#endif
 }
+#endif
 
-/* 6.10: bd_inode gave way to bd_mapping. */
-static inline struct address_space *axfs_bdev_mapping(struct block_device *bdev)
-{
-#if AXFS_KERNEL_AT_LEAST(6, 10)
-	return bdev->bd_mapping;
-#else
-	return bdev->bd_inode->i_mapping;
+/* 6.10: the block device's page cache is bd_mapping, not bd_inode's. */
+#ifndef AXFS_HAVE_BD_MAPPING
+#define bd_mapping	bd_inode->i_mapping
 #endif
-}
 
 /* 5.11: lookup_bdev() returns the dev_t, not a referenced block_device. */
-static inline int axfs_lookup_bdev(const char *path, dev_t *dev)
+#ifndef AXFS_HAVE_LOOKUP_BDEV_DEV
+static inline int axfs_backport_lookup_bdev(const char *path, dev_t *dev)
 {
-#if AXFS_KERNEL_AT_LEAST(5, 11)
-	return lookup_bdev(path, dev);
-#else
 	struct block_device *bdev = lookup_bdev(path);
 
 	if (IS_ERR(bdev))
@@ -76,18 +252,23 @@ static inline int axfs_lookup_bdev(const char *path, dev_t *dev)
 	*dev = bdev->bd_dev;
 	bdput(bdev);
 	return 0;
-#endif
 }
 
+#define lookup_bdev(path, dev)	axfs_backport_lookup_bdev(path, dev)
+#endif
+
 /*
- * Opening a block device by path, exclusively, read-only: four
- * generations.  *opened keeps what closing needs: the bdev file (6.9),
- * the bdev_handle (6.7), the holder (6.5), nothing before.
+ * 6.9: a block device is opened as a file (bdev_file_open_by_path(),
+ * file_bdev(), fput()).  Its handle had other types before (a struct
+ * bdev_handle in 6.7 and 6.8, the holder in 6.5 and 6.6, nothing before),
+ * so no older kernel can have these under their own names: the one pair
+ * of driver helpers left, whose first branch is the upstream call.
+ * *opened keeps what closing needs.
  */
 static inline struct block_device *
-axfs_blkdev_open(const char *path, void *holder, void **opened)
+axfs_bdev_open_path(const char *path, void *holder, void **opened)
 {
-#if AXFS_KERNEL_AT_LEAST(6, 9)
+#if defined(AXFS_HAVE_BDEV_FILE)
 	struct file *file = bdev_file_open_by_path(path, BLK_OPEN_READ, holder,
 						   NULL);
 
@@ -95,7 +276,7 @@ axfs_blkdev_open(const char *path, void *holder, void **opened)
 		return ERR_CAST(file);
 	*opened = file;
 	return file_bdev(file);
-#elif AXFS_KERNEL_AT_LEAST(6, 7)
+#elif defined(AXFS_HAVE_BDEV_HANDLE)
 	struct bdev_handle *handle = bdev_open_by_path(path, BLK_OPEN_READ,
 						       holder, NULL);
 
@@ -103,7 +284,7 @@ axfs_blkdev_open(const char *path, void *holder, void **opened)
 		return ERR_CAST(handle);
 	*opened = handle;
 	return handle->bdev;
-#elif AXFS_KERNEL_AT_LEAST(6, 5)
+#elif defined(AXFS_HAVE_BLK_OPEN_MODE)
 	*opened = holder;
 	return blkdev_get_by_path(path, BLK_OPEN_READ, holder, NULL);
 #else
@@ -112,167 +293,64 @@ axfs_blkdev_open(const char *path, void *holder, void **opened)
 #endif
 }
 
-static inline void axfs_blkdev_close(struct block_device *bdev, void *opened)
+static inline void axfs_bdev_release(struct block_device *bdev, void *opened)
 {
-#if AXFS_KERNEL_AT_LEAST(6, 9)
+#if defined(AXFS_HAVE_BDEV_FILE)
 	fput(opened);
-#elif AXFS_KERNEL_AT_LEAST(6, 7)
+#elif defined(AXFS_HAVE_BDEV_HANDLE)
 	bdev_release(opened);
-#elif AXFS_KERNEL_AT_LEAST(6, 5)
+#elif defined(AXFS_HAVE_BLK_OPEN_MODE)
 	blkdev_put(bdev, opened);
 #else
 	blkdev_put(bdev, FMODE_READ | FMODE_EXCL);
 #endif
 }
 
-/*
- * A page-cache page for reading ahead, never waiting: created and locked
- * for us, or NULL if the page is cached already (up to date, or locked by
- * a reader) or memory is short.  5.16: folios; 6.4: __filemap_get_folio()
- * returns an ERR_PTR instead of NULL.
- */
-static inline struct page *axfs_grab_page_nowait(struct address_space *mapping,
-						 pgoff_t index)
-{
-#if AXFS_KERNEL_AT_LEAST(5, 16)
-	struct folio *folio;
-
-	folio = __filemap_get_folio(mapping, index,
-				    FGP_LOCK | FGP_CREAT | FGP_NOWAIT,
-				    readahead_gfp_mask(mapping));
-	if (IS_ERR_OR_NULL(folio))
-		return NULL;
-	if (folio_test_uptodate(folio)) {
-		folio_unlock(folio);
-		folio_put(folio);
-		return NULL;
-	}
-	return &folio->page;
-#else
-	struct page *page = grab_cache_page_nowait(mapping, index);
-
-	if (page && PageUptodate(page)) {
-		unlock_page(page);
-		put_page(page);
-		return NULL;
-	}
-	return page;
-#endif
-}
-
-/* A locked page we were asked to read is done: up to date if filled. */
-static inline void axfs_page_end_read(struct page *page, bool filled)
-{
-#if AXFS_KERNEL_AT_LEAST(5, 16)
-	struct folio *folio = page_folio(page);
-
-	if (filled)
-		folio_mark_uptodate(folio);
-	folio_unlock(folio);
-#else
-	if (filled)
-		SetPageUptodate(page);
-	unlock_page(page);
-#endif
-}
-
-/*
- * The next page of a readahead, locked, its index in *index.  The page
- * cache keeps it while it is locked, so no reference is left to us.
- * 5.18: readahead_folio() (readahead_page() is gone in 7.x).
- */
-static inline struct page *axfs_readahead_next(struct readahead_control *rac,
-					       pgoff_t *index)
-{
-#if AXFS_KERNEL_AT_LEAST(5, 18)
-	struct folio *folio = readahead_folio(rac);
-
-	if (!folio)
-		return NULL;
-	*index = folio->index;
-	return &folio->page;
-#else
-	struct page *page = readahead_page(rac);
-
-	if (!page)
-		return NULL;
-	*index = page->index;
-	put_page(page);
-	return page;
-#endif
-}
+/* ---- inodes and /proc -------------------------------------------------- */
 
 /* 5.17: PDE_DATA() became pde_data(). */
-static inline void *axfs_pde_data(const struct inode *inode)
+#ifndef AXFS_HAVE_PDE_DATA
+static inline void *pde_data(const struct inode *inode)
 {
-#if AXFS_KERNEL_AT_LEAST(5, 17)
-	return pde_data(inode);
-#else
 	return PDE_DATA(inode);
-#endif
 }
-
-/* 6.3: vm_flags may only change through vm_flags_set(). */
-static inline void axfs_vm_flags_set(struct vm_area_struct *vma,
-				     unsigned long flags)
-{
-#if AXFS_KERNEL_AT_LEAST(6, 3)
-	vm_flags_set(vma, flags);
-#else
-	vma->vm_flags |= flags;
 #endif
-}
 
 /*
- * 6.17: pfn_t is gone and vmf_insert_mixed() takes the page frame number
- * itself.  Either way the argument is derived from the physical address:
- * a plain address passed as a pfn would map the wrong memory.
+ * 6.6 (ctime) and 6.7 (atime, mtime): inode times behind accessors;
+ * Debian backported the ctime one to 5.10 and 6.1, hence two probes.
  */
-static inline vm_fault_t axfs_vmf_insert_phys(struct vm_fault *vmf,
-					      phys_addr_t phys)
+#ifndef AXFS_HAVE_INODE_SET_CTIME_TO_TS
+static inline struct timespec64 inode_set_ctime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
 {
-#if AXFS_KERNEL_AT_LEAST(6, 17)
-	return vmf_insert_mixed(vmf->vma, vmf->address, PHYS_PFN(phys));
-#else
-	return vmf_insert_mixed(vmf->vma, vmf->address,
-				phys_to_pfn_t(phys, PFN_DEV));
-#endif
-}
-
-/* 6.5: generic_file_splice_read() gave way to filemap_splice_read(). */
-#if AXFS_KERNEL_AT_LEAST(6, 5)
-#define axfs_splice_read	filemap_splice_read
-#else
-#define axfs_splice_read	generic_file_splice_read
-#endif
-
-/* 6.6 (ctime) and 6.7 (atime, mtime): inode times behind accessors. */
-static inline void axfs_set_inode_times(struct inode *inode,
-					struct timespec64 ts)
-{
-#if AXFS_KERNEL_AT_LEAST(6, 7)
-	inode_set_atime_to_ts(inode, ts);
-	inode_set_mtime_to_ts(inode, ts);
-	inode_set_ctime_to_ts(inode, ts);
-#elif AXFS_KERNEL_AT_LEAST(6, 6)
-	inode->i_atime = ts;
-	inode->i_mtime = ts;
-	inode_set_ctime_to_ts(inode, ts);
-#else
-	inode->i_atime = ts;
-	inode->i_mtime = ts;
 	inode->i_ctime = ts;
-#endif
+	return ts;
 }
+#endif
+
+#ifndef AXFS_HAVE_INODE_SET_MTIME_TO_TS
+static inline struct timespec64 inode_set_atime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_atime = ts;
+	return ts;
+}
+
+static inline struct timespec64 inode_set_mtime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_mtime = ts;
+	return ts;
+}
+#endif
 
 /* 6.19: i_state is read through inode_state_read_once(). */
-static inline bool axfs_inode_is_new(struct inode *inode)
+#ifndef AXFS_HAVE_INODE_STATE_READ_ONCE
+static inline unsigned long inode_state_read_once(struct inode *inode)
 {
-#if AXFS_KERNEL_AT_LEAST(6, 19)
-	return inode_state_read_once(inode) & I_NEW;
-#else
-	return inode->i_state & I_NEW;
-#endif
+	return READ_ONCE(inode->i_state);
 }
+#endif
 
 #endif /* AXFS_COMPAT_H */

@@ -179,7 +179,7 @@ static bool axfs_fill_sibling(struct axfs_sb_info *sbi, struct inode *inode,
 			      pgoff_t index, u64 c)
 {
 	size_t want = axfs_page_bytes(inode, index);
-	struct page *page;
+	struct folio *folio;
 	u64 in_c, offset;
 	u8 *buf;
 	int err;
@@ -187,18 +187,29 @@ static bool axfs_fill_sibling(struct axfs_sb_info *sbi, struct inode *inode,
 	if (!want || axfs_page_in_cblock(sbi, inode, index, &in_c, &offset) ||
 	    in_c != c)
 		return false;
-	page = axfs_grab_page_nowait(inode->i_mapping, index);
-	if (!page)
+	/*
+	 * Created and locked for us, never waited for; NULL (before 6.4) or
+	 * an error when memory is short or someone else has the page.
+	 */
+	folio = __filemap_get_folio(inode->i_mapping, index,
+				    FGP_LOCK | FGP_CREAT | FGP_NOWAIT,
+				    readahead_gfp_mask(inode->i_mapping));
+	if (IS_ERR_OR_NULL(folio))
 		return true;
-	buf = axfs_kmap(page);
+	if (folio_test_uptodate(folio)) {
+		folio_unlock(folio);
+		folio_put(folio);
+		return true;
+	}
+	buf = kmap_local_folio(folio, 0);
 	err = axfs_cblock_copy(sbi, buf, offset, want);
 	memset(buf + want, 0, PAGE_SIZE - want);
-	axfs_kunmap(page, buf);
+	kunmap_local(buf);
 	/* A page that does not check out is left to its own read (EIO). */
 	if (!err)
-		flush_dcache_page(page);
-	axfs_page_end_read(page, !err);
-	put_page(page);
+		flush_dcache_folio(folio);
+	folio_end_read(folio, !err);
+	folio_put(folio);
 	return true;
 }
 
@@ -289,69 +300,53 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 }
 
 /*
- * Fill one page-cache page of a file.  A page that cannot be read is left
- * not up to date, which the caller reports as EIO (the error flag that
+ * Fill one page-cache folio of a file (a single page: the driver does not
+ * ask for large folios).  A folio that cannot be read is left not up to
+ * date, which the caller reports as EIO (the error flag that
  * folio_set_error() set is gone since 6.12, and no reader needs it).
  */
-static int axfs_read_page(struct inode *inode, struct page *page,
-			  pgoff_t index)
+static int axfs_read_one(struct inode *inode, struct folio *folio)
 {
-	u8 *buf = axfs_kmap(page);
+	u8 *buf = kmap_local_folio(folio, 0);
 	int err;
 
-	err = axfs_fill_page(AXFS_SB(inode->i_sb), inode, index, buf);
+	err = axfs_fill_page(AXFS_SB(inode->i_sb), inode, folio->index, buf);
 	if (err)
 		memset(buf, 0, PAGE_SIZE);
-	axfs_kunmap(page, buf);
+	kunmap_local(buf);
 	if (err)
 		axfs_err_ratelimited(inode->i_sb, "inode %llu: page %lu is corrupt",
-				     axfs_ino_index(inode), index);
+				     axfs_ino_index(inode), folio->index);
 	else
-		flush_dcache_page(page);
+		flush_dcache_folio(folio);
 	return err;
 }
 
 /*
- * Readahead: the pages come locked and in index order, so each cblock is
- * inflated once for all of them (the cblock cache keeps it); a page that
+ * Readahead: the folios come locked and in index order, so each cblock is
+ * inflated once for all of them (the cblock cache keeps it); a folio that
  * cannot be read is left not up to date, and its read_folio reports it.
  */
 static void axfs_readahead(struct readahead_control *rac)
 {
 	struct inode *inode = rac->mapping->host;
-	struct page *page;
-	pgoff_t index;
+	struct folio *folio;
 
-	while ((page = axfs_readahead_next(rac, &index)))
-		axfs_page_end_read(page, !axfs_read_page(inode, page, index));
+	while ((folio = readahead_folio(rac)))
+		folio_end_read(folio, !axfs_read_one(inode, folio));
 }
 
-/* 5.19: ->readpage became ->read_folio; our folios are single pages. */
-#if AXFS_KERNEL_AT_LEAST(5, 19)
 static int axfs_read_folio(struct file *file, struct folio *folio)
 {
-	int err = axfs_read_page(folio->mapping->host, &folio->page,
-				 folio->index);
+	int err = axfs_read_one(folio->mapping->host, folio);
 
-	axfs_page_end_read(&folio->page, !err);
+	folio_end_read(folio, !err);
 	return err;
 }
 
-const struct address_space_operations axfs_aops = {
-	.read_folio	= axfs_read_folio,
-	.readahead	= axfs_readahead,
-};
-#else
-static int axfs_readpage(struct file *file, struct page *page)
-{
-	int err = axfs_read_page(page->mapping->host, page, page->index);
-
-	axfs_page_end_read(page, !err);
-	return err;
-}
+AXFS_READ_FOLIO_OP(axfs_read_folio)
 
 const struct address_space_operations axfs_aops = {
-	.readpage	= axfs_readpage,
+	.read_folio	= AXFS_READ_FOLIO(axfs_read_folio),
 	.readahead	= axfs_readahead,
 };
-#endif

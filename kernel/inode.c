@@ -43,7 +43,7 @@ struct inode *axfs_iget(struct super_block *sb, u64 ino)
 	inode = iget_locked(sb, ino + 1);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
-	if (!axfs_inode_is_new(inode))
+	if (!(inode_state_read_once(inode) & I_NEW))
 		return inode;
 
 	if (axfs_inode_mode(sbi, ino, &mode) ||
@@ -61,7 +61,9 @@ struct inode *axfs_iget(struct super_block *sb, u64 ino)
 	/* One timestamp for the whole image. */
 	ts.tv_sec = (time64_t)sbi->timestamp;
 	ts.tv_nsec = 0;
-	axfs_set_inode_times(inode, ts);
+	inode_set_atime_to_ts(inode, ts);
+	inode_set_mtime_to_ts(inode, ts);
+	inode_set_ctime_to_ts(inode, ts);
 
 	switch (mode & S_IFMT) {
 	case S_IFREG:

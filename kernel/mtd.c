@@ -157,7 +157,7 @@ bool axfs_source_is_mtd(const char *source)
 		return false;
 	if (axfs_is_mtd_name(source))
 		return true;
-	return !axfs_lookup_bdev(source, &dev) && MAJOR(dev) == MTD_BLOCK_MAJOR;
+	return !lookup_bdev(source, &dev) && MAJOR(dev) == MTD_BLOCK_MAJOR;
 }
 
 int axfs_get_tree_mtd(struct fs_context *fc,

@@ -151,7 +151,7 @@ static int axfs_prof_open(struct inode *inode, struct file *file)
 
 	if (!err)
 		((struct seq_file *)file->private_data)->private =
-			axfs_pde_data(inode);
+			pde_data(inode);
 	return err;
 }
 

@@ -190,7 +190,7 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		snprintf(sb->s_id, sizeof(sb->s_id), "mtd%d", sb->s_mtd->index);
 	} else if (sb->s_bdev) {
 		sbi->dev0.bdev = sb->s_bdev;
-		sbi->dev0.size = axfs_bdev_bytes(sb->s_bdev);
+		sbi->dev0.size = bdev_nr_bytes(sb->s_bdev);
 	}
 	if (ctx->physaddr)
 		snprintf(sb->s_id, sizeof(sb->s_id), "physaddr=0x%llx",

@@ -81,7 +81,8 @@ static vm_fault_t axfs_fault(struct vm_fault *vmf)
 			axfs_profiling_add(sbi, node, ino);
 		if (readonly && sbi->xip_direct &&
 		    !axfs_xip_node_phys(sbi, node, &phys))
-			return axfs_vmf_insert_phys(vmf, phys);
+			return vmf_insert_mixed(vma, vmf->address,
+						PHYS_PFN(phys));
 	}
 	return filemap_fault(vmf);
 }
@@ -90,24 +91,26 @@ static const struct vm_operations_struct axfs_vm_ops = {
 	.fault		= axfs_fault,
 };
 
-static int axfs_file_mmap(struct file *file, struct vm_area_struct *vma)
+static int axfs_file_mmap_prepare(struct vm_area_desc *desc)
 {
-	struct axfs_sb_info *sbi = AXFS_SB(file_inode(file)->i_sb);
+	struct axfs_sb_info *sbi = AXFS_SB(file_inode(desc->file)->i_sb);
 	int err;
 
 	/* Refuses shared writable mappings; sets up the page cache side. */
-	err = generic_file_readonly_mmap(file, vma);
+	err = generic_file_readonly_mmap_prepare(desc);
 	if (err)
 		return err;
-	vma->vm_ops = &axfs_vm_ops;
+	desc->vm_ops = &axfs_vm_ops;
 	if (sbi->xip_direct)
-		axfs_vm_flags_set(vma, VM_MIXEDMAP);
+		vma_desc_set_flags(desc, VMA_MIXEDMAP_BIT);
 	return 0;
 }
+
+AXFS_MMAP_PREPARE_OP(axfs_file_mmap_prepare)
 
 const struct file_operations axfs_file_operations = {
 	.llseek		= generic_file_llseek,
 	.read_iter	= generic_file_read_iter,
-	.splice_read	= axfs_splice_read,
-	.mmap		= axfs_file_mmap,
+	.splice_read	= filemap_splice_read,
+	.mmap_prepare	= AXFS_MMAP_PREPARE(axfs_file_mmap_prepare),
 };

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # checkpatch.sh - the kernel's scripts/checkpatch.pl --strict on the driver
-# (kernel/*.c, kernel/*.h) and on the format header it includes
+# (kernel/*.c, kernel/*.h, kernel/probes/*.c) and on the format header it includes
 # (include/axfs/axfs_format.h).
 #
 #   sh kernel/scripts/checkpatch.sh [--all]
@@ -29,8 +29,6 @@ EXCEPTIONS='
 kernel/super.c PRINTK_WITHOUT_KERN_LEVEL
 kernel/super.c CAMELCASE
 kernel/uncompress.c CAMELCASE
-kernel/compat.h LINUX_VERSION_CODE
-kernel/compat.h CONSTANT_COMPARISON
 kernel/compat.h DEPRECATED_API
 include/axfs/axfs_format.h CAMELCASE
 include/axfs/axfs_format.h PREFER_KERNEL_TYPES
@@ -82,8 +80,9 @@ if ! have; then
 fi
 
 cd "$top"
-# The sources, not what kbuild leaves beside them (axfs.mod.c).
-src=$(ls kernel/*.c kernel/*.h | grep -v '\.mod\.c$')
+# The sources and the compile probes, not what kbuild leaves beside them
+# (axfs.mod.c, axfs-probes.h).
+src=$(ls kernel/*.c kernel/*.h kernel/probes/*.c | grep -v '\.mod\.c$\|/axfs-probes\.h$')
 # shellcheck disable=SC2086
 out=$(perl "$dir/checkpatch.pl" --strict --no-tree --terse --show-types \
 	--no-summary -f $src include/axfs/axfs_format.h) || true

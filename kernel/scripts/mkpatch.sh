@@ -28,13 +28,40 @@ version=$(cat "$top/VERSION")
 die() { echo "mkpatch.sh: $*" >&2; exit 1; }
 [ -f "$format" ] || die "cannot find the format header '$format'"
 
-# copy_sources DIR: the driver's sources and the format header into DIR.
+# The driver is written against the newest kernel; compat.h and the
+# compile probes (probes/) give older kernels the newer interfaces.  A
+# tree at least as new as the newest release compat.h covers needs
+# neither: its patch leaves them out.
+compat_newest=$(sed -n 's/^ \* AXFS_COMPAT_NEWEST \([0-9]*\.[0-9]*\)$/\1/p' "$here/compat.h")
+[ -n "$compat_newest" ] || die "compat.h: no AXFS_COMPAT_NEWEST line"
+
+# tree_needs_compat LINUX: whether LINUX is older than $compat_newest (or
+# of a version its Makefile does not say: then compat.h stays, harmless).
+tree_needs_compat() {
+	v=$(sed -n 's/^VERSION = \([0-9]*\)$/\1/p' "$1/Makefile" 2>/dev/null)
+	p=$(sed -n 's/^PATCHLEVEL = \([0-9]*\)$/\1/p' "$1/Makefile" 2>/dev/null)
+	[ -n "$v" ] && [ -n "$p" ] || return 0
+	[ $((v * 1000 + p)) -lt $((${compat_newest%.*} * 1000 + ${compat_newest#*.})) ]
+}
+
+# copy_sources DIR COMPAT: the driver's sources and the format header into
+# DIR; with COMPAT=no, without compat.h and the probes.
 copy_sources() {
 	mkdir -p "$1"
 	for f in "$here"/*.c "$here"/*.h "$format"; do
+		case ${f##*/} in
+		*.mod.c | axfs-probes.h) continue ;;	# made by a build
+		compat.h) [ "$2" = no ] && continue ;;
+		esac
 		cp "$f" "$1/"
 	done
 	cp "$here/Kconfig" "$1/Kconfig"
+	if [ "$2" = no ]; then
+		sed -i '/^#include "compat.h"$/d' "$1/axfs.h"
+	else
+		mkdir -p "$1/probes"
+		cp "$here"/probes/*.c "$here/probes/probe.sh" "$1/probes/"
+	fi
 }
 
 # hook LINUX: source fs/axfs/Kconfig and build fs/axfs/, next to cramfs
@@ -55,9 +82,11 @@ hook() {
 	fi
 }
 
+# tree DEST [LINUX]: fs/axfs in DEST, for a tree like LINUX (default DEST).
 tree() {
+	if tree_needs_compat "${2:-$1}"; then compat=yes; else compat=no; fi
 	rm -rf "$1/fs/axfs"
-	copy_sources "$1/fs/axfs"
+	copy_sources "$1/fs/axfs" "$compat"
 	# In a kernel tree the Kbuild file is the directory's Makefile.
 	cp "$here/Kbuild" "$1/fs/axfs/Makefile"
 	hook "$1"
@@ -76,7 +105,7 @@ print_patch() {
 	mkdir -p "$tmp/fs"
 	cp "$1/fs/Kconfig" "$1/fs/Makefile" "$tmp/fs/" 2>/dev/null ||
 		die "'$1' is not a kernel tree (no fs/Kconfig, fs/Makefile)"
-	tree "$tmp"
+	tree "$tmp" "$1"
 	cat <<EOF
 From: axfs-tools $version
 Subject: [PATCH] fs: add the AXFS filesystem (axfs-tools $version)
@@ -89,14 +118,14 @@ of axfs-tools $version.
 EOF
 	udiff "$1/fs/Kconfig" "$tmp/fs/Kconfig" fs/Kconfig
 	udiff "$1/fs/Makefile" "$tmp/fs/Makefile" fs/Makefile
-	for f in $(cd "$tmp/fs/axfs" && LC_ALL=C ls); do
+	for f in $(cd "$tmp/fs/axfs" && find . -type f | sed 's|^\./||' | LC_ALL=C sort); do
 		udiff "" "$tmp/fs/axfs/$f" "fs/axfs/$f"
 	done
 }
 
 dkms() {
 	rm -rf "$1"
-	copy_sources "$1"
+	copy_sources "$1" yes
 	cp "$here/Kbuild" "$here/Makefile" "$1/"
 	sed "s/@VERSION@/$version/" "$here/dkms.conf" >"$1/dkms.conf"
 }

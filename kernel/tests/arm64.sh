@@ -67,6 +67,8 @@ xmake() {	# xmake DIR: kbuild of the module in DIR for arm64
 # Built in copies: the x86 tests may build kernel/ at the same time.
 mkdir -p "$W/kernel" "$W/include/axfs"
 cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$W/kernel/"
+cp -R "$KT_KERNEL/probes" "$W/kernel/"
+rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
 cp "$AXFS_TOP/include/axfs/axfs_format.h" "$W/include/axfs/"
 cp -r "$here/ramflash" "$W/ramflash"
 if xmake "$W/kernel" >"$W/build.log" 2>&1; then
@@ -213,6 +215,8 @@ for flavour in arm64 arm64-16k; do
 	d=$W/build-$flavour
 	mkdir -p "$d/kernel" "$d/include/axfs"
 	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$d/kernel/"
+	cp -R "$KT_KERNEL/probes" "$d/kernel/"
+	rm -f "$d/kernel/axfs-probes.h" "$d/kernel"/*.mod.c
 	cp "$AXFS_TOP/include/axfs/axfs_format.h" "$d/include/axfs/"
 	if (out=$(sh "$here/arm64/fetch.sh" trixie-backports $flavour) && eval "$out" &&
 	    root=$(sh "$here/buildroot.sh" trixie gcc-14-aarch64-linux-gnu) && eval "$root" &&

@@ -39,6 +39,8 @@ mkdir -p "$out/kernel" "$out/include/axfs"
 out=$(cd "$out" && pwd)
 cp "$top"/kernel/*.c "$top"/kernel/*.h "$top"/kernel/Kbuild \
 	"$top"/kernel/Makefile "$out/kernel/"
+cp -R "$top/kernel/probes" "$out/kernel/"
+rm -f "$out/kernel/axfs-probes.h" "$out/kernel"/*.mod.c
 cp "$top/include/axfs/axfs_format.h" "$out/include/axfs/"
 
 cmd="make -C $out/kernel KDIR=$KDIR $*"

@@ -248,14 +248,14 @@ vm_fault_t filemap_fault(struct vm_fault *vmf)
 }
 
 vm_fault_t vmf_insert_mixed(struct vm_area_struct *vma, unsigned long addr,
-			    pfn_t pfn)
+			    unsigned long pfn)
 {
 	if (!(vma->vm_flags & VM_MIXEDMAP))
 		kshim_die("vmf_insert_mixed without VM_MIXEDMAP");
 	if (addr < vma->vm_start || addr >= vma->vm_end)
 		kshim_die("vmf_insert_mixed outside the vma");
 	vma->kshim_inserted = true;
-	vma->kshim_pfn = pfn.val & ~PFN_FLAGS_MASK;
+	vma->kshim_pfn = pfn;
 	return VM_FAULT_NOPAGE;
 }
 

@@ -6,8 +6,11 @@
  * fuzz target tests/fuzz/fuzz_kernel.c.  Every <linux/...> header the
  * driver includes is a one-line file in kshim/linux/ that includes this.
  *
- * It describes the 6.1 kernel the qemu suite boots: LINUX_VERSION_CODE
- * says so, so version-dependent code takes that kernel's branch.
+ * It describes the newest kernel interfaces the driver is written
+ * against (folio_end_read(), vm_flags_set(), vmf_insert_mixed() taking a
+ * pfn, inode time accessors): axfs-probes.h beside this file says that
+ * every interface kernel/probes/ asks for is here, so compat.h defines
+ * nothing and the driver's own code is what runs.
  *
  * Files that include this must not include libc headers that define
  * kernel type names (<sys/types.h>, <stdlib.h>, <stdio.h>): the libc
@@ -29,7 +32,7 @@
 #include "kshim_libc.h"
 
 #define KERNEL_VERSION(a, b, c)	(((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
-#define LINUX_VERSION_CODE	KERNEL_VERSION(6, 1, 0)
+#define LINUX_VERSION_CODE	KERNEL_VERSION(6, 19, 0)
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -344,6 +347,32 @@ struct inode {
 	struct inode *kshim_next;	/* the super_block's list */
 };
 
+static inline struct timespec64 inode_set_atime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_atime = ts;
+	return ts;
+}
+
+static inline struct timespec64 inode_set_mtime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_mtime = ts;
+	return ts;
+}
+
+static inline struct timespec64 inode_set_ctime_to_ts(struct inode *inode,
+						      struct timespec64 ts)
+{
+	inode->i_ctime = ts;
+	return ts;
+}
+
+static inline unsigned long inode_state_read_once(struct inode *inode)
+{
+	return inode->i_state;
+}
+
 struct super_block {
 	void *s_fs_info;
 	char s_id[32];
@@ -513,6 +542,15 @@ static inline void flush_dcache_page(struct page *page)
 {
 }
 
+static inline void *kmap_local_folio(struct folio *folio, size_t offset)
+{
+	return (char *)folio->page.kshim_addr + offset;
+}
+
+static inline void flush_dcache_folio(struct folio *folio)
+{
+}
+
 static inline void folio_mark_uptodate(struct folio *folio)
 {
 	folio->uptodate = true;
@@ -525,6 +563,13 @@ static inline void folio_set_error(struct folio *folio)
 
 void folio_unlock(struct folio *folio);
 
+static inline void folio_end_read(struct folio *folio, bool success)
+{
+	if (success)
+		folio_mark_uptodate(folio);
+	folio_unlock(folio);
+}
+
 /* ---- mmap and faults (xip.c) -------------------------------------------- */
 
 #define VM_READ		0x00000001UL
@@ -534,13 +579,8 @@ void folio_unlock(struct folio *folio);
 #define VM_MAYWRITE	0x00000020UL
 #define VM_MIXEDMAP	0x10000000UL
 #define VM_FAULT_NOPAGE	0x000100
-#define PFN_DEV		(1ULL << 61)
-#define PFN_FLAGS_MASK	(0xfULL << 60)
 #define PHYS_PFN(x)	((unsigned long)((x) >> PAGE_SHIFT))
 
-typedef struct {
-	u64 val;
-} pfn_t;
 
 /* asm/cacheflush.h: XIP pages are executed in place only in a kernel. */
 static inline void flush_icache_range(unsigned long start, unsigned long end)
@@ -549,12 +589,6 @@ static inline void flush_icache_range(unsigned long start, unsigned long end)
 	(void)end;
 }
 
-static inline pfn_t phys_to_pfn_t(phys_addr_t addr, u64 flags)
-{
-	pfn_t pfn = { (addr >> PAGE_SHIFT) | flags };
-
-	return pfn;
-}
 
 struct vm_operations_struct {
 	vm_fault_t (*fault)(struct vm_fault *);
@@ -577,7 +611,12 @@ struct vm_fault {
 };
 
 vm_fault_t vmf_insert_mixed(struct vm_area_struct *vma, unsigned long addr,
-			    pfn_t pfn);
+			    unsigned long pfn);
+
+static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
+{
+	vma->vm_flags |= flags;
+}
 vm_fault_t filemap_fault(struct vm_fault *vmf);
 int generic_file_readonly_mmap(struct file *file, struct vm_area_struct *vma);
 

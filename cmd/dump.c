@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "escape.h"
 #include "json.h"
 #include "image_operands.h"
 #include "options.h"
@@ -125,17 +126,6 @@ static void mode_string(uint32_t mode, char s[11])
 	s[10] = '\0';
 }
 
-/* Bytes of a path for the text listing: control characters escaped. */
-static void put_path(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			printf("\\%03o", *p);
-		else
-			putchar(*p);
-	}
-}
-
 /* ---- the superblock -------------------------------------------------------- */
 
 static void show_super_text(struct axfs_image *img)
@@ -150,10 +140,14 @@ static void show_super_text(struct axfs_image *img)
 		strftime(when, sizeof(when), " (%Y-%m-%d %H:%M:%S UTC)", &tm);
 	sig = strnlen((const char *)s->signature, AXFS_SIGNATURE_LEN);
 	printf("superblock of '%s' (%" PRIu64 " bytes):\n",
-	       axfs_image_name(img), axfs_image_file_size(img));
+	       cmd_esc(axfs_image_name(img)), axfs_image_file_size(img));
 	printf("  magic             0x%08" PRIx32 "\n", s->magic);
-	printf("  signature         \"%.*s\"\n", (int)sig,
-	       (const char *)s->signature);
+	{
+		char esc[4 * AXFS_SIGNATURE_LEN + 1];
+
+		axfs_text_escape(esc, (const char *)s->signature, sig);
+		printf("  signature         \"%s\"\n", esc);
+	}
 	printf("  digest            ");
 	for (int i = 0; i < AXFS_SB_DIGEST_LEN; i++)
 		printf("%02x", s->digest[i]);
@@ -530,10 +524,10 @@ static void inode_text(struct dump *d, const char *path,
 	else
 		printf("%11" PRIu64, in->size);
 	printf(" %7" PRIu64 " ", in->ino);
-	put_path(path);
+	cmd_put_escaped(stdout, path);
 	if (target) {
 		fputs(" -> ", stdout);
-		put_path(target);
+		cmd_put_escaped(stdout, target);
 	}
 	if (cmd_verbosity >= 2)
 		printf("  [file_size %" PRIu64 " entries %" PRIu64

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "escape.h"
 #include "image_operands.h"
 #include "options.h"
 #include "progress.h"
@@ -532,7 +533,7 @@ static int extract_fn(void *ctx, const char *path,
 	}
 	if (cmd_verbosity >= 2) {
 		cmd_progress_clear();
-		printf("%s%s\n", x->dir, path);
+		printf("%s%s\n", cmd_esc(x->dir), cmd_esc(path));
 	}
 	switch (in->mode & S_IFMT) {
 	case S_IFDIR:

@@ -305,19 +305,6 @@ static int make_room(struct extract *x, int pfd, const char *name,
 	return 0;
 }
 
-static int set_owner_at(struct extract *x, int pfd, const char *name,
-			const struct axfs_inode_info *in, const char *path)
-{
-	if (!x->as_root) {
-		if (in->uid != geteuid() || in->gid != getegid())
-			x->not_owned++;
-		return 0;
-	}
-	if (fchownat(pfd, name, in->uid, in->gid, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail_errno(x, errno, "change the owner of", path);
-	return 0;
-}
-
 static int pwrite_all(int fd, const uint8_t *p, size_t n, uint64_t off)
 {
 	while (n) {
@@ -527,6 +514,68 @@ static int make_link(struct extract *x, int pfd, const char *name,
 	return 0;
 }
 
+/*
+ * Owner, set-user-ID bits and time of the symlink, device node, FIFO or
+ * socket we just created at pfd/name, none of which can be opened for
+ * fchown()/fchmod(), without a call that follows a symlink (the hostile
+ * input rules, libaxfsimg/README.md).  Whoever can write to DIR may have
+ * swapped the entry for a symlink to any file, or a hard link to one.
+ *
+ * As root, the entry is opened O_PATH|O_NOFOLLOW (a symlink is opened as
+ * itself) and checked to be what we made: its type, a single link.  The
+ * owner is set on that descriptor (fchownat AT_EMPTY_PATH, which changes
+ * a symlink itself), and so are the 06000 bits chown clears, through
+ * /proc/self/fd/N, which reaches the opened inode and no other (without
+ * /proc that fails: a mode is never set by name).  The other permission
+ * bits were given at mknodat() (umask 0), so no other mode call is
+ * needed.  Without root nothing but the time is set, with
+ * AT_SYMLINK_NOFOLLOW, which never follows.
+ */
+static int set_node_meta(struct extract *x, int pfd, const char *name,
+			 const struct axfs_inode_info *in, mode_t perm,
+			 const char *path)
+{
+	char proc[64];
+	struct stat st;
+	int fd;
+
+	if (!x->as_root) {
+		if (in->uid != geteuid() || in->gid != getegid())
+			x->not_owned++;
+	} else {
+		fd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return fail_errno(x, errno, "open", path);
+		if (fstat(fd, &st) < 0) {
+			close(fd);
+			return fail_errno(x, errno, "inspect", path);
+		}
+		if ((st.st_mode & S_IFMT) != (in->mode & S_IFMT) ||
+		    st.st_nlink != 1) {
+			close(fd);
+			cmd_error("'%s%s' was replaced while it was extracted "
+				  "(another user writing to '%s'?): left as "
+				  "it is", x->dir, path, x->dir);
+			return -1;
+		}
+		if (fchownat(fd, "", in->uid, in->gid, AT_EMPTY_PATH) < 0) {
+			close(fd);
+			return fail_errno(x, errno, "change the owner of",
+					  path);
+		}
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		if ((perm & 06000) && chmod(proc, perm) < 0) {
+			close(fd);
+			return fail_errno(x, errno, "change the mode of",
+					  path);
+		}
+		close(fd);
+	}
+	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
+		return fail_errno(x, errno, "set the time of", path);
+	return 0;
+}
+
 static int make_symlink(struct extract *x, int pfd, const char *name,
 			const char *path, const struct axfs_inode_info *in)
 {
@@ -545,53 +594,7 @@ static int make_symlink(struct extract *x, int pfd, const char *name,
 		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
 			return -1;
 	}
-	if (set_owner_at(x, pfd, name, in, path) < 0)
-		return -1;
-	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail_errno(x, errno, "set the time of", path);
-	return 0;
-}
-
-/*
- * Sets the mode of the node we just created at pfd/name (as root, after
- * fchownat() cleared 06000) without a call that follows a symlink: the
- * node is opened O_PATH|O_NOFOLLOW (a symlink swapped in is opened as
- * itself, and refused), checked to be what we made (its type, our owner
- * from fchownat, a single link: not a hard link to someone's file put in
- * its place), and chmod-ed through /proc/self/fd, which reaches the
- * opened inode and no other.  Without /proc this fails: no mode is ever
- * set by name.
- */
-static int restore_mode(struct extract *x, int pfd, const char *name,
-			const struct axfs_inode_info *in, mode_t perm,
-			const char *path)
-{
-	char proc[64];
-	struct stat st;
-	int fd, e;
-
-	fd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return fail_errno(x, errno, "change the mode of", path);
-	if (fstat(fd, &st) < 0) {
-		e = errno;
-		goto fail;
-	}
-	if ((st.st_mode & S_IFMT) != (in->mode & S_IFMT) ||
-	    st.st_nlink != 1 || st.st_uid != in->uid || st.st_gid != in->gid) {
-		e = ESTALE;	/* not the node we made */
-		goto fail;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (chmod(proc, perm) < 0) {
-		e = errno;
-		goto fail;
-	}
-	close(fd);
-	return 0;
-fail:
-	close(fd);
-	return fail_errno(x, e, "change the mode of", path);
+	return set_node_meta(x, pfd, name, in, 0, path);
 }
 
 static int make_special(struct extract *x, int pfd, const char *name,
@@ -616,10 +619,9 @@ static int make_special(struct extract *x, int pfd, const char *name,
 	 * follows symlinks: whoever can write to DIR could swap the node for
 	 * a symlink to any file between mknodat() and a chmod (issue 28).
 	 * So the node is created with its final permission bits (the umask
-	 * is 0 during extraction) and never chmod-ed by name; the owner and
-	 * time are set by calls that never follow a symlink.  FIFOs and
-	 * sockets (a socket inode, as tar and cpio make them) need no
-	 * privilege.
+	 * is 0 during extraction) and never chmod-ed by name; owner and
+	 * time: set_node_meta().  FIFOs and sockets (a socket inode, as tar
+	 * and cpio make them) need no privilege.
 	 */
 	while (mknodat(pfd, name, (in->mode & S_IFMT) | perm, dev) < 0) {
 		if (errno != EEXIST)
@@ -627,16 +629,7 @@ static int make_special(struct extract *x, int pfd, const char *name,
 		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
 			return -1;
 	}
-	if (set_owner_at(x, pfd, name, in, path) < 0)
-		return -1;
-	/* chown() cleared set-user-ID/set-group-ID: set them again on the
-	 * node itself, never by name. */
-	if ((perm & 06000) && x->as_root &&
-	    restore_mode(x, pfd, name, in, perm, path) < 0)
-		return -1;
-	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail_errno(x, errno, "set the time of", path);
-	return 0;
+	return set_node_meta(x, pfd, name, in, perm, path);
 }
 
 static int make_dir(struct extract *x, int pfd, const char *name,

@@ -909,11 +909,27 @@ static int extract(const char *image, const char *store, const char *dir,
 			  strerror(errno));
 		goto out;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A DIR we created is opened without following a symlink and
+	 * must still be ours: in a directory others can write to (/tmp),
+	 * someone could have put a symlink to elsewhere in its place.  A DIR
+	 * that existed is the user's choice, symlink or not. */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		  (created ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		cmd_error("cannot open directory '%s': %s", dir,
 			  strerror(errno));
 		goto out;
+	}
+	if (created) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
+			close(fd);
+			cmd_error("'%s' was replaced while it was created "
+				  "(another user writing to its parent?)",
+				  dir);
+			goto out;
+		}
 	}
 	if (!created && !force) {
 		int dfd = dup(fd);

@@ -77,8 +77,22 @@ if can_delay; then
 		grep "^axfs extract: .out2/fifo. was replaced while it was extracted" err &&
 		test "$(mode victim2)" = 600
 	'
+	test_expect_success 'DIR swapped for a symlink right after extract created it: nothing written through it' '
+		mkdir -m 777 pubdir elsewhere &&
+		{ strace -f -qq -o /dev/null -e trace=mkdir \
+			-e inject=mkdir:delay_exit=400000 \
+			"$AXFS" extract fifo.axfs pubdir/x 2>err; echo $? >rc; } &
+		i=0 && while ! test -d pubdir/x && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done &&
+		rmdir pubdir/x && ln -s ../elsewhere pubdir/x &&
+		wait &&
+		cat err &&
+		test "$(cat rc)" = 8 &&
+		grep "^axfs extract: cannot open directory .pubdir/x.: " err &&
+		test -z "$(ls -A elsewhere)"
+	'
 else
 	test_skip 'symlink swap mid-extraction (needs root and strace with inject)'
+	test_skip 'DIR swap (needs root and strace with inject)'
 	test_skip 'hard link swap mid-extraction (needs root and strace with inject)'
 fi
 

@@ -158,6 +158,20 @@ test_expect_success '--max-size below the files total refuses before writing: ex
 	test "$(links ms2/big)" = 41
 '
 
+test_expect_success 'inodes sharing one node range with different modes (copies) count each: a 4 KiB image claiming 8 MiB is refused' '
+	mkdir cp &&
+	for m in 600 604 640 644 700 704 740 744; do
+		{ head -c 1048576 /dev/zero && printf x; } >cp/f$m && chmod $m cp/f$m || exit 1
+	done &&
+	"$AXFS" mkfs -q cp -o cp.axfs &&
+	test $(stat -c %s cp.axfs) -le 8192 &&
+	test $("$AXFS" dump --inodes -v cp.axfs | grep -c "array_index 0 ") = 8 &&
+	test_expect_code 8 "$AXFS" extract --max-size 4MiB cp.axfs cpx 2>err &&
+	grep "holds 8388616 bytes of file data, more than --max-size 4194304: nothing extracted" err &&
+	test ! -e cpx &&
+	"$AXFS" extract -q --max-size 9MiB cp.axfs cpx && "$AXFS" diff cp cpx
+'
+
 test_expect_success '--max-size: usage errors' '
 	test_expect_code 16 "$AXFS" extract --max-size lots img.axfs x 2>err &&
 	grep "invalid size .lots. for --max-size" err &&

@@ -272,6 +272,24 @@ test_expect_success 'error messages quote hostile names escaped' '
 	no_raw_controls err
 '
 
+test_expect_success 'a refused hostile name is quoted once, with the same rule, by the reader and fsck' '
+	mkdir hn && printf x >hn/aaaq &&
+	"$AXFS" mkfs -q --compress-metadata=no hn -o hn.axfs &&
+	python3 -c "
+import sys
+d = bytearray(open(sys.argv[1], \"rb\").read())
+i = d.index(b\"\\0aaaq\\0\") + 1
+d[i:i + 4] = b\"\\n/\\x1b]\"
+open(sys.argv[1], \"wb\").write(d)" hn.axfs &&
+	test_expect_code 8 "$AXFS" extract hn.axfs hnx 2>err &&
+	cat err &&
+	grep -F "has a '"'/'"' in its name ('"'\\012/\\033]'"')" err &&
+	test $(wc -l <err) = 1 && no_raw_controls err &&
+	test ! -e hnx &&
+	test_expect_code 4 "$AXFS" fsck hn.axfs >fsck-hn.txt 2>&1 &&
+	grep -F "\\012/\\033]" fsck-hn.txt && no_raw_controls fsck-hn.txt
+'
+
 test_expect_success 'dump, fsck -v and the mkfs report escape names the same way' '
 	"$AXFS" dump img.axfs >dump.txt &&
 	grep -F "/new\\012changed motd" dump.txt && no_raw_controls dump.txt &&

@@ -19,6 +19,11 @@ can_delay() {
 		-e inject=getpid:delay_exit=1 true 2>/dev/null
 }
 
+# The swap tests hold the extraction for this long after the call that
+# creates the entry, while the test swaps it: long enough for a loaded
+# machine (the wait costs no CPU).
+SWAP_DELAY_US=1500000
+
 # strace_run ARGS...: strace with LeakSanitizer off for the traced command
 # (it cannot run under ptrace; the sanitizer build checks leaks elsewhere).
 strace_run() {
@@ -55,15 +60,16 @@ if can_delay; then
 		printf secret >victim && chmod 600 victim &&
 		mkdir -m 777 out &&
 		{ strace_run -f -qq -o /dev/null -e trace=mknodat \
-			-e inject=mknodat:delay_exit=400000 \
-			"$AXFS" extract --force fifo.axfs out 2>err; echo $? >rc; } &
-		i=0 && while ! test -p out/fifo && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done &&
+			-e inject=mknodat:delay_exit=$SWAP_DELAY_US \
+			"$AXFS" extract --force fifo.axfs out 2>err1; echo $? >rc1; } &
+		i=0 && while ! test -p out/fifo && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
 		test -p out/fifo &&
 		rm out/fifo && ln -s ../victim out/fifo &&
+		test ! -e rc1 &&
 		wait &&
-		cat err &&
-		test "$(cat rc)" = 8 &&
-		grep "^axfs extract: .out/fifo. was replaced while it was extracted (another user writing to .out.?): left as it is" err &&
+		cat err1 &&
+		test "$(cat rc1)" = 8 &&
+		grep "^axfs extract: .out/fifo. was replaced while it was extracted (another user writing to .out.?): left as it is" err1 &&
 		test "$(mode victim)" = 600 && test "$(cat victim)" = secret &&
 		test -L out/fifo
 	'
@@ -73,27 +79,29 @@ if can_delay; then
 		printf secret >victim2 && chmod 600 victim2 &&
 		mkdir out2 &&
 		{ strace_run -f -qq -o /dev/null -e trace=mknodat \
-			-e inject=mknodat:delay_exit=400000 \
-			"$AXFS" extract --force suidfifo.axfs out2 2>err; echo $? >rc; } &
-		i=0 && while ! test -p out2/fifo && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done &&
+			-e inject=mknodat:delay_exit=$SWAP_DELAY_US \
+			"$AXFS" extract --force suidfifo.axfs out2 2>err2; echo $? >rc2; } &
+		i=0 && while ! test -p out2/fifo && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
 		rm out2/fifo && ln victim2 out2/fifo &&
+		test ! -e rc2 &&
 		wait &&
-		cat err &&
-		test "$(cat rc)" = 8 &&
-		grep "^axfs extract: .out2/fifo. was replaced while it was extracted" err &&
+		cat err2 &&
+		test "$(cat rc2)" = 8 &&
+		grep "^axfs extract: .out2/fifo. was replaced while it was extracted" err2 &&
 		test "$(mode victim2)" = 600
 	'
 	test_expect_success 'DIR swapped for a symlink right after extract created it: nothing written through it' '
 		mkdir -m 777 pubdir elsewhere &&
 		{ strace_run -f -qq -o /dev/null -e trace=mkdir \
-			-e inject=mkdir:delay_exit=400000 \
-			"$AXFS" extract fifo.axfs pubdir/x 2>err; echo $? >rc; } &
-		i=0 && while ! test -d pubdir/x && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done &&
+			-e inject=mkdir:delay_exit=$SWAP_DELAY_US \
+			"$AXFS" extract fifo.axfs pubdir/x 2>err3; echo $? >rc3; } &
+		i=0 && while ! test -d pubdir/x && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
 		rmdir pubdir/x && ln -s ../elsewhere pubdir/x &&
+		test ! -e rc3 &&
 		wait &&
-		cat err &&
-		test "$(cat rc)" = 8 &&
-		grep "^axfs extract: cannot open directory .pubdir/x.: " err &&
+		cat err3 &&
+		test "$(cat rc3)" = 8 &&
+		grep "^axfs extract: cannot open directory .pubdir/x.: " err3 &&
 		test -z "$(ls -A elsewhere)"
 	'
 else

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "axfs_compressor.h"
+#include "escape.h"
 #include "axfs_policy.h"
 #include "progress.h"
 
@@ -59,11 +60,33 @@ static void msg_prefix(enum msg_kind kind)
 		fprintf(stderr, "%s: ", cmd_name);
 }
 
+/*
+ * The text of every message is escaped (escape.h) as a whole: it may
+ * quote names from a hostile image, archive or library message, and no
+ * newline or escape sequence in them may reach the terminal or forge a
+ * line.  Callers pass names as they are.
+ */
 static void vmsg(enum msg_kind kind, const char *fmt, va_list ap)
 {
+	char small[1024], *text = small;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n >= (int)sizeof(small)) {
+		text = malloc((size_t)n + 1);
+		if (text)
+			vsnprintf(text, (size_t)n + 1, fmt, ap);
+		else
+			text = small;	/* shown cut */
+	}
 	msg_prefix(kind);
-	vfprintf(stderr, fmt, ap);
+	cmd_put_escaped(stderr, n < 0 ? fmt : text);
 	fputc('\n', stderr);
+	if (text != small)
+		free(text);
 }
 
 void cmd_error(const char *fmt, ...)
@@ -145,11 +168,13 @@ static void logger_fn(void *ctx, enum axfs_log_level level, const char *msg)
 	if (level == AXFS_LOG_WARN) {
 		if (cmd_verbosity >= 1) {
 			msg_prefix(MSG_WARNING);
-			fprintf(stderr, "%s\n", msg);
+			cmd_put_escaped(stderr, msg);
+			fputc('\n', stderr);
 		}
 	} else if ((int)level + 1 <= cmd_verbosity) {
 		msg_prefix(MSG_INFO);
-		fprintf(stderr, "%s\n", msg);
+		cmd_put_escaped(stderr, msg);
+		fputc('\n', stderr);
 	}
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "escape.h"
 #include "json.h"
 #include "options.h"
 #include "axfs_source.h"
@@ -284,11 +285,11 @@ static void print_text(struct diff *d, const struct axfs_tree_entry *a,
 	const char *sep = ": ";
 
 	if (!a || !b) {
-		printf("%s %s (%s)\n", a ? "removed" : "added", d->path,
+		printf("%s %s (%s)\n", a ? "removed" : "added", cmd_esc(d->path),
 		       axfs_ftype_name((a ? a : b)->type));
 		return;
 	}
-	printf("changed %s", d->path);
+	printf("changed %s", cmd_esc(d->path));
 	if (ch & CH_TYPE) {
 		printf("%stype %s -> %s", sep, axfs_ftype_name(a->type),
 		       axfs_ftype_name(b->type));
@@ -305,8 +306,8 @@ static void print_text(struct diff *d, const struct axfs_tree_entry *a,
 		sep = ", ";
 	}
 	if (ch & CH_TARGET) {
-		printf("%slink target '%s' -> '%s'", sep, a->link_target,
-		       b->link_target);
+		printf("%slink target '%s' -> '%s'", sep,
+		       cmd_esc(a->link_target), cmd_esc(b->link_target));
 		sep = ", ";
 	}
 	if (ch & CH_DEVICE) {

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "escape.h"
 #include "json.h"
 #include "listing.h"
 #include "image_operands.h"
@@ -108,10 +109,14 @@ static void show_super_text(struct axfs_image *img)
 		strftime(when, sizeof(when), " (%Y-%m-%d %H:%M:%S UTC)", &tm);
 	sig = strnlen((const char *)s->signature, AXFS_SIGNATURE_LEN);
 	printf("superblock of '%s' (%" PRIu64 " bytes):\n",
-	       axfs_image_name(img), axfs_image_file_size(img));
+	       cmd_esc(axfs_image_name(img)), axfs_image_file_size(img));
 	printf("  magic             0x%08" PRIx32 "\n", s->magic);
-	printf("  signature         \"%.*s\"\n", (int)sig,
-	       (const char *)s->signature);
+	{
+		char esc[4 * AXFS_SIGNATURE_LEN + 1];
+
+		axfs_text_escape(esc, (const char *)s->signature, sig);
+		printf("  signature         \"%s\"\n", esc);
+	}
 	printf("  digest            ");
 	for (int i = 0; i < AXFS_SB_DIGEST_LEN; i++)
 		printf("%02x", s->digest[i]);
@@ -488,10 +493,10 @@ static void inode_text(struct dump *d, const char *path,
 	else
 		printf("%11" PRIu64, in->size);
 	printf(" %7" PRIu64 " ", in->ino);
-	cmd_put_name(path);
+	cmd_put_escaped(stdout, path);
 	if (target) {
 		fputs(" -> ", stdout);
-		cmd_put_name(target);
+		cmd_put_escaped(stdout, target);
 	}
 	if (cmd_verbosity >= 2)
 		printf("  [file_size %" PRIu64 " entries %" PRIu64

@@ -14,11 +14,25 @@
  * with O_NOFOLLOW, so no symbolic link, whether from the image or already
  * in DIR, is ever followed: nothing is written outside DIR.
  *
+ * No metadata call on a name we created may follow a symbolic link (the
+ * hostile input rules of libaxfsimg/README.md): DIR may be writable by
+ * someone else, who can swap what we just created for a symlink to any
+ * file.  So owners, modes and times are set through a descriptor opened
+ * with O_NOFOLLOW (regular files, directories), or by calls that never
+ * follow (fchownat/utimensat with AT_SYMLINK_NOFOLLOW: symlinks, device
+ * nodes, FIFOs, sockets), and device nodes, FIFOs and sockets are created
+ * with their final permission bits (the umask is 0 while we work), so
+ * that they need no chmod at all; see make_special().
+ *
  * Directories are created 0700 and get their real mode, owner and time
- * once their contents are written.  AXFS does not record hard links (each
- * link is its own inode), so every path becomes its own file.  Owners and
- * device nodes need root; otherwise one warning says what was left out.
- * Every file gets the image timestamp as its mtime and atime.
+ * once their contents are written.  A link group (regular files sharing
+ * one node range and mode/owner: how mkfs stores hard links) is written
+ * once and linked, as --tar does, so the bytes written are bounded by
+ * the pre-walk's total, which must fit in DIR's free space (and under
+ * --max-size).  Owners and device nodes need root; otherwise one warning
+ * says what was left out.  Without root, modes lose 06000 and the umask's
+ * bits unless -p is given, as GNU tar does.  Every file gets the image
+ * timestamp as its mtime and atime.
  *
  * File data is inflated ahead on -j threads (axfs_stream.h) while this
  * thread creates the files in walk order, and written with one pwrite()
@@ -34,11 +48,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common.h"
+#include "escape.h"
 #include "image_operands.h"
 #include "options.h"
 #include "progress.h"
@@ -49,11 +65,14 @@
 
 enum {
 	OPT_TAR = 256,
+	OPT_MAX_SIZE,
 };
 
 static const struct option longopts[] = {
 	{ "force", no_argument, NULL, 'f' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "same-permissions", no_argument, NULL, 'p' },
 	{ "tar", required_argument, NULL, OPT_TAR },
 	CMD_LONGOPTS_PROGRESS_END,
 };
@@ -69,12 +88,18 @@ static int usage(void)
 "/usr/bin), only those subtrees, with the directories on the way to them\n"
 "and the symbolic links followed to reach them.  STORE is the store segment\n"
 "when IMAGE is the mmap segment of a split image.  Nothing is written\n"
-"outside DIR.  Owners and device nodes are restored when run as root.\n"
+"outside DIR.  Owners and device nodes are restored when run as root;\n"
+"without root, modes lose set-user-ID/set-group-ID and the umask's bits.\n"
+"Hard links (link groups) are restored as hard links.\n"
 "\n"
 "  -f, --force         extract into a non-empty DIR, replacing what is in\n"
 "                      the way (never a directory by a file)\n"
 "  -j, --jobs N        inflate file data on N threads (default 0: one per\n"
 "                      CPU; 1: no extra thread)\n"
+"      --max-size SIZE refuse an image whose files hold more than SIZE\n"
+"                      bytes (always: more than DIR's free space)\n"
+"  -p, --same-permissions\n"
+"                      without root too, modes exactly as in the image\n"
 "      --tar FILE      write a pax archive instead (- for standard output),\n"
 "                      with owners, devices and hard links, without root\n");
 	return cmd_print_shared_help(22, 1, NULL,
@@ -94,12 +119,29 @@ struct level {
 	struct axfs_inode_info in;	/* the directory's own inode */
 };
 
+/* A regular file met by the pre-walk, in walk order. */
+struct reg {
+	uint64_t ino, size, array_index, mode_index;
+	size_t link_to;			/* NO_LINK, or the group's first file */
+	size_t stream_index;		/* its data in `files` (first files) */
+	int has_links;			/* first file of a link group */
+	/* Where a first file with links was created, to link the others
+	 * to it (set by the second walk). */
+	char *path;
+	dev_t dev;
+	ino_t st_ino;
+};
+
+#define NO_LINK ((size_t)-1)
+
 struct extract {
 	struct axfs_image *img;
 	const struct extract_paths *paths;	/* what to write */
 	const char *dir;		/* DIR as given, for messages */
 	int force;
 	int as_root;
+	int same_perms;			/* -p */
+	mode_t user_mask;		/* the umask we were started with */
 	struct timespec times[2];
 	struct level *lv;
 	size_t depth, cap;		/* lv[0] is DIR itself */
@@ -109,10 +151,12 @@ struct extract {
 	uint64_t files_done, bytes_done;
 	/* what could not be restored */
 	uint64_t not_owned, skipped_devices;
-	/* The regular files in walk order (first walk), and their data
-	 * read ahead in that order. */
+	/* The regular files in walk order (first walk); the data of each
+	 * that is not a link to an earlier one, read ahead in that order. */
+	struct reg *regs;
+	size_t nregs, regs_cap, next_reg;
 	struct axfs_stream_file *files;
-	size_t nfiles, files_cap, next_file;
+	size_t nfiles;
 	struct axfs_stream *stream;
 	struct axfs_error err;
 };
@@ -121,6 +165,21 @@ static void progress_draw(const struct extract *x)
 {
 	cmd_progress_update(x->files_done, x->files_total, x->bytes_done,
 			    x->bytes_total);
+}
+
+/*
+ * The permission bits a file gets: as in the image as root or with -p;
+ * otherwise without set-user-ID/set-group-ID and the umask's bits, as
+ * GNU tar and unsquashfs do for an ordinary user (a -rwsrwsrwx file owned
+ * by whoever extracts is nobody's wish).
+ */
+static mode_t final_mode(const struct extract *x, uint32_t mode)
+{
+	mode_t m = mode & 07777;
+
+	if (!x->as_root && !x->same_perms)
+		m &= ~(mode_t)(06000 | x->user_mask);
+	return m;
 }
 
 /* Messages name DIR/path. */
@@ -184,7 +243,7 @@ static int finish_dir(struct extract *x, size_t k, const char *path)
 		return fail_errno(x, errno, "change the owner of", path);
 	if (!x->as_root && (l->in.uid != geteuid() || l->in.gid != getegid()))
 		x->not_owned++;
-	if (fchmod(fd, l->in.mode & 07777) < 0)
+	if (fchmod(fd, final_mode(x, l->in.mode)) < 0)
 		return fail_errno(x, errno, "change the mode of", path);
 	if (futimens(fd, x->times) < 0)
 		return fail_errno(x, errno, "set the time of", path);
@@ -254,19 +313,6 @@ static int make_room(struct extract *x, int pfd, const char *name,
 	return 0;
 }
 
-static int set_owner_at(struct extract *x, int pfd, const char *name,
-			const struct axfs_inode_info *in, const char *path)
-{
-	if (!x->as_root) {
-		if (in->uid != geteuid() || in->gid != getegid())
-			x->not_owned++;
-		return 0;
-	}
-	if (fchownat(pfd, name, in->uid, in->gid, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail_errno(x, errno, "change the owner of", path);
-	return 0;
-}
-
 static int pwrite_all(int fd, const uint8_t *p, size_t n, uint64_t off)
 {
 	while (n) {
@@ -317,19 +363,14 @@ static int write_piece(int fd, const struct axfs_stream_piece *pc,
 }
 
 static int make_file(struct extract *x, int pfd, const char *name,
-		     const char *path, const struct axfs_inode_info *in)
+		     const char *path, const struct axfs_inode_info *in,
+		     struct reg *me)
 {
-	size_t fi = x->next_file++;
+	size_t fi = me->stream_index;
 	uint64_t done = 0, end = 0;
+	struct stat st;
 	int fd, reuse, e;
 
-	/* The second walk meets the files of the first, in order. */
-	if (fi >= x->nfiles || x->files[fi].ino != in->ino ||
-	    x->files[fi].size != in->size) {
-		cmd_error("'%s' changed while it was read ('%s')",
-			  axfs_image_name(x->img), path);
-		return -1;
-	}
 	for (;;) {
 		fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL |
 			    O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -367,8 +408,21 @@ static int make_file(struct extract *x, int pfd, const char *name,
 	if (!x->as_root && (in->uid != geteuid() || in->gid != getegid()))
 		x->not_owned++;
 	/* After fchown, which clears the set-user-ID bit. */
-	if (fchmod(fd, in->mode & 07777) < 0 || futimens(fd, x->times) < 0)
+	if (fchmod(fd, final_mode(x, in->mode)) < 0 ||
+	    futimens(fd, x->times) < 0)
 		goto fail;
+	if (me->has_links) {
+		/* What the rest of the group is linked to. */
+		if (fstat(fd, &st) < 0)
+			goto fail;
+		me->dev = st.st_dev;
+		me->st_ino = st.st_ino;
+		me->path = strdup(path);
+		if (!me->path) {
+			errno = ENOMEM;
+			goto fail;
+		}
+	}
 	if (close(fd) < 0) {
 		fd = -1;
 		goto fail;
@@ -382,6 +436,152 @@ fail_quiet:
 		close(fd);
 	unlinkat(pfd, name, 0);	/* no half-written file left behind */
 	return -1;
+}
+
+/*
+ * Opens the first file of a link group, created earlier at DIR/path,
+ * without following any symlink on the way (each directory O_NOFOLLOW,
+ * the file O_PATH|O_NOFOLLOW), and checks that it is still the file we
+ * wrote: a link must never be made to something else put there.
+ */
+static int open_link_target(struct extract *x, const struct reg *m)
+{
+	const char *p = m->path + 1;	/* after the leading '/' */
+	int dfd = dup(level_fd(x, 0)), fd;
+	struct stat st;
+
+	if (dfd < 0)
+		return -1;
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		char comp[256];
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (len >= sizeof(comp)) {
+			close(dfd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		if (!slash) {
+			fd = openat(dfd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			break;
+		}
+		fd = open_dir_at(dfd, comp);
+		close(dfd);
+		if (fd < 0)
+			return -1;
+		dfd = fd;
+		p = slash + 1;
+	}
+	close(dfd);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != m->dev || st.st_ino != m->st_ino) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Another member of a link group: a hard link to the group's first file
+ * (same data, mode, owner and time: nothing else to set).  linkat()
+ * through /proc/self/fd links the very file we opened, whatever has
+ * happened to its name since; without /proc, AT_EMPTY_PATH does the
+ * same for root.
+ */
+static int make_link(struct extract *x, int pfd, const char *name,
+		     const char *path, const struct reg *m)
+{
+	char proc[64];
+	int fd, rc, reuse;
+
+	fd = open_link_target(x, m);
+	if (fd < 0)
+		return fail_errno(x, errno, "find the file to link to",
+				  m->path);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (;;) {
+		rc = linkat(AT_FDCWD, proc, pfd, name, AT_SYMLINK_FOLLOW);
+		if (rc < 0 && errno == ENOENT)
+			rc = linkat(fd, "", pfd, name, AT_EMPTY_PATH);
+		if (rc == 0 || errno != EEXIST)
+			break;
+		if (make_room(x, pfd, name, path, 0, &reuse) < 0) {
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	if (rc < 0)
+		return fail_errno(x, errno, "create hard link", path);
+	return 0;
+}
+
+/*
+ * Owner, set-user-ID bits and time of the symlink, device node, FIFO or
+ * socket we just created at pfd/name, none of which can be opened for
+ * fchown()/fchmod(), without a call that follows a symlink (the hostile
+ * input rules, libaxfsimg/README.md).  Whoever can write to DIR may have
+ * swapped the entry for a symlink to any file, or a hard link to one.
+ *
+ * As root, the entry is opened O_PATH|O_NOFOLLOW (a symlink is opened as
+ * itself) and checked to be what we made: its type, a single link.  The
+ * owner is set on that descriptor (fchownat AT_EMPTY_PATH, which changes
+ * a symlink itself), and so are the 06000 bits chown clears, through
+ * /proc/self/fd/N, which reaches the opened inode and no other (without
+ * /proc that fails: a mode is never set by name).  The other permission
+ * bits were given at mknodat() (umask 0), so no other mode call is
+ * needed.  Without root nothing but the time is set, with
+ * AT_SYMLINK_NOFOLLOW, which never follows.
+ */
+static int set_node_meta(struct extract *x, int pfd, const char *name,
+			 const struct axfs_inode_info *in, mode_t perm,
+			 const char *path)
+{
+	char proc[64];
+	struct stat st;
+	int fd;
+
+	if (!x->as_root) {
+		if (in->uid != geteuid() || in->gid != getegid())
+			x->not_owned++;
+	} else {
+		fd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return fail_errno(x, errno, "open", path);
+		if (fstat(fd, &st) < 0) {
+			close(fd);
+			return fail_errno(x, errno, "inspect", path);
+		}
+		if ((st.st_mode & S_IFMT) != (in->mode & S_IFMT) ||
+		    st.st_nlink != 1) {
+			close(fd);
+			cmd_error("'%s%s' was replaced while it was extracted "
+				  "(another user writing to '%s'?): left as "
+				  "it is", x->dir, path, x->dir);
+			return -1;
+		}
+		if (fchownat(fd, "", in->uid, in->gid, AT_EMPTY_PATH) < 0) {
+			close(fd);
+			return fail_errno(x, errno, "change the owner of",
+					  path);
+		}
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		if ((perm & 06000) && chmod(proc, perm) < 0) {
+			close(fd);
+			return fail_errno(x, errno, "change the mode of",
+					  path);
+		}
+		close(fd);
+	}
+	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
+		return fail_errno(x, errno, "set the time of", path);
+	return 0;
 }
 
 static int make_symlink(struct extract *x, int pfd, const char *name,
@@ -402,16 +602,13 @@ static int make_symlink(struct extract *x, int pfd, const char *name,
 		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
 			return -1;
 	}
-	if (set_owner_at(x, pfd, name, in, path) < 0)
-		return -1;
-	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail_errno(x, errno, "set the time of", path);
-	return 0;
+	return set_node_meta(x, pfd, name, in, 0, path);
 }
 
 static int make_special(struct extract *x, int pfd, const char *name,
 			const char *path, const struct axfs_inode_info *in)
 {
+	mode_t perm = final_mode(x, in->mode);
 	dev_t dev = 0;
 	int reuse;
 
@@ -424,21 +621,23 @@ static int make_special(struct extract *x, int pfd, const char *name,
 		dev = makedev(AXFS_DEV_MAJOR(in->file_size),
 			      AXFS_DEV_MINOR(in->file_size));
 	}
-	/* FIFOs and sockets (a socket inode, as tar and cpio make them)
-	 * need no privilege. */
-	while (mknodat(pfd, name, (in->mode & S_IFMT) | 0600, dev) < 0) {
+	/*
+	 * A device node, FIFO or socket cannot be opened for fchmod() (a
+	 * device's open has effects, a socket has none), and chmod by name
+	 * follows symlinks: whoever can write to DIR could swap the node for
+	 * a symlink to any file between mknodat() and a chmod (issue 28).
+	 * So the node is created with its final permission bits (the umask
+	 * is 0 during extraction) and never chmod-ed by name; owner and
+	 * time: set_node_meta().  FIFOs and sockets (a socket inode, as tar
+	 * and cpio make them) need no privilege.
+	 */
+	while (mknodat(pfd, name, (in->mode & S_IFMT) | perm, dev) < 0) {
 		if (errno != EEXIST)
 			return fail_errno(x, errno, "create", path);
 		if (make_room(x, pfd, name, path, 0, &reuse) < 0)
 			return -1;
 	}
-	if (set_owner_at(x, pfd, name, in, path) < 0)
-		return -1;
-	if (fchmodat(pfd, name, in->mode & 07777, 0) < 0)
-		return fail_errno(x, errno, "change the mode of", path);
-	if (utimensat(pfd, name, x->times, AT_SYMLINK_NOFOLLOW) < 0)
-		return fail_errno(x, errno, "set the time of", path);
-	return 0;
+	return set_node_meta(x, pfd, name, in, perm, path);
 }
 
 static int make_dir(struct extract *x, int pfd, const char *name,
@@ -495,22 +694,88 @@ static int count_fn(void *ctx, const char *path,
 	x->files_total++;
 	if (!S_ISREG(in->mode))
 		return 0;
-	x->bytes_total += in->size;
-	if (x->nfiles == x->files_cap) {
-		size_t ncap = x->files_cap ? x->files_cap * 2 : 1024;
-		struct axfs_stream_file *n =
-			realloc(x->files, ncap * sizeof(*n));
+	if (x->nregs == x->regs_cap) {
+		size_t ncap = x->regs_cap ? x->regs_cap * 2 : 1024;
+		struct reg *n = realloc(x->regs, ncap * sizeof(*n));
 
 		if (!n) {
 			cmd_error("out of memory");
 			return 1;
 		}
-		x->files = n;
-		x->files_cap = ncap;
+		x->regs = n;
+		x->regs_cap = ncap;
 	}
-	x->files[x->nfiles].ino = in->ino;
-	x->files[x->nfiles].size = in->size;
-	x->nfiles++;
+	memset(&x->regs[x->nregs], 0, sizeof(x->regs[0]));
+	x->regs[x->nregs].ino = in->ino;
+	x->regs[x->nregs].size = in->size;
+	x->regs[x->nregs].array_index = in->array_index;
+	x->regs[x->nregs].mode_index = in->mode_index;
+	x->regs[x->nregs].link_to = NO_LINK;
+	x->nregs++;
+	return 0;
+}
+
+/* Regular files by what a link group shares, then in walk order. */
+static int by_share(const void *a, const void *b, void *ctx)
+{
+	const struct reg *regs = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct reg *p = &regs[i], *q = &regs[j];
+
+	if (p->array_index != q->array_index)
+		return p->array_index < q->array_index ? -1 : 1;
+	if (p->size != q->size)
+		return p->size < q->size ? -1 : 1;
+	if (p->mode_index != q->mode_index)
+		return p->mode_index < q->mode_index ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/*
+ * Link groups: non-empty regular files that share their nodes (same
+ * inode_array_index and size) and their mode/owner tuple, the rule of
+ * the image source (libaxfsimg/source_image.c) that --tar writes as hard
+ * links.  The first in walk order is written, the others linked to it;
+ * the data of the first files only is read, and counted in bytes_total.
+ */
+static int find_links(struct extract *x)
+{
+	size_t *idx, m = 0;
+
+	idx = malloc((x->nregs + 1) * sizeof(*idx));
+	x->files = malloc((x->nregs + 1) * sizeof(*x->files));
+	if (!idx || !x->files) {
+		free(idx);
+		cmd_error("out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < x->nregs; i++)
+		if (x->regs[i].size > 0)
+			idx[m++] = i;
+	qsort_r(idx, m, sizeof(*idx), by_share, x->regs);
+	for (size_t i = 1; i < m; i++) {
+		struct reg *p = &x->regs[idx[i - 1]];
+		struct reg *r = &x->regs[idx[i]];
+
+		if (p->array_index == r->array_index && p->size == r->size &&
+		    p->mode_index == r->mode_index) {
+			r->link_to = p->link_to == NO_LINK ? idx[i - 1] :
+				     p->link_to;
+			x->regs[r->link_to].has_links = 1;
+		}
+	}
+	free(idx);
+	for (size_t i = 0; i < x->nregs; i++) {
+		struct reg *r = &x->regs[i];
+
+		if (r->link_to != NO_LINK)
+			continue;
+		r->stream_index = x->nfiles;
+		x->files[x->nfiles].ino = r->ino;
+		x->files[x->nfiles].size = r->size;
+		x->nfiles++;
+		x->bytes_total += r->size;
+	}
 	return 0;
 }
 
@@ -542,15 +807,30 @@ static int extract_fn(void *ctx, const char *path,
 	}
 	if (cmd_verbosity >= 2) {
 		cmd_progress_clear();
-		printf("%s%s\n", x->dir, path);
+		printf("%s%s\n", cmd_esc(x->dir), cmd_esc(path));
 	}
 	switch (in->mode & S_IFMT) {
 	case S_IFDIR:
 		rc = make_dir(x, pfd, name, path, in);
 		break;
-	case S_IFREG:
-		rc = make_file(x, pfd, name, path, in);
+	case S_IFREG: {
+		struct reg *r = x->next_reg < x->nregs ?
+				&x->regs[x->next_reg] : NULL;
+
+		/* The second walk meets the files of the first, in order. */
+		if (!r || r->ino != in->ino || r->size != in->size) {
+			cmd_error("'%s' changed while it was read ('%s')",
+				  axfs_image_name(x->img), path);
+			return 1;
+		}
+		x->next_reg++;
+		if (r->link_to != NO_LINK)
+			rc = make_link(x, pfd, name, path,
+				       &x->regs[r->link_to]);
+		else
+			rc = make_file(x, pfd, name, path, in, r);
 		break;
+	}
 	case S_IFLNK:
 		rc = make_symlink(x, pfd, name, path, in);
 		break;
@@ -563,8 +843,42 @@ static int extract_fn(void *ctx, const char *path,
 	return rc < 0 ? 1 : 0;	/* 1: failed, already reported */
 }
 
+/*
+ * Before anything is written: the files' bytes (link groups once) must
+ * fit in the free space of DIR's file system, and under --max-size, so
+ * that an image of a few KiB claiming GiB is refused with a message, not
+ * left to fill the disk.  Sparse files count at their full size.
+ */
+static int check_space(struct extract *x, int dfd, uint64_t max_size)
+{
+	struct statvfs vfs;
+	uint64_t avail;
+
+	if (fstatvfs(dfd, &vfs) < 0) {
+		cmd_error("cannot read the free space of '%s': %s", x->dir,
+			  strerror(errno));
+		return -1;
+	}
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (max_size && x->bytes_total > max_size) {
+		cmd_error("'%s' holds %" PRIu64 " bytes of file data, more "
+			  "than --max-size %" PRIu64 ": nothing extracted",
+			  axfs_image_name(x->img), x->bytes_total, max_size);
+		return -1;
+	}
+	if (x->bytes_total > avail) {
+		cmd_error("'%s' holds %" PRIu64 " bytes of file data, more "
+			  "than the %" PRIu64 " bytes free in '%s': nothing "
+			  "extracted", axfs_image_name(x->img), x->bytes_total,
+			  avail, x->dir);
+		return -1;
+	}
+	return 0;
+}
+
 static int extract(const char *image, const char *store, const char *dir,
-		   char **paths, int npaths, int force, unsigned int jobs)
+		   char **paths, int npaths, int force, int same_perms,
+		   uint64_t max_size, unsigned int jobs)
 {
 	struct axfs_stream_opts so = { .threads = jobs > 1 ? jobs : 0 };
 	struct extract_paths sel;
@@ -572,12 +886,16 @@ static int extract(const char *image, const char *store, const char *dir,
 	time_t ts;
 	int rc = EXIT_OPERATIONAL, fd, created = 0;
 
-	/* Everything gets its final mode explicitly; until then nobody else
-	 * may look into what is being written. */
-	umask(077);
 	memset(&x, 0, sizeof(x));
+	/* Every mode is given explicitly: files are created 0600 and
+	 * directories 0700 until they are complete (nobody else may look
+	 * into what is being written), device nodes, FIFOs and sockets with
+	 * their final bits (make_special()).  The user's umask is applied by
+	 * final_mode() when it should be. */
+	x.user_mask = umask(0);
 	x.dir = dir;
 	x.force = force;
+	x.same_perms = same_perms;
 	x.as_root = geteuid() == 0;
 	x.paths = &sel;
 	if (cmd_open_image(&x.img, image, store, 0) != 0)
@@ -599,6 +917,8 @@ static int extract(const char *image, const char *store, const char *dir,
 		goto out;
 	}
 	rc = EXIT_OPERATIONAL;
+	if (find_links(&x) < 0)
+		goto out;
 
 	if (mkdir(dir, 0700) == 0)
 		created = 1;
@@ -607,11 +927,27 @@ static int extract(const char *image, const char *store, const char *dir,
 			  strerror(errno));
 		goto out;
 	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A DIR we created is opened without following a symlink and
+	 * must still be ours: in a directory others can write to (/tmp),
+	 * someone could have put a symlink to elsewhere in its place.  A DIR
+	 * that existed is the user's choice, symlink or not. */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		  (created ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		cmd_error("cannot open directory '%s': %s", dir,
 			  strerror(errno));
 		goto out;
+	}
+	if (created) {
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || st.st_uid != geteuid()) {
+			close(fd);
+			cmd_error("'%s' was replaced while it was created "
+				  "(another user writing to its parent?)",
+				  dir);
+			goto out;
+		}
 	}
 	if (!created && !force) {
 		int dfd = dup(fd);
@@ -632,6 +968,12 @@ static int extract(const char *image, const char *store, const char *dir,
 				  "into it)", dir);
 			goto out;
 		}
+	}
+	if (check_space(&x, fd, max_size) < 0) {
+		close(fd);
+		if (created)
+			rmdir(dir);
+		goto out;
 	}
 	x.cap = 64;
 	x.lv = calloc(x.cap, sizeof(*x.lv));
@@ -682,6 +1024,9 @@ close_levels:
 	}
 	free(x.lv);
 out:
+	for (size_t i = 0; i < x.nregs; i++)
+		free(x.regs[i].path);
+	free(x.regs);
 	free(x.files);
 	extract_paths_free(&sel);
 	axfs_image_close(x.img);
@@ -691,10 +1036,10 @@ out:
 int cmd_extract(int argc, char **argv)
 {
 	const char *tar = NULL;
-	struct cmd_getopt g = CMD_GETOPT_INIT("fj:", longopts, usage);
+	struct cmd_getopt g = CMD_GETOPT_INIT("fj:p", longopts, usage);
 	const char *image, *store = NULL, *dir;
-	int force = 0, c, first;
-	unsigned long long jobs = 0;
+	int force = 0, same_perms = 0, c, first;
+	unsigned long long jobs = 0, max_size = 0;
 
 	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
@@ -710,6 +1055,16 @@ int cmd_extract(int argc, char **argv)
 		case OPT_TAR:
 			tar = optarg;
 			break;
+		case OPT_MAX_SIZE:
+			if (cmd_parse_size(optarg, &max_size) < 0 || !max_size)
+				return cmd_usage_error("invalid size '%s' for "
+					"--max-size: use a number of bytes "
+					"with an optional unit (64KiB, 2G)",
+					optarg);
+			break;
+		case 'p':
+			same_perms = 1;
+			break;
 		case CMD_OPT_EXIT:
 			return g.exit_code;
 		}
@@ -719,6 +1074,9 @@ int cmd_extract(int argc, char **argv)
 				    &image, &store, &dir, &first);
 	if (c != CMD_OPT_NEXT)
 		return c;
+	if (tar && (same_perms || max_size))
+		return cmd_usage_error("-p and --max-size are for a target "
+				       "directory, not --tar");
 	if (tar)
 		return cmd_finish_stdout(extract_tar(image, store, tar,
 						     argv + first,
@@ -730,6 +1088,6 @@ int cmd_extract(int argc, char **argv)
 				: 1;
 	}
 	return cmd_finish_stdout(extract(image, store, dir, argv + first,
-					 argc - first, force,
+					 argc - first, force, same_perms, max_size,
 					 (unsigned int)jobs));
 }

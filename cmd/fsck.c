@@ -15,6 +15,7 @@
 
 #include "axfs_fsck.h"
 #include "common.h"
+#include "escape.h"
 #include "json.h"
 #include "image_operands.h"
 #include "options.h"
@@ -113,16 +114,16 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 		int red = f->severity == AXFS_FSCK_ERROR;
 
 		printf("%s%s: byte %llu:%s ", red ? cmd_color(stdout, CMD_RED) : "",
-		       o->image, (unsigned long long)f->offset,
+		       cmd_esc(o->image), (unsigned long long)f->offset,
 		       red ? cmd_color(stdout, CMD_RESET) : "");
 		if (f->path)
-			printf("%s: ", f->path);
+			printf("%s: ", cmd_esc(f->path));
 		if (f->severity == AXFS_FSCK_WARNING)
 			printf("%swarning:%s ", cmd_color(stdout, CMD_YELLOW),
 			       cmd_color(stdout, CMD_RESET));
 		else if (!red)
 			printf("%s: ", axfs_fsck_severity_name(f->severity));
-		printf("%s [%s]\n", f->message, f->check);
+		printf("%s [%s]\n", cmd_esc(f->message), f->check);
 	}
 	o->nfind++;
 	return 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd/listing.c - inodes shown to people (dump --inodes, ls) */
+#include "escape.h"
 #include "listing.h"
 
 #include <stdio.h>
@@ -36,12 +37,8 @@ const char *cmd_type_name(uint32_t mode)
 	return "unknown";
 }
 
+/* The one escaping rule for names in text for people (axfs_text.h). */
 void cmd_put_name(const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			printf("\\%03o", *p);
-		else
-			putchar(*p);
-	}
+	cmd_put_escaped(stdout, s);
 }

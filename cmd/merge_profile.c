@@ -22,6 +22,7 @@
 #include "axfs_format.h"
 #include "axfs_profile.h"
 #include "common.h"
+#include "escape.h"
 #include "json.h"
 #include "options.h"
 #include "signals.h"
@@ -277,7 +278,8 @@ static int print_stats(const struct axfs_profile *p, size_t ninputs, int json)
 		for (size_t i = 0; i < nfiles && i < 10; i++)
 			fprintf(stderr, "%20s %10llu  %s\n",
 				u128_str(fs[i].faults, b1),
-				(unsigned long long)fs[i].pages, fs[i].path);
+				(unsigned long long)fs[i].pages,
+				cmd_esc(fs[i].path));
 	}
 	free(fs);
 	return 0;

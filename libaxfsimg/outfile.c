@@ -3,6 +3,12 @@
  * outfile.c - atomic output files (axfs_build.h): written under a
  * temporary name beside the output, renamed when complete, removed on
  * failure or when a signal ends the process.
+ *
+ * The hostile input rule for names we create (README.md): the temporary
+ * file is made by mkostemp() (O_EXCL: a new file, never through a
+ * symlink), its mode is set with fchmod() on that descriptor, and
+ * rename() replaces whatever is at the output's name, a symlink
+ * included, without following it.
  */
 #include "axfs_build.h"
 

@@ -25,29 +25,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Quotes a name for a message: printable ASCII as is, the rest \xNN. */
+/*
+ * A name for a message, cut to the buffer ("..." when cut).  Its bytes are
+ * kept as they are, as every name in a library message is: whoever shows
+ * a message escapes it with the one rule of axfs_text.h (cmd/ escapes
+ * every message as a whole), and JSON output escapes it as JSON, so an
+ * escape here would be escaped twice.
+ */
 static const char *qname(char *buf, size_t size, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t o = 0;
-
-	for (size_t i = 0; i < len && o + 5 < size; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '\\') {
-			buf[o++] = (char)c;
-		} else {
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[c >> 4];
-			buf[o++] = hex[c & 15];
-		}
+	if (len < size) {
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+	} else {
+		memcpy(buf, s, size - 4);
+		memcpy(buf + size - 4, "...", 4);
 	}
-	if (o + 5 >= size && len > 0 && o < size - 4) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o] = '\0';
 	return buf;
 }
 

@@ -17,6 +17,7 @@
 #include "axfs_format.h"
 #include "deflater.h"
 #include "axfs_json.h"
+#include "axfs_text.h"
 
 static int cmp_path(const void *a, const void *b)
 {
@@ -265,11 +266,19 @@ int axfs_report_write_text(const struct axfs_report *r, FILE *f)
 	for (size_t i = 0; i < r->nfiles; i++) {
 		const struct axfs_report_file *x = &r->files[i];
 
+		/* The name escaped (axfs_text.h). */
+		size_t n = strlen(x->path);
+		char *esc = malloc(4 * n + 1);
+
+		if (!esc)
+			return -1;
+		axfs_text_escape(esc, x->path, n);
 		fprintf(f, "%8llu %8llu %8llu %8llu  %-40s ",
 			(unsigned long long)x->pages,
 			(unsigned long long)x->xip,
 			(unsigned long long)x->compressed,
-			(unsigned long long)x->byte_aligned, x->path);
+			(unsigned long long)x->byte_aligned, esc);
+		free(esc);
 		why_list(x, f, 0);
 		if (x->xip)
 			fprintf(f, " faults:%llu",

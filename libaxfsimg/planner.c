@@ -49,7 +49,6 @@
  * removing XIP pages, never adding them.
  */
 #include "axfs_planner.h"
-#include "planner_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * build.c - the whole mkfs pipeline, each stage in its own file
- * (build_internal.h):
+ * (build/internal.h):
  *
  *   source -> tree -> policy and owners (build_policy.c) -> finalize
  *          -> plan -> pack and write, fitted to the mmap limit
@@ -11,7 +11,7 @@
  * Any failure removes the temporary file and leaves an existing output
  * untouched.
  */
-#include "build_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>

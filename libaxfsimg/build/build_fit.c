@@ -9,7 +9,7 @@
  * never dropped.  Without a budget an image that does not fit is an
  * error: the user asked for every profiled page.
  */
-#include "build_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>

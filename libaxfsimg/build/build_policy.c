@@ -5,7 +5,7 @@
  * line's owners over them, then the report of what AXFS cannot store
  * (per-file times, extended attributes, ACLs) under the --xattrs action.
  */
-#include "build_internal.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * build_internal.h - the stages of axfs_build() (build.c), internal to
+ * build/internal.h - the stages of axfs_build() (build.c), internal to
  * libaxfsimg:
  *   build.c         the settings, the source read into the tree, the
  *                   stages called in order, the output file;

@@ -21,7 +21,7 @@
 #include "axfs_error.h"
 #include "axfs_format.h"
 #include "axfs_fsck.h"
-#include "fsck_internal.h"
+#include "internal.h"
 
 /* ---- the check table ---------------------------------------------------- */
 

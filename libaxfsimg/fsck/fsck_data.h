@@ -7,7 +7,7 @@
 #define AXFS_FSCK_DATA_H
 
 #include <stdint.h>
-#include "fsck_internal.h"
+#include "internal.h"
 
 /* need[] of a node/cnode/banode: bytes of file data the page must hold
  * (1..4096), with NEED_SYMLINK when it is a symlink target (a NUL should

@@ -15,8 +15,8 @@
 
 #include "axfs_error.h"
 #include "axfs_fsck.h"
-#include "fsck_internal.h"
-#include "reader_internal.h"
+#include "internal.h"
+#include "../read/internal.h"
 
 /* ---- reading files -------------------------------------------------------- */
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "axfs_format.h"
-#include "fsck_internal.h"
+#include "internal.h"
 
 /* ---- the superblock ----------------------------------------------------- */
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsck_internal.h"
+#include "internal.h"
 
 #define NAME_SCAN (AXFS_MAXPATHLEN + 1)	/* name bytes + its NUL */
 #define TREE_DEPTH_MAX 4096		/* what the reader's walk accepts */

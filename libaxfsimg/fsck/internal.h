@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fsck_internal.h - shared state of the image checker (fsck.c: input,
+ * fsck/internal.h - shared state of the image checker (fsck.c: input,
  * superblock, descriptors, regions, digest; fsck_tree.c: inodes, names,
  * directories; fsck_data.c: nodes, XIP pages, cblocks, byte-aligned data).
  * Nothing here is exported: functions are fsck_*, not axfs_*.

@@ -47,4 +47,11 @@ uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages);
  * pages form a suffix again; only removes pages.  Returns how many. */
 uint64_t axfs_plan_trim_suffix(struct axfs_tree *t);
 
+/*
+ * Gives every hard-link member its own copy of its master's page plan
+ * (each entry owns and frees its `pages`); -1 when out of memory.  The
+ * packer calls it once the masters are packed.
+ */
+int plan_sync_link_members(struct axfs_tree *t);
+
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * pack_internal.h - the packer's shared state, internal to libaxfsimg.
+ * pack/internal.h - the packer's shared state, internal to libaxfsimg.
  * The packer (axfs_packer.h) is cut in three:
  *   packer.c      the per-file flow: one pass over the tree in inode order,
  *                 reading each file once and sending every page to its

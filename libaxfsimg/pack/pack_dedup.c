@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * pack_dedup.c - data the packer stores once (see pack_internal.h for the
+ * pack_dedup.c - data the packer stores once (see pack/internal.h for the
  * packer's other files).
  *
  * Identical regular files (same size, same XIP plan and compress setting,
@@ -15,7 +15,7 @@
  * a cblock, a 256 KiB compare buffer and up to 1 MiB for a small
  * candidate.
  */
-#include "pack_internal.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * pack_jobs.c - where the packer's pages go, and the threads that
- * compress them (see pack_internal.h for the packer's other files).
+ * compress them (see pack/internal.h for the packer's other files).
  *
  * Each page is appended to one of:
  *   - the XIP spool, when the plan says so: a full 4096-byte page, the
@@ -31,7 +31,7 @@
  * max(cblock_size, 64 KiB) and an output buffer of the compressor's bound
  * for cblock_size; one compressor state per thread.
  */
-#include "pack_internal.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>

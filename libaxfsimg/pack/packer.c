@@ -3,7 +3,7 @@
  * packer.c - stores the data of every regular file and symlink: XIP pages,
  * compressed cblocks, byte-aligned bytes, and the node tables.  This file
  * is the per-file flow; where pages go and the threads that compress them
- * are in pack_jobs.c, data stored once in pack_dedup.c (pack_internal.h).
+ * are in pack_jobs.c, data stored once in pack_dedup.c (pack/internal.h).
  *
  * One pass over the tree in inode order, in the calling thread, reads
  * every file once (through the source) and sends each page to the XIP
@@ -37,8 +37,8 @@
  * it ends up byte-aligned), and resets its own reasons when a tree is
  * packed again (after axfs_plan_trim).
  */
-#include "pack_internal.h"
-#include "planner_internal.h"
+#include "internal.h"
+#include "axfs_planner.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
  * itself.
  */
 #include "axfs_cblock_pool.h"
-#include "reader_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <pthread.h>

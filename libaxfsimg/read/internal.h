@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * reader_internal.h - the private state of an open image, shared by
+ * read/internal.h - the private state of an open image, shared by
  * reader.c (open, validation, tables, inodes), reader_data.c (pages,
  * cblocks) and reader_walk.c (lookup, walk).  Not installed.
  */

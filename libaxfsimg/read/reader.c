@@ -16,7 +16,7 @@
  * fsck) checks only what is needed to read anything at all, and leaves
  * regions that cannot be loaded marked unusable instead of failing.
  */
-#include "reader_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

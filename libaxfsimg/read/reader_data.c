@@ -21,7 +21,7 @@
  * lenient mode only; strict mode refuses them (fault and read() treat
  * them differently, so their content is ambiguous).
  */
-#include "reader_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reader_internal.h"
+#include "internal.h"
 
 int axfs__fd_length(int fd, const struct stat *st, uint64_t *len,
 		    int *is_device)

@@ -14,7 +14,7 @@
  * and any inode listed twice, which keeps the walk linear in the image
  * size.  Lenient mode allows shared non-directory inodes, up to a cap.
  */
-#include "reader_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

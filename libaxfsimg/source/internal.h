@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* source_internal.h - what the source producers share, not exported */
+/* source/internal.h - what the source producers share, not exported */
 #ifndef AXFS_SOURCE_INTERNAL_H
 #define AXFS_SOURCE_INTERNAL_H
 

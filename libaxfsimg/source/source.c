@@ -4,7 +4,7 @@
  * picking the directory, image or archive producer from what SOURCE is.
  */
 #include "axfs_source.h"
-#include "source_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <string.h>

@@ -26,7 +26,7 @@
  * are kept as the bytes the archive holds, whatever the locale.
  */
 #include "axfs_source.h"
-#include "source_internal.h"
+#include "internal.h"
 
 #include <archive.h>
 #include <archive_entry.h>

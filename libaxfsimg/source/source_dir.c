@@ -12,7 +12,7 @@
  * had during the walk.
  */
 #include "axfs_source.h"
-#include "source_internal.h"
+#include "internal.h"
 
 #include <dirent.h>
 #include <errno.h>

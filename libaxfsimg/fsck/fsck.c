@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * fsck.c - the image checker's core: the check table, reporting, memory
- * accounting, zlib, table access, the SHA-1 digest (computed on a second
- * thread while the structure is checked) and the order of the phases.
- *
- * Phases: fsck_super.c (superblock, descriptors, regions, counts, bytes
- * that belong to nothing), fsck_tree.c (inodes, names, directories),
- * fsck_data.c (nodes, XIP pages, cblocks, byte-aligned data); the input
- * comes from fsck_input.c.  The image is only ever read.  Every field is
- * range-checked before use, and every allocation is sized from counts
- * bounded by bytes that exist and charged against a memory limit.
+ * fsck.c - the image checker's orchestrator: the input (fsck_input.c),
+ * the SHA-1 digest (computed on a second thread while the structure is
+ * checked) and the phases in the order fsck_run_image() calls them:
+ * fsck_super.c (superblock, digest field, descriptors, regions, page
+ * shift, counts), fsck_tree.c (inodes, names, directories), fsck_data.c
+ * (nodes, XIP pages, byte-aligned data, cnodes; --deep inflates every
+ * cblock in fsck_deep.c), fsck_super.c again (cblocks, bytes that belong
+ * to nothing).  The phases call only the helpers: fsck_report.c (the
+ * check table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
+ * offsets, table entries); none calls back into this file.  The image is
+ * only ever read.  Every field is range-checked before use, and every
+ * allocation is sized from counts bounded by bytes that exist and charged
+ * against a memory limit.
  */
 #include <pthread.h>
 #include <sha1.h>
@@ -23,338 +26,11 @@
 #include "axfs_fsck.h"
 #include "internal.h"
 
-/* ---- the check table ---------------------------------------------------- */
-
-static const struct axfs_fsck_check check_table[FC_COUNT] = {
-#define FSCK_ROW(e, id, sev, sum) [FC_##e] = { id, AXFS_FSCK_##sev, sum },
-	FSCK_CHECKS(FSCK_ROW)
-#undef FSCK_ROW
-};
-
-const struct axfs_fsck_check *axfs_fsck_checks(size_t *count)
-{
-	if (count)
-		*count = FC_COUNT;
-	return check_table;
-}
-
-const char *axfs_fsck_severity_name(enum axfs_fsck_severity s)
-{
-	switch (s) {
-	case AXFS_FSCK_NOTICE:
-		return "notice";
-	case AXFS_FSCK_WARNING:
-		return "warning";
-	case AXFS_FSCK_ERROR:
-		return "error";
-	}
-	return "error";
-}
-
 void axfs_fsck_opts_init(struct axfs_fsck_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->deep = 1;
 	o->digest = 1;
-}
-
-const char *fsck_region_name(enum axfs_region r)
-{
-	return axfs_format_region_name(r);
-}
-
-/* ---- reporting ---------------------------------------------------------- */
-
-int fsck_stopped(struct fsck *f)
-{
-	if (!f->stop && f->o->cancel && *f->o->cancel)
-		f->stop = 1;
-	return f->stop;
-}
-
-void fsck_report(struct fsck *f, enum fsck_check c, uint64_t off,
-		 uint64_t ino, const char *fmt, ...)
-{
-	struct axfs_fsck_finding fd;
-	char msg[2048];
-	va_list ap;
-
-	if (f->stop)
-		return;
-	fd.severity = check_table[c].severity;
-	switch (fd.severity) {
-	case AXFS_FSCK_ERROR:
-		f->res->errors++;
-		break;
-	case AXFS_FSCK_WARNING:
-		f->res->warnings++;
-		break;
-	case AXFS_FSCK_NOTICE:
-		f->res->notices++;
-		break;
-	}
-	f->per_check[c]++;
-	if (f->o->per_check_limit && f->per_check[c] > f->o->per_check_limit)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fd.check = check_table[c].id;
-	fd.offset = off;
-	fd.ino = ino;
-	fd.path = ino != FSCK_NO_INO ? fsck_path(f, ino) : NULL;
-	fd.message = msg;
-	if (f->o->report && f->o->report(f->o->report_ctx, &fd))
-		f->stop = 1;
-}
-
-/* Tells how many findings of each kind the per-check limit held back. */
-static void report_suppressed(struct fsck *f)
-{
-	for (int c = 0; c < FC_COUNT && !f->stop; c++) {
-		struct axfs_fsck_finding fd;
-		char msg[128];
-		uint64_t lim = f->o->per_check_limit;
-
-		if (!lim || f->per_check[c] <= lim)
-			continue;
-		snprintf(msg, sizeof(msg),
-			 "%llu more findings of this kind are not shown",
-			 (unsigned long long)(f->per_check[c] - lim));
-		fd.severity = check_table[c].severity;
-		fd.check = check_table[c].id;
-		fd.offset = 0;
-		fd.path = NULL;
-		fd.ino = FSCK_NO_INO;
-		fd.message = msg;
-		if (f->o->report && f->o->report(f->o->report_ctx, &fd))
-			f->stop = 1;
-	}
-}
-
-void fsck_run_add(struct fsck *f, struct fsck_run *run, uint64_t item,
-		  uint64_t off)
-{
-	if (run->open && item == run->last + 1) {
-		run->last = item;
-		return;
-	}
-	fsck_run_flush(f, run);
-	run->open = 1;
-	run->first = run->last = item;
-	run->off = off;
-}
-
-void fsck_run_flush(struct fsck *f, struct fsck_run *run)
-{
-	if (!run->open)
-		return;
-	run->open = 0;
-	if (run->first == run->last)
-		fsck_report(f, run->check, run->off, FSCK_NO_INO,
-			    "%s %llu: %s", run->what,
-			    (unsigned long long)run->first, run->verb);
-	else
-		fsck_report(f, run->check, run->off, FSCK_NO_INO,
-			    "%ss %llu..%llu (%llu): %s", run->what,
-			    (unsigned long long)run->first,
-			    (unsigned long long)run->last,
-			    (unsigned long long)(run->last - run->first + 1),
-			    run->verb);
-}
-
-void fsck_progress(struct fsck *f, uint64_t done, uint64_t total)
-{
-	if (f->o->progress)
-		f->o->progress(f->o->progress_ctx, done, total);
-}
-
-/* ---- memory ------------------------------------------------------------- */
-
-int fsck_mem_reserve(struct fsck *f, uint64_t bytes, uint64_t off,
-		     const char *what)
-{
-	if (bytes > f->mem_limit || f->mem_used > f->mem_limit - bytes) {
-		fsck_report(f, FC_LIMIT_MEMORY, off, FSCK_NO_INO,
-			    "%s would need %llu bytes; %llu of the %llu-byte "
-			    "limit are in use (if the image is trusted, raise "
-			    "the limit with --max-memory)", what,
-			    (unsigned long long)bytes,
-			    (unsigned long long)f->mem_used,
-			    (unsigned long long)f->mem_limit);
-		return -1;
-	}
-	f->mem_used += bytes;
-	return 0;
-}
-
-void fsck_mem_release(struct fsck *f, uint64_t bytes)
-{
-	f->mem_used -= bytes < f->mem_used ? bytes : f->mem_used;
-}
-
-void *fsck_alloc(struct fsck *f, uint64_t nmemb, uint64_t size, uint64_t off,
-		 const char *what)
-{
-	uint64_t bytes;
-	void *p;
-
-	if (__builtin_mul_overflow(nmemb, size, &bytes) || bytes > SIZE_MAX) {
-		fsck_report(f, FC_LIMIT_MEMORY, off, FSCK_NO_INO,
-			    "%s would need more than 2^64 bytes", what);
-		return NULL;
-	}
-	if (fsck_mem_reserve(f, bytes, off, what) < 0)
-		return NULL;
-	p = calloc(1, bytes ? (size_t)bytes : 1);
-	if (!p) {
-		fsck_mem_release(f, bytes);
-		fsck_report(f, FC_LIMIT_MEMORY, off, FSCK_NO_INO,
-			    "%s: cannot allocate %llu bytes", what,
-			    (unsigned long long)bytes);
-	}
-	return p;
-}
-
-void *fsck_try_alloc(struct fsck *f, uint64_t bytes)
-{
-	void *p;
-
-	if (bytes > SIZE_MAX || bytes > f->mem_limit ||
-	    f->mem_used > f->mem_limit - bytes)
-		return NULL;
-	p = malloc(bytes ? (size_t)bytes : 1);
-	if (p)
-		f->mem_used += bytes;
-	return p;
-}
-
-void fsck_free(struct fsck *f, void *p, uint64_t nmemb, uint64_t size)
-{
-	if (!p)
-		return;
-	free(p);
-	fsck_mem_release(f, nmemb * size);
-}
-
-/* ---- zlib ------------------------------------------------------------- */
-
-/*
- * Inflates the zlib stream src[0, slen) into dst[0, dcap).  FSCK_Z_OK: the
- * stream ended within dcap bytes (*out_len); FSCK_Z_OVER: it has more than
- * dcap bytes; FSCK_Z_TRUNC: the input ended first; FSCK_Z_BAD: not a valid
- * zlib stream (*msg).  *in_used is how much input the stream took.
- */
-enum fsck_z fsck_inflate(z_stream *zs, const uint8_t *src, uint64_t slen,
-			 uint8_t *dst, uint64_t dcap, uint64_t *out_len,
-			 uint64_t *in_used, const char **msg)
-{
-	uint64_t in_left = slen, out_left = dcap;
-	int ret;
-
-	*msg = NULL;
-	if (inflateReset(zs) != Z_OK) {
-		*msg = "cannot reset zlib";
-		return FSCK_Z_BAD;
-	}
-	zs->next_in = (Bytef *)(uintptr_t)src;
-	zs->next_out = dst;
-	for (;;) {
-		uInt ai = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-		uInt ao = out_left > (1u << 30) ? (1u << 30) : (uInt)out_left;
-		uInt ai0 = ai, ao0 = ao;
-
-		zs->avail_in = ai;
-		zs->avail_out = ao;
-		ret = inflate(zs, Z_NO_FLUSH);
-		in_left -= ai0 - zs->avail_in;
-		out_left -= ao0 - zs->avail_out;
-		if (ret == Z_STREAM_END)
-			break;
-		if (ret == Z_NEED_DICT) {
-			*msg = "the stream needs a preset dictionary";
-			ret = Z_DATA_ERROR;
-		}
-		if (ret == Z_DATA_ERROR || ret == Z_STREAM_ERROR ||
-		    ret == Z_MEM_ERROR) {
-			if (!*msg)
-				*msg = zs->msg ? zs->msg : "invalid stream";
-			*out_len = dcap - out_left;
-			*in_used = slen - in_left;
-			return FSCK_Z_BAD;
-		}
-		/* Z_OK or Z_BUF_ERROR: no progress possible without room
-		 * or input. */
-		if (out_left == 0 && zs->avail_out == 0) {
-			*out_len = dcap;
-			*in_used = slen - in_left;
-			return FSCK_Z_OVER;
-		}
-		if (in_left == 0 && zs->avail_in == 0 &&
-		    (ret == Z_BUF_ERROR || zs->avail_out != 0)) {
-			*out_len = dcap - out_left;
-			*in_used = slen;
-			return FSCK_Z_TRUNC;
-		}
-	}
-	*out_len = dcap - out_left;
-	*in_used = slen - in_left;
-	return FSCK_Z_OK;
-}
-
-/* Word at a time: the deep check reads every padding byte. */
-int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first)
-{
-	uint64_t i = 0;
-
-	for (; n - i >= 64; i += 64) {
-		uint64_t w[8];
-
-		memcpy(w, p + i, sizeof(w));	/* no aliasing games */
-		if (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7])
-			break;
-	}
-	for (; i < n; i++)
-		if (p[i]) {
-			*first = i;
-			return 1;
-		}
-	return 0;
-}
-
-/* ---- offsets -------------------------------------------------------------- */
-
-uint64_t fsck_region_off(const struct fsck *f, enum axfs_region r,
-			 uint64_t off)
-{
-	const struct fsck_region *R = &f->r[r];
-
-	/* Bytes of a region stored compressed have no image offset of their
-	 * own: name the start of its zlib stream. */
-	if (R->compressed_size || off > UINT64_MAX - R->fsoffset)
-		return R->fsoffset;
-	return R->fsoffset + off;
-}
-
-uint64_t fsck_table_off(const struct fsck *f, enum axfs_region r, uint64_t i)
-{
-	uint64_t b;
-
-	if (__builtin_mul_overflow(i, (uint64_t)f->r[r].depth, &b))
-		return f->r[r].fsoffset;
-	return fsck_region_off(f, r, b);
-}
-
-int fsck_table(struct fsck *f, enum axfs_region r, uint64_t i, uint64_t *v)
-{
-	struct fsck_region *R = &f->r[r];
-
-	if (!R->table_ok || i >= R->entries) {
-		*v = 0;
-		return -1;
-	}
-	*v = axfs_bytetable_get(R->data, R->depth, i);
-	return 0;
 }
 
 /* ---- the digest, computed beside the other checks ------------------------ */
@@ -532,7 +208,7 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	if (o->digest && !fsck_stopped(f))
 		finish_digest(f, &job);
 out:
-	report_suppressed(f);
+	fsck_report_suppressed(f);
 	if (fsck_stopped(f))
 		rc = axfs_error_set(err, AXFS_ERR_INTERRUPTED,
 				    "checking '%s' was interrupted", name);

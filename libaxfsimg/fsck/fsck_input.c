@@ -16,7 +16,7 @@
 #include "axfs_error.h"
 #include "axfs_fsck.h"
 #include "internal.h"
-#include "../read/internal.h"
+#include "reader_device.h"
 
 /* ---- reading files -------------------------------------------------------- */
 
@@ -52,7 +52,7 @@ static int input_open(struct input *in, const char *path,
 				      "cannot check '%s': it is a directory",
 				      path);
 	}
-	rc = axfs__fd_length(in->fd, &st, &in->len, &in->is_device);
+	rc = reader_fd_length(in->fd, &st, &in->len, &in->is_device);
 	if (rc == -ENOTTY) {
 		/* Pipes, character devices that are not MTD: read to the
 		 * end. */

@@ -14,14 +14,6 @@
 
 /* ---- the superblock ----------------------------------------------------- */
 
-int fsck_all_zero(const uint8_t *p, uint64_t n)
-{
-	for (uint64_t i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
-
 /* Says what follows the image in a longer file or device. */
 static void report_trailing(struct fsck *f)
 {

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fsck/internal.h - shared state of the image checker (fsck.c: input,
- * superblock, descriptors, regions, digest; fsck_tree.c: inodes, names,
- * directories; fsck_data.c: nodes, XIP pages, cblocks, byte-aligned data).
- * Nothing here is exported: functions are fsck_*, not axfs_*.
+ * fsck/internal.h - shared state of the image checker.  fsck.c runs the
+ * phases (fsck_super.c: superblock, descriptors, regions, counts, cblocks,
+ * slack; fsck_tree.c: inodes, names, directories; fsck_data.c and
+ * fsck_deep.c: nodes, XIP pages, cblocks, byte-aligned data) on the view
+ * fsck_input.c makes; the phases use the helpers fsck_report.c (check
+ * table, findings), fsck_alloc.c (memory) and fsck_tables.c (zlib,
+ * offsets, table entries).  Nothing here is exported: functions are
+ * fsck_*, not axfs_*.
  */
 #ifndef AXFS_FSCK_INTERNAL_H
 #define AXFS_FSCK_INTERNAL_H
@@ -195,12 +199,17 @@ struct fsck {
 	int zs_ok;
 };
 
-/* fsck.c */
+/* fsck_report.c */
 void fsck_report(struct fsck *f, enum fsck_check c, uint64_t off,
 		 uint64_t ino, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 int fsck_stopped(struct fsck *f);
-/* Memory accounting: 0 when `bytes` more fit under the limit. */
+/* Tells how many findings the per-check limit held back (at the end). */
+void fsck_report_suppressed(struct fsck *f);
+const char *fsck_region_name(enum axfs_region r);
+void fsck_progress(struct fsck *f, uint64_t done, uint64_t total);
+
+/* fsck_alloc.c: memory accounting: 0 when `bytes` more fit under the limit. */
 int fsck_mem_reserve(struct fsck *f, uint64_t bytes, uint64_t off,
 		     const char *what);
 void fsck_mem_release(struct fsck *f, uint64_t bytes);
@@ -210,7 +219,8 @@ void *fsck_alloc(struct fsck *f, uint64_t nmemb, uint64_t size,
  * not fit under the limit. */
 void *fsck_try_alloc(struct fsck *f, uint64_t bytes);
 void fsck_free(struct fsck *f, void *p, uint64_t nmemb, uint64_t size);
-/* Table entry i of region r; 0 on success, -1 if missing (reported once
+
+/* fsck_tables.c: table entry i of region r; 0 on success, -1 if missing (reported once
  * as inode.tables when ino != FSCK_NO_INO). */
 int fsck_table(struct fsck *f, enum axfs_region r, uint64_t i, uint64_t *v);
 /* Byte offset to report for entry i of table r. */
@@ -218,16 +228,14 @@ uint64_t fsck_table_off(const struct fsck *f, enum axfs_region r, uint64_t i);
 /* Byte offset to report for byte `off` inside region r. */
 uint64_t fsck_region_off(const struct fsck *f, enum axfs_region r,
 			 uint64_t off);
-const char *fsck_region_name(enum axfs_region r);
-void fsck_progress(struct fsck *f, uint64_t done, uint64_t total);
-/* Inflates one zlib stream; see fsck.c. */
+/* Inflates one zlib stream; see fsck_tables.c. */
 enum fsck_z { FSCK_Z_OK, FSCK_Z_OVER, FSCK_Z_BAD, FSCK_Z_TRUNC };
 enum fsck_z fsck_inflate(z_stream *zs, const uint8_t *src, uint64_t slen,
 			 uint8_t *dst, uint64_t dcap, uint64_t *out_len,
 			 uint64_t *in_used, const char **msg);
 
-/* Runs of items (unused nodes, unreachable inodes...) reported as one
- * finding per run. */
+/* fsck_report.c: runs of items (unused nodes, unreachable inodes...)
+ * reported as one finding per run. */
 struct fsck_run {
 	enum fsck_check check;
 	uint64_t first, last, off;
@@ -239,17 +247,19 @@ void fsck_run_add(struct fsck *f, struct fsck_run *run, uint64_t item,
 		  uint64_t off);
 void fsck_run_flush(struct fsck *f, struct fsck_run *run);
 
+/* fsck_tables.c: 1 when p[0, n) is all zero bytes. */
 int fsck_all_zero(const uint8_t *p, uint64_t n);
 /* 1 and *first (its index) when p[0, n) has a non-zero byte. */
 int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first);
-/* Checks the image img[0, len); split: two segments were joined, the
- * first seg1_len bytes long. */
-/* Bounded memory: when the image is a file mapping (mapped), give back
+
+/* fsck_input.c.  Bounded memory: when the image is a file mapping (mapped), give back
  * the pages of [from, to) a sequential reader has passed; touching them
  * again maps them again from the page cache.  Does nothing otherwise. */
 void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
 			uint64_t to);
 
+/* fsck.c: checks the image img[0, len); split: two segments were joined,
+ * the first seg1_len bytes long. */
 int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 		   uint64_t seg1_len, int is_device, int mapped,
 		   const char *name,

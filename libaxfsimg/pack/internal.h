@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pack/internal.h - the packer's shared state, internal to libaxfsimg.
- * The packer (axfs_packer.h) is cut in three:
- *   packer.c      the per-file flow: one pass over the tree in inode order,
- *                 reading each file once and sending every page to its
- *                 place; hard links; setup and teardown;
+ * The packer (axfs_packer.h) is cut in five; calls run down this list,
+ * never back up to packer.c:
+ *   packer.c      the orchestrator: one pass over the tree in inode order,
+ *                 symlinks, hard links, setup and teardown;
+ *   pack_data.c   a file's data, read once through the source, every page
+ *                 sent to its place;
  *   pack_jobs.c   where pages go: the XIP spool, open cblocks and raw
  *                 batches, the compression threads and the commit queue
  *                 that writes results to the spools and node tables in the
  *                 order they were handed over;
- *   pack_dedup.c  identical files, symlink targets and full pages.
+ *   pack_dedup.c  identical files, symlink targets and full pages;
+ *   pack_util.c   errors, progress, arrays, node allocation, reasons.
  */
 #ifndef AXFS_PACK_INTERNAL_H
 #define AXFS_PACK_INTERNAL_H
@@ -165,16 +168,20 @@ static inline int page_is_xip(const struct axfs_tree_entry *e, uint64_t p)
 	return e->pages && e->pages[p].xip;
 }
 
-/* packer.c: errors, progress, tables, reading through the source. */
+/* pack_util.c: errors, progress, arrays, nodes, reasons. */
 int pack_nomem(struct packer *pk);
 int pack_err_path(struct packer *pk, int code, int errnum,
 		  const struct axfs_tree_entry *e, const char *what);
-int pack_shrank(struct packer *pk, struct axfs_tree_entry *m);
 int pack_check_cancel(struct packer *pk);
 void pack_progress(struct packer *pk, int force);
 int pack_grow(void **v, size_t *cap, size_t need, size_t size);
+/* Appends n pending nodes to the node tables; *first is the first. */
+int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first);
 int pack_refine_reason(struct axfs_tree_entry *e, uint64_t page,
 		       uint8_t reason);
+
+/* pack_data.c: reading a file through the source, storing its pages. */
+int pack_shrank(struct packer *pk, struct axfs_tree_entry *m);
 int pack_read_full(struct packer *pk, void *h, unsigned char *buf,
 		   size_t want, size_t *got);
 int pack_data_open(struct packer *pk, struct axfs_tree_entry *m, void **h);

@@ -121,7 +121,7 @@ static int read_source(const struct axfs_build_opts *o,
 	}
 	if (rc < 0)
 		return rc;
-	if (all_same && build_for_each_entry(t, clear_mtime_lossy, NULL) < 0)
+	if (all_same && tree_for_each_entry(t, clear_mtime_lossy, NULL) < 0)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 	*shared_mtime = have_first && all_same ? first_mtime : -1;
 	return 0;

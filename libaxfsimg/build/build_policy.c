@@ -11,27 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Visits every entry (parents before children), without recursion. */
-int build_for_each_entry(struct axfs_tree *t, build_entry_fn fn, void *ctx)
-{
-	struct axfs_tree_entry **stack;
-	size_t n = 0;
-
-	stack = malloc((t->count + 1) * sizeof(*stack));
-	if (!stack)
-		return -1;
-	stack[n++] = t->root;
-	while (n) {
-		struct axfs_tree_entry *e = stack[--n];
-
-		fn(e, ctx);
-		for (size_t i = 0; i < e->nchildren; i++)
-			stack[n++] = e->children[i];
-	}
-	free(stack);
-	return 0;
-}
-
 struct owners {
 	int all_root;
 	int64_t uid, gid;
@@ -252,7 +231,7 @@ int build_apply_policy(const struct axfs_build_opts *o, struct axfs_tree *t,
 
 	/* Owners given on the command line replace the policy's owners
 	 * section; its per-file rules and devices still apply on top. */
-	if (cli_owners && build_for_each_entry(t, apply_owners, &ow) < 0)
+	if (cli_owners && tree_for_each_entry(t, apply_owners, &ow) < 0)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 	if (!o->policy)
 		return 0;

@@ -26,12 +26,6 @@ static inline int build_check_cancel(const struct axfs_build_opts *o,
 	return 0;
 }
 
-typedef void (*build_entry_fn)(struct axfs_tree_entry *e, void *ctx);
-
-/* Visits every entry (parents before children) of a tree not yet
- * finalised; -1 when out of memory. */
-int build_for_each_entry(struct axfs_tree *t, build_entry_fn fn, void *ctx);
-
 /* build_policy.c */
 int build_apply_policy(const struct axfs_build_opts *o, struct axfs_tree *t,
 		       struct axfs_error *err);

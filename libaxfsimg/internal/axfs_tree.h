@@ -105,6 +105,10 @@ int axfs_tree_finalize(struct axfs_tree *t, struct axfs_error *err);
 /* Full path of an entry, "/" for the root, "/a/b" otherwise. */
 size_t axfs_tree_path(const struct axfs_tree_entry *e, char *buf,
 		      size_t len);
+typedef void (*tree_entry_fn)(struct axfs_tree_entry *e, void *ctx);
+/* Visits every entry (parents before children, without recursion), also
+ * of a tree not yet finalised; -1 when out of memory. */
+int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx);
 void axfs_tree_free(struct axfs_tree *t);
 
 #endif

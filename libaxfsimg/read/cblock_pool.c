@@ -67,7 +67,7 @@ int axfs_cblock_pool_new(struct axfs_cblock_pool **out,
 
 	*out = NULL;
 	if (!img->cblock_ok || cblock_size == 0)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_CBLOCK_SIZE, "cblock_size %u is "
 				     "unusable", (unsigned int)cblock_size);
 	n = max_bytes / cblock_size;
@@ -225,7 +225,7 @@ static void lend(struct axfs_cblock_pool *p, size_t i,
 	ref->slot = &p->slot[i];
 }
 
-int axfs__pool_get(struct axfs_cblock_pool *p, struct axfs_image *img,
+int reader_pool_get(struct axfs_cblock_pool *p, struct axfs_image *img,
 		   uint64_t c, struct axfs_cblock_ref *ref,
 		   struct axfs_error *err)
 {
@@ -292,7 +292,7 @@ int axfs__pool_get(struct axfs_cblock_pool *p, struct axfs_image *img,
 	return rc < 0 ? rc : 1;
 }
 
-void axfs__pool_put(struct axfs_cblock_pool *p, struct axfs_cblock_ref *ref)
+void reader_pool_put(struct axfs_cblock_pool *p, struct axfs_cblock_ref *ref)
 {
 	struct slot *s = ref->slot;
 

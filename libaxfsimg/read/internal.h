@@ -10,18 +10,9 @@
 #include <stdint.h>
 #include <zlib.h>
 #include "axfs_reader.h"
+#include "reader_device.h"
 
 struct libdeflate_decompressor;
-struct stat;
-
-/*
- * Length of an open file (st_size), block device (BLKGETSIZE64) or MTD
- * character device (MEMGETINFO); *is_device is set for the last two.
- * -ENOTTY for something else (a pipe, a character device that is not
- * MTD: read it to its end), another -errno when a device fails.
- */
-int axfs__fd_length(int fd, const struct stat *st, uint64_t *len,
-		    int *is_device);
 
 /*
  * The largest region we load into memory (strings, a byte table, or a
@@ -95,26 +86,26 @@ struct axfs_image {
 };
 
 /* "'name': byte N: msg" (the offset part only when off != UINT64_MAX). */
-int axfs__img_err(const struct axfs_image *img, struct axfs_error *err,
+int reader_img_err(const struct axfs_image *img, struct axfs_error *err,
 		  int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Error about entry i of table r: names the image byte of the entry, or
  * the inflated offset when the table is stored compressed. */
-int axfs__entry_err(const struct axfs_image *img, struct axfs_error *err,
+int reader_entry_err(const struct axfs_image *img, struct axfs_error *err,
 		    enum axfs_region r, uint64_t i, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Bounds-checked table read. */
-int axfs__table_get(const struct axfs_image *img, enum axfs_region r,
+int reader_table_get(const struct axfs_image *img, enum axfs_region r,
 		    uint64_t i, uint64_t *val, struct axfs_error *err);
 /* Fails with the stored reason when region r could not be loaded. */
-int axfs__region_usable(const struct axfs_image *img, enum axfs_region r,
+int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
 			struct axfs_error *err);
 /* Inflates a zlib stream that must end (Z_STREAM_END) within out_len
  * bytes; *got = inflated length.  A stream that needs more room fails. */
-int axfs__inflate(const struct axfs_image *img, const uint8_t *in,
+int reader_inflate(const struct axfs_image *img, const uint8_t *in,
 		  size_t in_len, uint8_t *out, size_t out_len, size_t *got,
 		  uint64_t off, const char *what, struct axfs_error *err);
-/* An inflated cblock lent to a reader until axfs__cblock_put(). */
+/* An inflated cblock lent to a reader until reader_cblock_put(). */
 struct axfs_cblock_ref {
 	const uint8_t *data;
 	size_t len;
@@ -122,13 +113,13 @@ struct axfs_cblock_ref {
 };
 /* Cblock c from the pool: 1 and *ref lent, 0 when every slot is lent
  * (the caller reads without the pool), or a negative error code. */
-int axfs__pool_get(struct axfs_cblock_pool *pool, struct axfs_image *img,
+int reader_pool_get(struct axfs_cblock_pool *pool, struct axfs_image *img,
 		   uint64_t c, struct axfs_cblock_ref *ref,
 		   struct axfs_error *err);
-void axfs__pool_put(struct axfs_cblock_pool *pool,
+void reader_pool_put(struct axfs_cblock_pool *pool,
 		    struct axfs_cblock_ref *ref);
 
 /* Human-readable file type name of a mode ("directory", ...). */
-const char *axfs__type_name(uint32_t mode);
+const char *reader_type_name(uint32_t mode);
 
 #endif

@@ -34,7 +34,7 @@ const char *axfs_region_name(enum axfs_region r)
 	return axfs_format_region_name(r);
 }
 
-const char *axfs__type_name(uint32_t mode)
+const char *reader_type_name(uint32_t mode)
 {
 	switch (mode & S_IFMT) {
 	case S_IFREG: return "regular file";
@@ -62,7 +62,7 @@ static int vimg_err(const struct axfs_image *img, struct axfs_error *err,
 			      img->name, off, msg);
 }
 
-int axfs__img_err(const struct axfs_image *img, struct axfs_error *err,
+int reader_img_err(const struct axfs_image *img, struct axfs_error *err,
 		  int code, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
@@ -73,7 +73,7 @@ int axfs__img_err(const struct axfs_image *img, struct axfs_error *err,
 	return code;
 }
 
-int axfs__entry_err(const struct axfs_image *img, struct axfs_error *err,
+int reader_entry_err(const struct axfs_image *img, struct axfs_error *err,
 		    enum axfs_region r, uint64_t i, const char *fmt, ...)
 {
 	const struct axfs_region_info *ri = &img->reg[r];
@@ -84,18 +84,18 @@ int axfs__entry_err(const struct axfs_image *img, struct axfs_error *err,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (ri->compressed_size == 0 && ri->depth > 0)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     ri->fsoffset + i * ri->depth,
 				     "%s[%" PRIu64 "]: %s",
 				     axfs_region_name(r), i, msg);
 	if (ri->depth > 0)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, ri->fsoffset,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, ri->fsoffset,
 				     "%s[%" PRIu64 "] (inflated byte %" PRIu64
 				     " of the compressed table): %s",
 				     axfs_region_name(r), i, i * ri->depth,
 				     msg);
 	/* Depth 0: every entry is the descriptor's depth byte. */
-	return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+	return reader_img_err(img, err, AXFS_ERR_FORMAT,
 			     ri->desc_offset + AXFS_RD_TABLE_DEPTH,
 			     "%s[%" PRIu64 "] (depth-0 table): %s",
 			     axfs_region_name(r), i, msg);
@@ -154,7 +154,7 @@ int axfs_image_pread(struct axfs_image *img, void *buf, size_t len,
 	int rc;
 
 	if (off > img->file_size || len > img->file_size - off)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, off,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
 				     "read of %zu bytes runs past the end of "
 				     "the image (%" PRIu64 " bytes)", len,
 				     img->file_size);
@@ -189,7 +189,7 @@ static int fd_length(int fd, const char *name, uint64_t *len,
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "'%s' is a directory, not an image",
 				      name);
-	rc = axfs__fd_length(fd, &st, len, &dev);
+	rc = reader_fd_length(fd, &st, len, &dev);
 	if (rc == 0)
 		return 0;
 	end = rc == -ENOTTY ? lseek(fd, 0, SEEK_END) : -1;
@@ -202,7 +202,7 @@ static int fd_length(int fd, const char *name, uint64_t *len,
 
 /* ---- tables ----------------------------------------------------------- */
 
-int axfs__region_usable(const struct axfs_image *img, enum axfs_region r,
+int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
 			struct axfs_error *err)
 {
 	if (!img->bad[r])
@@ -212,16 +212,16 @@ int axfs__region_usable(const struct axfs_image *img, enum axfs_region r,
 	return img->why[r].code ? img->why[r].code : AXFS_ERR_FORMAT;
 }
 
-int axfs__table_get(const struct axfs_image *img, enum axfs_region r,
+int reader_table_get(const struct axfs_image *img, enum axfs_region r,
 		    uint64_t i, uint64_t *val, struct axfs_error *err)
 {
 	const struct axfs_region_info *ri = &img->reg[r];
-	int rc = axfs__region_usable(img, r, err);
+	int rc = reader_region_usable(img, r, err);
 
 	if (rc < 0)
 		return rc;
 	if (i >= img->entries[r])
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, ri->desc_offset,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, ri->desc_offset,
 				     "index %" PRIu64 " is past the end of "
 				     "table '%s' (%" PRIu64 " entries)", i,
 				     axfs_region_name(r), img->entries[r]);
@@ -235,12 +235,12 @@ int axfs_image_table(struct axfs_image *img, enum axfs_region r, uint64_t i,
 	if ((unsigned int)r >= AXFS_REGION_COUNT || !AXFS_REGION_IS_TABLE(r))
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "region %d is not a byte table", (int)r);
-	return axfs__table_get(img, r, i, val, err);
+	return reader_table_get(img, r, i, val, err);
 }
 
 /* ---- inflating ---------------------------------------------------------- */
 
-int axfs__inflate(const struct axfs_image *img, const uint8_t *in,
+int reader_inflate(const struct axfs_image *img, const uint8_t *in,
 		  size_t in_len, uint8_t *out, size_t out_len, size_t *got,
 		  uint64_t off, const char *what, struct axfs_error *err)
 {
@@ -276,13 +276,13 @@ int axfs__inflate(const struct axfs_image *img, const uint8_t *in,
 	if (zr == Z_STREAM_END)
 		return 0;
 	if (zr == Z_BUF_ERROR && out_len == 0)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, off,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
 				     "%s inflates to more than %zu bytes",
 				     what, *got);
 	if (zr == Z_BUF_ERROR)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, off,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
 				     "%s: zlib stream is truncated", what);
-	return axfs__img_err(img, err, AXFS_ERR_FORMAT, off,
+	return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
 			     "%s: corrupt zlib stream (%s)", what,
 			     zs.msg ? zs.msg : zError(zr));
 }
@@ -322,7 +322,7 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 	uint32_t cb = s->cblock_size;
 
 	if (s->magic != AXFS_MAGIC)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_MAGIC,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_MAGIC,
 				     "bad magic 0x%08" PRIx32 " (expected "
 				     "0x%08x): not an AXFS image", s->magic,
 				     AXFS_MAGIC);
@@ -333,29 +333,29 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 	}
 	/* strncmp over 16 bytes of "Advanced XIP FS\0": all 16 must match. */
 	if (memcmp(s->signature, AXFS_SIGNATURE, AXFS_SIGNATURE_LEN) != 0)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_SIGNATURE, "bad signature "
 				     "(expected \"%s\" and a NUL)",
 				     AXFS_SIGNATURE);
 	if (s->compression_type != AXFS_COMPRESSION_ZLIB)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_COMPRESSION_TYPE,
 				     "unknown compression type %u (only 0, "
 				     "zlib, exists)", s->compression_type);
 	if (!AXFS_CBLOCK_SIZE_OK(cb))
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
 				     " is not a power of two between %u and %u",
 				     cb, AXFS_CBLOCK_MIN, AXFS_CBLOCK_MAX);
 	img->cblock_ok = 1;
 	if (s->size < AXFS_SUPER_SIZE + 4)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
 				     "image size %" PRIu64 " is smaller than "
 				     "a superblock and the end magic", s->size);
 	if (s->size > img->file_size) {
 		if (!img->store_name && s->mmap_size < s->size &&
 		    img->file_size >= s->mmap_size)
-			return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+			return reader_img_err(img, err, AXFS_ERR_FORMAT,
 					     AXFS_SB_SIZE, "image size %" PRIu64
 					     " is larger than the file (%" PRIu64
 					     " bytes): this looks like the mmap "
@@ -363,7 +363,7 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 					     " %" PRIu64 "); give its store "
 					     "segment too", s->size,
 					     img->file_size, s->mmap_size);
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
 				     "image size %" PRIu64 " is larger than "
 				     "the %s (%" PRIu64 " bytes): truncated "
 				     "image", s->size, img->store_name ?
@@ -371,12 +371,12 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 				     img->file_size);
 	}
 	if (s->mmap_size > s->size)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_MMAP_SIZE, "mmap_size %" PRIu64
 				     " is larger than the image (%" PRIu64
 				     " bytes)", s->mmap_size, s->size);
 	if (s->files == 0 || s->files > AXFS_MAX_INODES)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_FILES,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_FILES,
 				     "inode count %" PRIu64 " is not between 1 "
 				     "and %llu", s->files, AXFS_MAX_INODES);
 	img->limit = s->size;
@@ -395,7 +395,7 @@ static int check_end_magic(struct axfs_image *img, struct axfs_error *err)
 	if (rc < 0)
 		return rc;
 	if (axfs_get_be32(b) != AXFS_MAGIC)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, off,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
 				     "the magic is missing from the last 4 "
 				     "bytes of the image (found 0x%08" PRIx32
 				     "): incomplete image", axfs_get_be32(b));
@@ -414,7 +414,7 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 
 	ri->desc_offset = d;
 	if (d > img->limit || img->limit - d < AXFS_REGION_DESC_SIZE)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_REGION(r), "the descriptor of "
 				     "region '%s' (at byte %" PRIu64 ") lies "
 				     "past the end of the image (%" PRIu64
@@ -430,7 +430,7 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 		return 0;
 	stored = AXFS_REGION_STORED(ri);
 	if (ri->fsoffset > img->limit || stored > img->limit - ri->fsoffset)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, d,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, d,
 				     "region '%s' extends past the end of the "
 				     "image (fsoffset %" PRIu64 " + %s %" PRIu64
 				     " > %" PRIu64 " bytes)",
@@ -440,14 +440,14 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 	if (!AXFS_REGION_IS_TABLE(r))
 		return 0;
 	if (ri->depth > AXFS_TABLE_DEPTH_MAX)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     d + AXFS_RD_TABLE_DEPTH, "table '%s' has "
 				     "byte depth %u (at most %d)",
 				     axfs_region_name(r), ri->depth,
 				     AXFS_TABLE_DEPTH_MAX);
 	if (!img->lenient && ri->depth &&
 	    ri->max_index > ri->size / ri->depth)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     d + AXFS_RD_MAX_INDEX, "table '%s' is "
 				     "too small for its %" PRIu64 " entries of "
 				     "%u bytes (size %" PRIu64 ")",
@@ -477,14 +477,14 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 	if (!region_is_loaded(img, r) || ri->size == 0)
 		return 0;
 	if (ri->size > AXFS_READER_MAX_INCORE)
-		return axfs__img_err(img, err, AXFS_ERR_LIMIT,
+		return reader_img_err(img, err, AXFS_ERR_LIMIT,
 				     d + AXFS_RD_SIZE, "region '%s' is %" PRIu64
 				     " bytes; this reader loads at most %llu",
 				     axfs_region_name(r), ri->size,
 				     AXFS_READER_MAX_INCORE);
 	if (ri->compressed_size &&
 	    ri->size / AXFS_ZLIB_MAX_RATIO > ri->compressed_size + 1)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     d + AXFS_RD_SIZE, "region '%s' claims "
 				     "%" PRIu64 " bytes from a %" PRIu64 "-byte"
 				     " zlib stream, more than zlib can expand",
@@ -516,12 +516,12 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 		snprintf(what, sizeof(what), "region '%s'",
 			 axfs_region_name(r));
 		if (rc == 0)
-			rc = axfs__inflate(img, z, (size_t)ri->compressed_size,
+			rc = reader_inflate(img, z, (size_t)ri->compressed_size,
 					   data, (size_t)ri->size, &got,
 					   ri->fsoffset, what, err);
 		free(z);
 		if (rc == 0 && got != ri->size)
-			rc = axfs__img_err(img, err, AXFS_ERR_FORMAT, d +
+			rc = reader_img_err(img, err, AXFS_ERR_FORMAT, d +
 					   AXFS_RD_SIZE, "region '%s' inflates "
 					   "to %zu bytes, not its size %" PRIu64,
 					   axfs_region_name(r), got, ri->size);
@@ -566,7 +566,7 @@ static int check_count(struct axfs_image *img, const enum axfs_region *t,
 		enum axfs_region r = t[i];
 
 		if (img->entries[r] < want)
-			return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+			return reader_img_err(img, err, AXFS_ERR_FORMAT,
 					     img->reg[r].desc_offset +
 					     AXFS_RD_SIZE, "table '%s' has %"
 					     PRIu64 " entries, fewer than the %"
@@ -598,19 +598,19 @@ static int check_root(struct axfs_image *img, struct axfs_error *err)
 	if (rc < 0)
 		return rc;
 	if ((root.mode & S_IFMT) != S_IFDIR)
-		return axfs__entry_err(img, err, AXFS_R_MODES, root.mode_index,
+		return reader_entry_err(img, err, AXFS_R_MODES, root.mode_index,
 				       "the root inode is a %s (mode 0%o), not "
-				       "a directory", axfs__type_name(root.mode),
+				       "a directory", reader_type_name(root.mode),
 				       root.mode);
 	if (root.num_entries == 0)
-		return axfs__entry_err(img, err, AXFS_R_INODE_NUM_ENTRIES, 0,
+		return reader_entry_err(img, err, AXFS_R_INODE_NUM_ENTRIES, 0,
 				       "the root directory is empty; the "
 				       "driver refuses to mount it (\"empty "
 				       "filesystem\")");
 	if (root.array_index == 0 ||
 	    root.array_index > img->n_inodes ||
 	    root.num_entries > img->n_inodes - root.array_index)
-		return axfs__entry_err(img, err, AXFS_R_INODE_ARRAY_INDEX, 0,
+		return reader_entry_err(img, err, AXFS_R_INODE_ARRAY_INDEX, 0,
 				       "the root's entries are inodes [%" PRIu64
 				       ", +%" PRIu64 "), outside [1, %" PRIu64
 				       ")", root.array_index, root.num_entries,
@@ -629,7 +629,7 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 	img->split_at = UINT64_MAX;
 	img->file_size = img->seg0_len;
 	if (img->seg0_len < AXFS_SUPER_SIZE)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, 0,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, 0,
 				     "the file is too short for an AXFS "
 				     "superblock (%" PRIu64 " bytes, need %d)",
 				     img->seg0_len, AXFS_SUPER_SIZE);
@@ -649,7 +649,7 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 			/* Swapped segments: say so rather than "bad magic". */
 			if (pread(img->store_fd, m4, 4, 0) == 4 &&
 			    axfs_get_be32(m4) == AXFS_MAGIC)
-				return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+				return reader_img_err(img, err, AXFS_ERR_FORMAT,
 					AXFS_SB_MAGIC, "no AXFS superblock, "
 					"but the store segment '%s' starts with "
 					"one: the segments are swapped (give the "
@@ -661,14 +661,14 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 		if (rc < 0)
 			return rc;
 		if (m < AXFS_SUPER_SIZE || m > img->seg0_len)
-			return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+			return reader_img_err(img, err, AXFS_ERR_FORMAT,
 					     AXFS_SB_MMAP_SIZE, "mmap_size %"
 					     PRIu64 " does not fit the mmap "
 					     "segment (%" PRIu64 " bytes): not "
 					     "the first half of a split image",
 					     m, img->seg0_len);
 		if (m >= img->sb.size)
-			return axfs__img_err(img, err, AXFS_ERR_INVALID,
+			return reader_img_err(img, err, AXFS_ERR_INVALID,
 					     AXFS_SB_MMAP_SIZE, "mmap_size %"
 					     PRIu64 " covers the whole image "
 					     "(%" PRIu64 " bytes): the image is "
@@ -884,7 +884,7 @@ const struct axfs_region_info *axfs_image_region(const struct axfs_image *img,
 static int inode_table(struct axfs_image *img, enum axfs_region r,
 		       uint64_t ino, uint64_t *v, struct axfs_error *err)
 {
-	return axfs__table_get(img, r, ino, v, err);
+	return reader_table_get(img, r, ino, v, err);
 }
 
 int axfs_image_inode(struct axfs_image *img, uint64_t ino,
@@ -898,11 +898,11 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 	memset(out, 0, sizeof(*out));
 	if (ino >= img->n_inodes) {
 		for (size_t i = 0; i < NELEM(inode_tables); i++) {
-			rc = axfs__region_usable(img, inode_tables[i], err);
+			rc = reader_region_usable(img, inode_tables[i], err);
 			if (rc < 0)
 				return rc;
 		}
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT, img->lenient ?
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, img->lenient ?
 				     UINT64_MAX : AXFS_SB_FILES, "inode %"
 				     PRIu64 " does not exist (the image has %"
 				     PRIu64 ")", ino, img->n_inodes);
@@ -925,19 +925,19 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 	for (int r = AXFS_R_MODES; r <= AXFS_R_GIDS; r++) {
 		if (mi < img->entries[r] || img->bad[r])
 			continue;
-		return axfs__entry_err(img, err, AXFS_R_INODE_MODE_INDEX, ino,
+		return reader_entry_err(img, err, AXFS_R_INODE_MODE_INDEX, ino,
 				       "inode %" PRIu64 ": mode index %" PRIu64
 				       " is past the end of table '%s' (%"
 				       PRIu64 " entries)", ino, mi,
 				       axfs_region_name(r), img->entries[r]);
 	}
-	if ((rc = axfs__table_get(img, AXFS_R_MODES, mi, &v, err)) < 0)
+	if ((rc = reader_table_get(img, AXFS_R_MODES, mi, &v, err)) < 0)
 		return rc;
 	out->mode = (uint32_t)(v & 0xffff);	/* umode_t is 16 bits */
-	if ((rc = axfs__table_get(img, AXFS_R_UIDS, mi, &v, err)) < 0)
+	if ((rc = reader_table_get(img, AXFS_R_UIDS, mi, &v, err)) < 0)
 		return rc;
 	out->uid = (uint32_t)v;
-	if ((rc = axfs__table_get(img, AXFS_R_GIDS, mi, &v, err)) < 0)
+	if ((rc = reader_table_get(img, AXFS_R_GIDS, mi, &v, err)) < 0)
 		return rc;
 	out->gid = (uint32_t)v;
 
@@ -952,10 +952,10 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 	}
 
 	/* The name: NUL-terminated inside strings (the driver strlen()s). */
-	if ((rc = axfs__region_usable(img, AXFS_R_STRINGS, err)) < 0)
+	if ((rc = reader_region_usable(img, AXFS_R_STRINGS, err)) < 0)
 		return rc;
 	if (out->name_offset >= st->size)
-		return axfs__entry_err(img, err, AXFS_R_INODE_NAME_OFFSET, ino,
+		return reader_entry_err(img, err, AXFS_R_INODE_NAME_OFFSET, ino,
 				       "inode %" PRIu64 ": name offset %" PRIu64
 				       " is past the end of the strings region "
 				       "(%" PRIu64 " bytes)", ino,
@@ -963,7 +963,7 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 	name = (const char *)st->data + out->name_offset;
 	nul = memchr(name, 0, (size_t)(st->size - out->name_offset));
 	if (!nul)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     st->compressed_size ? st->fsoffset :
 				     st->fsoffset + out->name_offset,
 				     "inode %" PRIu64 ": its name (strings "

@@ -52,13 +52,13 @@ static int need_table(struct axfs_image *img, enum axfs_region from,
 		      uint64_t from_i, enum axfs_region r, uint64_t i,
 		      struct axfs_error *err)
 {
-	int rc = axfs__region_usable(img, r, err);
+	int rc = reader_region_usable(img, r, err);
 
 	if (rc < 0)
 		return rc;
 	if (i < img->entries[r])
 		return 0;
-	return axfs__entry_err(img, err, from, from_i, "index %" PRIu64
+	return reader_entry_err(img, err, from, from_i, "index %" PRIu64
 			       " is past the end of table '%s' (%" PRIu64
 			       " entries)", i, axfs_region_name(r),
 			       img->entries[r]);
@@ -71,37 +71,37 @@ static int cblock_bounds(struct axfs_image *img, uint64_t c, uint64_t *start,
 	const struct axfs_region_info *cr = &img->reg[AXFS_R_COMPRESSED];
 	int rc;
 
-	if ((rc = axfs__region_usable(img, AXFS_R_CBLOCK_OFFSET, err)) < 0 ||
-	    (rc = axfs__region_usable(img, AXFS_R_COMPRESSED, err)) < 0)
+	if ((rc = reader_region_usable(img, AXFS_R_CBLOCK_OFFSET, err)) < 0 ||
+	    (rc = reader_region_usable(img, AXFS_R_COMPRESSED, err)) < 0)
 		return rc;
 	/* cblock_offset has a sentinel: n cblocks, n + 1 entries. */
 	if (img->entries[AXFS_R_CBLOCK_OFFSET] == 0 ||
 	    c >= img->entries[AXFS_R_CBLOCK_OFFSET] - 1)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     img->reg[AXFS_R_CBLOCK_OFFSET].desc_offset,
 				     "cblock %" PRIu64 " does not exist "
 				     "(table 'cblock_offset' has %" PRIu64
 				     " entries, one more than the cblocks)", c,
 				     img->entries[AXFS_R_CBLOCK_OFFSET]);
-	if ((rc = axfs__table_get(img, AXFS_R_CBLOCK_OFFSET, c, start,
+	if ((rc = reader_table_get(img, AXFS_R_CBLOCK_OFFSET, c, start,
 				  err)) < 0 ||
-	    (rc = axfs__table_get(img, AXFS_R_CBLOCK_OFFSET, c + 1, end,
+	    (rc = reader_table_get(img, AXFS_R_CBLOCK_OFFSET, c + 1, end,
 				  err)) < 0)
 		return rc;
 	if (*end < *start || *end > cr->size)
-		return axfs__entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
+		return reader_entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
 				       "cblock %" PRIu64 " would be bytes [%"
 				       PRIu64 ", %" PRIu64 ") of the compressed "
 				       "region (%" PRIu64 " bytes)", c, *start,
 				       *end, cr->size);
 	if (!img->cblock_ok)
-		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
 				     AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
 				     " is unusable", img->sb.cblock_size);
 	/* The driver copies the stream into a cblock_size buffer unchecked
 	 * (axfs(5) rule 17): longer would overflow its heap. */
 	if (*end - *start > img->sb.cblock_size)
-		return axfs__entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
+		return reader_entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
 				       "cblock %" PRIu64 " is %" PRIu64 " bytes "
 				       "compressed, more than cblock_size %"
 				       PRIu32, c, *end - *start,
@@ -122,27 +122,27 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 	if (rc < 0)
 		return rc;
 	if (!S_ISREG(in.mode) && !S_ISLNK(in.mode))
-		return axfs__img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
 				     "inode %" PRIu64 " is a %s: it has no "
-				     "pages", ino, axfs__type_name(in.mode));
+				     "pages", ino, reader_type_name(in.mode));
 	pages = in.size / AXFS_PAGE_SIZE + (in.size % AXFS_PAGE_SIZE != 0);
 	if (page >= pages)
-		return axfs__img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
 				     "inode %" PRIu64 " has no page %" PRIu64
 				     " (it is %" PRIu64 " bytes)", ino, page,
 				     in.size);
 	if (in.array_index > img->n_nodes ||
 	    page >= img->n_nodes - in.array_index)
-		return axfs__entry_err(img, err, AXFS_R_INODE_ARRAY_INDEX, ino,
+		return reader_entry_err(img, err, AXFS_R_INODE_ARRAY_INDEX, ino,
 				       "inode %" PRIu64 ": page %" PRIu64
 				       " would be node %" PRIu64 " + %" PRIu64
 				       ", past the last node (%" PRIu64
 				       " nodes)", ino, page, in.array_index,
 				       page, img->n_nodes);
 	node = in.array_index + page;
-	if ((rc = axfs__table_get(img, AXFS_R_NODE_TYPE, node, &type,
+	if ((rc = reader_table_get(img, AXFS_R_NODE_TYPE, node, &type,
 				  err)) < 0 ||
-	    (rc = axfs__table_get(img, AXFS_R_NODE_INDEX, node, &idx,
+	    (rc = reader_table_get(img, AXFS_R_NODE_INDEX, node, &idx,
 				  err)) < 0)
 		return rc;
 	rest = in.size - page * AXFS_PAGE_SIZE;
@@ -159,13 +159,13 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 		    (rc = need_table(img, AXFS_R_NODE_INDEX, node,
 				     AXFS_R_CNODE_INDEX, idx, err)) < 0)
 			return rc;
-		axfs__table_get(img, AXFS_R_CNODE_OFFSET, idx, &co, err);
-		axfs__table_get(img, AXFS_R_CNODE_INDEX, idx, &c, err);
+		reader_table_get(img, AXFS_R_CNODE_OFFSET, idx, &co, err);
+		reader_table_get(img, AXFS_R_CNODE_INDEX, idx, &c, err);
 		if ((rc = cblock_bounds(img, c, &start, &end, err)) < 0)
 			return rc;
 		/* Larger would underflow the driver's max_len (axfs(5) rule 18). */
 		if (co > img->sb.cblock_size)
-			return axfs__entry_err(img, err, AXFS_R_CNODE_OFFSET,
+			return reader_entry_err(img, err, AXFS_R_CNODE_OFFSET,
 					       idx, "offset %" PRIu64 " inside "
 					       "cblock %" PRIu64 " is beyond "
 					       "cblock_size %" PRIu32, co, c,
@@ -184,13 +184,13 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 
 		if ((rc = need_table(img, AXFS_R_NODE_INDEX, node,
 				     AXFS_R_BANODE_OFFSET, idx, err)) < 0 ||
-		    (rc = axfs__region_usable(img, AXFS_R_BYTE_ALIGNED,
+		    (rc = reader_region_usable(img, AXFS_R_BYTE_ALIGNED,
 					      err)) < 0)
 			return rc;
-		axfs__table_get(img, AXFS_R_BANODE_OFFSET, idx, &ofs, err);
+		reader_table_get(img, AXFS_R_BANODE_OFFSET, idx, &ofs, err);
 		/* Larger would underflow the driver's max_len (axfs(5) rule 20). */
 		if (ofs > ba->size)
-			return axfs__entry_err(img, err, AXFS_R_BANODE_OFFSET,
+			return reader_entry_err(img, err, AXFS_R_BANODE_OFFSET,
 					       idx, "offset %" PRIu64 " is past "
 					       "the end of the byte_aligned "
 					       "region (%" PRIu64 " bytes)", ofs,
@@ -201,14 +201,14 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 		return 0;
 	}
 	if (type != AXFS_NODE_XIP && !img->lenient)
-		return axfs__entry_err(img, err, AXFS_R_NODE_TYPE, node,
+		return reader_entry_err(img, err, AXFS_R_NODE_TYPE, node,
 				       "unknown node type %" PRIu64 " (0 XIP, "
 				       "1 compressed, 2 byte-aligned)", type);
 	/* XIP (and, leniently, what readpage treats as XIP). */
-	if ((rc = axfs__region_usable(img, AXFS_R_XIP, err)) < 0)
+	if ((rc = reader_region_usable(img, AXFS_R_XIP, err)) < 0)
 		return rc;
 	if (idx >= img->reg[AXFS_R_XIP].size / AXFS_PAGE_SIZE)
-		return axfs__entry_err(img, err, AXFS_R_NODE_INDEX, node,
+		return reader_entry_err(img, err, AXFS_R_NODE_INDEX, node,
 				       "XIP page %" PRIu64 " is not inside the "
 				       "xip region (%" PRIu64 " bytes; the "
 				       "driver reads whole pages)", idx,
@@ -222,9 +222,9 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 /*
  * Inflates the in_len bytes of img->cin into out (cblock_size bytes) with
  * libdeflate, which inflates 2.3x faster than zlib (bench/RESULTS.md);
- * 1 when it did, 0 to leave the stream to axfs__inflate (zlib).
+ * 1 when it did, 0 to leave the stream to reader_inflate (zlib).
  *
- * What it accepts is what axfs__inflate accepts: a stream that ends
+ * What it accepts is what reader_inflate accepts: a stream that ends
  * within cblock_size bytes (fewer is fine: *len says how many), whatever
  * bytes follow it (in_used is not checked, as zlib ignores them too).  A
  * stream it refuses (corrupt, truncated, more than cblock_size) goes
@@ -282,7 +282,7 @@ int axfs_image_cblock(struct axfs_image *img, uint64_t c, uint8_t *out,
 	snprintf(what, sizeof(what), "cblock %" PRIu64, c);
 	/* A compressed region stored compressed has no image byte for the
 	 * cblock; name the region's stream then. */
-	return axfs__inflate(img, img->cin, (size_t)(end - start), out,
+	return reader_inflate(img, img->cin, (size_t)(end - start), out,
 			     img->sb.cblock_size, len,
 			     cr->compressed_size ? cr->fsoffset :
 			     cr->fsoffset + start, what, err);
@@ -341,7 +341,7 @@ static int get_cblock(struct axfs_image *img, uint64_t c,
 
 	ref->slot = NULL;
 	if (img->pool) {
-		rc = axfs__pool_get(img->pool, img, c, ref, err);
+		rc = reader_pool_get(img->pool, img, c, ref, err);
 		if (rc != 0)
 			return rc < 0 ? rc : 0;
 	}
@@ -378,7 +378,7 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		 * data from an earlier cblock: the file must not end there. */
 		want = loc.data_len < n ? (size_t)loc.data_len : n;
 		if (loc.cnode_offset + want > cb.len)
-			rc = axfs__img_err(img, err, AXFS_ERR_FORMAT,
+			rc = reader_img_err(img, err, AXFS_ERR_FORMAT,
 					   loc.image_offset, "inode %" PRIu64
 					   " page %" PRIu64 ": its data "
 					   "(offset %" PRIu64 ", %zu bytes) "
@@ -389,7 +389,7 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		else
 			memcpy(out, cb.data + loc.cnode_offset, want);
 		if (cb.slot)
-			axfs__pool_put(img->pool, &cb);
+			reader_pool_put(img->pool, &cb);
 		if (rc < 0)
 			return rc;
 		n = want;
@@ -428,9 +428,9 @@ int axfs_image_read(struct axfs_image *img, uint64_t ino, uint64_t off,
 	if (rc < 0)
 		return rc;
 	if (!S_ISREG(in.mode) && !S_ISLNK(in.mode))
-		return axfs__img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
 				     "inode %" PRIu64 " is a %s, not a regular "
-				     "file", ino, axfs__type_name(in.mode));
+				     "file", ino, reader_type_name(in.mode));
 	while (len > 0 && off < in.size) {
 		uint64_t pg = off / AXFS_PAGE_SIZE;
 		size_t in_page = (size_t)(off % AXFS_PAGE_SIZE);
@@ -466,12 +466,12 @@ int axfs_image_readlink(struct axfs_image *img, uint64_t ino, char *buf,
 	if (rc < 0)
 		return rc;
 	if (!S_ISLNK(in.mode))
-		return axfs__img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
 				     "inode %" PRIu64 " is a %s, not a symbolic "
-				     "link", ino, axfs__type_name(in.mode));
+				     "link", ino, reader_type_name(in.mode));
 	/* The driver reads the target from page 0 only: 1..4095 bytes. */
 	if (!img->lenient && (in.size == 0 || in.size >= AXFS_PAGE_SIZE))
-		return axfs__entry_err(img, err, AXFS_R_INODE_FILE_SIZE, ino,
+		return reader_entry_err(img, err, AXFS_R_INODE_FILE_SIZE, ino,
 				       "symbolic link inode %" PRIu64 " has a "
 				       "%" PRIu64 "-byte target (1 to 4095 "
 				       "bytes fit in its page)", ino, in.size);
@@ -485,7 +485,7 @@ int axfs_image_readlink(struct axfs_image *img, uint64_t ino, char *buf,
 		n = AXFS_PAGE_SIZE - 1;
 	nul = memchr(page, 0, n);
 	if (nul && !img->lenient)
-		return axfs__entry_err(img, err, AXFS_R_INODE_FILE_SIZE, ino,
+		return reader_entry_err(img, err, AXFS_R_INODE_FILE_SIZE, ino,
 				       "symbolic link inode %" PRIu64 ": its "
 				       "target has a NUL at byte %zu of its %"
 				       PRIu64 " bytes", ino,

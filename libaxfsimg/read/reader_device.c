@@ -15,8 +15,8 @@
 
 #include "internal.h"
 
-int axfs__fd_length(int fd, const struct stat *st, uint64_t *len,
-		    int *is_device)
+int reader_fd_length(int fd, const struct stat *st, uint64_t *len,
+		     int *is_device)
 {
 	off_t end;
 

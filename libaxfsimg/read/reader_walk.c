@@ -63,7 +63,7 @@ static int dir_range(struct axfs_image *img, const struct axfs_inode_info *d,
 	if (d->array_index <= img->n_inodes &&
 	    d->num_entries <= img->n_inodes - d->array_index)
 		return 0;
-	return axfs__entry_err(img, err, AXFS_R_INODE_NUM_ENTRIES, d->ino,
+	return reader_entry_err(img, err, AXFS_R_INODE_NUM_ENTRIES, d->ino,
 			       "directory inode %" PRIu64 " lists inodes [%"
 			       PRIu64 ", +%" PRIu64 "), beyond the %" PRIu64
 			       " inodes", d->ino, d->array_index,
@@ -121,9 +121,9 @@ int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
 	if (rc < 0)
 		return rc;
 	if (!S_ISDIR(d.mode))
-		return axfs__img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
 				     "inode %" PRIu64 " is a %s, not a "
-				     "directory", dir, axfs__type_name(d.mode));
+				     "directory", dir, reader_type_name(d.mode));
 	if (len == 0)
 		return 0;
 	return lookup_in_dir(img, &d, name, len, ino, err);
@@ -348,9 +348,9 @@ static int name_err(struct axfs_image *img, struct axfs_error *err,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (st->compressed_size)
-		return axfs__entry_err(img, err, AXFS_R_INODE_NAME_OFFSET,
+		return reader_entry_err(img, err, AXFS_R_INODE_NAME_OFFSET,
 				       c->ino, "%s", msg);
-	return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+	return reader_img_err(img, err, AXFS_ERR_FORMAT,
 			     st->fsoffset + c->name_offset, "%s", msg);
 }
 
@@ -387,7 +387,7 @@ static int check_child(struct walk *w, struct frame *f,
 				qname(q, sizeof(q), c->name, c->name_len),
 				qname(q2, sizeof(q2), f->prev, f->prev_len));
 	if (!known_type(c->mode))
-		return axfs__entry_err(img, err, AXFS_R_MODES, c->mode_index,
+		return reader_entry_err(img, err, AXFS_R_MODES, c->mode_index,
 				       "inode %" PRIu64 " ('%s' in '%s') has "
 				       "mode 0%o, an unknown file type", c->ino,
 				       qname(q, sizeof(q), c->name,
@@ -407,9 +407,9 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 	if (rc < 0)
 		return rc;
 	if (!S_ISDIR(in.mode))
-		return axfs__entry_err(img, err, AXFS_R_MODES, in.mode_index,
+		return reader_entry_err(img, err, AXFS_R_MODES, in.mode_index,
 				       "the root inode is a %s, not a "
-				       "directory", axfs__type_name(in.mode));
+				       "directory", reader_type_name(in.mode));
 	if ((rc = dir_range(img, &in, err)) < 0)
 		return rc;
 	if (inoset_add(&w->seen, 0) < 0 || path_set(w, 0, "", 0, err) < 0)
@@ -445,7 +445,7 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 		if (added < 0)
 			return axfs_error_sys(err, ENOMEM, "walk");
 		if (!added && (S_ISDIR(in.mode) || !img->lenient))
-			return axfs__entry_err(img, err,
+			return reader_entry_err(img, err,
 					       AXFS_R_INODE_ARRAY_INDEX, f->ino,
 					       "'%s' is inode %" PRIu64 ", which "
 					       "was already reached another "
@@ -455,7 +455,7 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 					       "an inode listed in two "
 					       "directories");
 		if (++w->visits > max_visits)
-			return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+			return reader_img_err(img, err, AXFS_ERR_FORMAT,
 					     UINT64_MAX, "the directories list "
 					     "more than %" PRIu64 " entries for "
 					     "%" PRIu64 " inodes", max_visits,
@@ -466,7 +466,7 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 		if (!S_ISDIR(in.mode))
 			continue;
 		if (w->sp > AXFS_READER_MAX_DEPTH)
-			return axfs__img_err(img, err, AXFS_ERR_LIMIT,
+			return reader_img_err(img, err, AXFS_ERR_LIMIT,
 					     UINT64_MAX, "nested more than %d "
 					     "directories deep: '%s'",
 					     AXFS_READER_MAX_DEPTH, w->path);

@@ -5,6 +5,6 @@
 
 /* The enum axfs_lossy bits for one extended attribute name: ACL for
  * system.posix_acl_*, else XATTR (plus SELINUX or CAPABILITY). */
-unsigned int axfs__xattr_lossy(const char *name);
+unsigned int source_xattr_lossy(const char *name);
 
 #endif

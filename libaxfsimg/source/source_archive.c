@@ -396,7 +396,7 @@ static unsigned int lossy_of(struct archive_entry *e)
 	if (archive_entry_xattr_reset(e) > 0)
 		while (archive_entry_xattr_next(e, &name, &value, &size) ==
 		       ARCHIVE_OK)
-			lossy |= name ? axfs__xattr_lossy(name) :
+			lossy |= name ? source_xattr_lossy(name) :
 				 AXFS_LOSSY_XATTR;
 	/* Only extended entries are counted: user::, group:: and other::
 	 * are the mode bits, which are kept. */

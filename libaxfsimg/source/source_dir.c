@@ -347,7 +347,7 @@ static unsigned int xattr_lossy(const char *host)
 		n = llistxattr(host, list, (size_t)n);
 	}
 	for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t)strlen(list + i) + 1) {
-		lossy |= axfs__xattr_lossy(list + i);
+		lossy |= source_xattr_lossy(list + i);
 	}
 	if (list != small)
 		free(list);

@@ -659,7 +659,7 @@ void axfs_tree_free(struct axfs_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-const char *axfs_page_reason_name(enum axfs_page_reason r)
+const char *tree_page_reason_name(enum axfs_page_reason r)
 {
 	switch (r) {
 	case AXFS_WHY_DEFAULT: return "default";

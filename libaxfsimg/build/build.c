@@ -239,7 +239,7 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	struct axfs_outfile of = { NULL, NULL, -1 };
 	struct axfs_source *src = NULL;
 	struct axfs_source_opts so;
-	struct axfs_plan_opts plo;
+	struct plan_opts plo;
 	const char *excl[2];
 	uint64_t mmap_limit;
 	int64_t shared_mtime = -1;
@@ -338,7 +338,7 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	plo.xip_suffix = o->xip_suffix >= 0 ? o->xip_suffix :
 			 pol && pol->xip_suffix >= 0 ? pol->xip_suffix : 0;
 	plo.log = o->log;
-	rc = axfs_plan(&res->tree, &plo, &res->plan, err);
+	rc = plan_tree(&res->tree, &plo, &res->plan, err);
 	if (rc < 0)
 		goto fail;
 
@@ -368,7 +368,7 @@ fail:
 	axfs_outfile_abort(&of);
 	axfs_source_destroy(src);
 	if (packed)
-		axfs_packed_free(&res->packed);
+		pack_free_packed(&res->packed);
 	axfs_tree_free(&res->tree);
 	memset(res, 0, sizeof(*res));
 	res->packed.xip.fd = res->packed.byte_aligned.fd =
@@ -383,7 +383,7 @@ void axfs_build_result_free(struct axfs_build_result *res)
 	/* A packed result always has a cblock size; a failed or empty
 	 * one was already released by axfs_build. */
 	if (res->packed.cblock_size)
-		axfs_packed_free(&res->packed);
+		pack_free_packed(&res->packed);
 	axfs_tree_free(&res->tree);
 	memset(res, 0, sizeof(*res));
 	res->packed.xip.fd = res->packed.byte_aligned.fd =

@@ -66,7 +66,7 @@ static int pack(const struct axfs_build_opts *o, struct axfs_tree *t,
 		struct axfs_source *src, struct axfs_build_result *res,
 		struct axfs_error *err)
 {
-	struct axfs_pack_opts po;
+	struct pack_opts po;
 
 	memset(&po, 0, sizeof(po));
 	po.cblock_size = res->block_size;
@@ -81,16 +81,16 @@ static int pack(const struct axfs_build_opts *o, struct axfs_tree *t,
 	memset(&res->packed, 0, sizeof(res->packed));
 	res->packed.xip.fd = res->packed.byte_aligned.fd =
 		res->packed.compressed.fd = -1;
-	return axfs_pack_tree(t, src, &po, &res->packed, err);
+	return pack_tree(t, src, &po, &res->packed, err);
 }
 
 int build_pack_and_write(const struct axfs_build_opts *o,
-			 const struct axfs_plan_opts *plo, uint64_t mmap_limit,
+			 const struct plan_opts *plo, uint64_t mmap_limit,
 			 struct axfs_source *src, struct axfs_outfile *of,
 			 struct axfs_build_result *res, int *packed,
 			 struct axfs_error *err)
 {
-	struct axfs_write_opts wo;
+	struct write_opts wo;
 	int rc;
 
 	rc = pack(o, &res->tree, src, res, err);
@@ -113,8 +113,8 @@ int build_pack_and_write(const struct axfs_build_opts *o,
 
 		if ((rc = build_check_cancel(o, err)) < 0)
 			return rc;
-		rc = axfs_write_image(of->fd, &res->tree, &res->packed, &wo,
-				      &res->layout, err);
+		rc = write_image(of->fd, &res->tree, &res->packed, &wo,
+				 &res->layout, err);
 		if (rc != AXFS_ERR_LIMIT || !mmap_limit ||
 		    res->layout.mmap_size <= mmap_limit)
 			return rc;
@@ -137,20 +137,20 @@ int build_pack_and_write(const struct axfs_build_opts *o,
 			keep = asked;
 		if (keep >= planned)
 			return rc;
-		dropped = axfs_plan_trim(&res->tree, keep);
+		dropped = plan_trim(&res->tree, keep);
 		if (!dropped)
 			return rc;
 		/* A trim may leave a non-XIP page between XIP pages of a
 		 * file: shrink those suffixes (only ever fewer pages, so
 		 * the loop ends). */
 		if (plo->xip_suffix)
-			dropped += axfs_plan_trim_suffix(&res->tree);
+			dropped += plan_trim_suffix(&res->tree);
 		axfs_log(o->log, AXFS_LOG_WARN,
 			 "the mmap limit of %llu bytes leaves no room for %llu "
 			 "profiled XIP pages; they are stored compressed",
 			 (unsigned long long)mmap_limit,
 			 (unsigned long long)dropped);
-		axfs_packed_free(&res->packed);
+		pack_free_packed(&res->packed);
 		*packed = 0;
 		if (ftruncate(of->fd, 0) < 0)
 			return axfs_error_sys(err, errno, "cannot write '%s'",

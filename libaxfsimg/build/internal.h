@@ -36,7 +36,7 @@ int build_report_lossy(const struct axfs_tree *t,
 /* build_fit.c: packs res->tree and writes it to `of`; *packed says
  * whether res->packed holds data to free. */
 int build_pack_and_write(const struct axfs_build_opts *o,
-			 const struct axfs_plan_opts *plo, uint64_t mmap_limit,
+			 const struct plan_opts *plo, uint64_t mmap_limit,
 			 struct axfs_source *src, struct axfs_outfile *of,
 			 struct axfs_build_result *res, int *packed,
 			 struct axfs_error *err);

@@ -28,7 +28,7 @@ static int cmp_range(const void *a, const void *b)
 
 static int cmp_loc(const void *a, const void *b)
 {
-	const struct loc *x = a, *y = b;
+	const struct fsck_loc *x = a, *y = b;
 
 	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
@@ -38,7 +38,7 @@ static int cmp_loc(const void *a, const void *b)
 }
 
 /* The inode whose nodes include `node` (for paths in findings). */
-uint64_t fsck_owner_of(const struct data *d, uint64_t node)
+uint64_t fsck_owner_of(const struct fsck_data *d, uint64_t node)
 {
 	size_t lo = 0, hi = d->nranges;
 
@@ -72,7 +72,7 @@ uint64_t fsck_owner_of(const struct data *d, uint64_t node)
  * first node, same count, same size.  Returns with need[] filled for every
  * node of every file.
  */
-static void check_ranges(struct data *d)
+static void check_ranges(struct fsck_data *d)
 {
 	struct fsck *f = d->f;
 	uint64_t reach = 0;	/* nodes below this are in an earlier range */
@@ -184,7 +184,7 @@ static int index_inside(struct fsck *f, uint64_t n, uint64_t ino,
 	return 0;
 }
 
-static void check_nodes(struct data *d)
+static void check_nodes(struct fsck_data *d)
 {
 	struct fsck *f = d->f;
 	struct fsck_run unused = { .check = FC_NODE_UNUSED, .what = "node",
@@ -256,7 +256,7 @@ static void check_nodes(struct data *d)
  * page returns XIP bytes for that page whatever its type (the driver
  * picks the read path from the first page of each chunk).
  */
-static void check_xip_order(struct data *d)
+static void check_xip_order(struct fsck_data *d)
 {
 	struct fsck *f = d->f;
 
@@ -319,7 +319,7 @@ static void check_target_direct(struct fsck *f, const uint8_t *p,
 
 /* ---- XIP pages ------------------------------------------------------------ */
 
-static void check_xip(struct data *d)
+static void check_xip(struct fsck_data *d)
 {
 	struct fsck *f = d->f;
 	struct fsck_run unused = { .check = FC_XIP_UNUSED, .what = "XIP page",
@@ -360,13 +360,13 @@ static void check_xip(struct data *d)
 
 /* ---- byte-aligned pages ------------------------------------------------ */
 
-static void check_banodes(struct data *d)
+static void check_banodes(struct fsck_data *d)
 {
 	struct fsck *f = d->f;
 	struct fsck_region *B = &f->r[AXFS_R_BYTE_ALIGNED];
 	struct fsck_run unused = { .check = FC_BANODE_UNUSED,
 				   .what = "banode", .verb = "used by no node" };
-	struct loc *locs;
+	struct fsck_loc *locs;
 	uint64_t nloc = 0, end = 0, first;
 
 	if (!d->banode_node || !B->data)
@@ -466,7 +466,7 @@ out:
 /* ---- cnodes and cblocks ------------------------------------------------ */
 
 /* Static cblock checks: offsets, lengths, the end of the region. */
-static int check_cblock_table(struct data *d, uint64_t c, uint64_t *start,
+static int check_cblock_table(struct fsck_data *d, uint64_t c, uint64_t *start,
 			      uint64_t *len)
 {
 	struct fsck *f = d->f;
@@ -512,7 +512,7 @@ static int check_cblock_table(struct data *d, uint64_t c, uint64_t *start,
 	return 0;
 }
 
-static void check_cnodes(struct data *d)
+static void check_cnodes(struct fsck_data *d)
 {
 	struct fsck *f = d->f;
 	struct fsck_region *Z = &f->r[AXFS_R_COMPRESSED];
@@ -522,7 +522,7 @@ static void check_cnodes(struct data *d)
 				      .what = "cblock",
 				      .verb = "used by no cnode" };
 	uint64_t *first = NULL;	/* per cblock: start in locs */
-	struct loc *locs = NULL;
+	struct fsck_loc *locs = NULL;
 	uint8_t *valid = NULL;
 	uint64_t nc = f->n_cblocks, last_end = 0;
 	int table_ok = 1;
@@ -645,7 +645,7 @@ out:
 
 void fsck_check_data(struct fsck *f)
 {
-	struct data d;
+	struct fsck_data d;
 
 	memset(&d, 0, sizeof(d));
 	d.f = f;

@@ -20,12 +20,12 @@
  * clip it to what exists). */
 #define NEED_ALL(n) (NEED_BYTES(n) + (((n) & NEED_SYMLINK) ? 1u : 0u))
 
-struct loc {
+struct fsck_loc {
 	uint64_t off;		/* byte offset (banode) or cnode_offset */
 	uint64_t idx;		/* banode or cnode number */
 };
 
-struct data {
+struct fsck_data {
 	struct fsck *f;
 	uint16_t *need;		/* per node */
 	uint64_t *xip_node;	/* per XIP page: node + 1, 0 = unused */
@@ -53,7 +53,7 @@ void fsck_sink_report(struct fsck_sink *s, enum fsck_check c, uint64_t off,
 	__attribute__((format(printf, 5, 6)));
 
 /* The inode whose nodes include `node`, for paths. */
-uint64_t fsck_owner_of(const struct data *d, uint64_t node);
+uint64_t fsck_owner_of(const struct fsck_data *d, uint64_t node);
 /* A symlink target in a page: no NUL inside, a NUL right after.  `off`
  * is the image offset of p (off_is_data) or of the table entry that
  * points at it. */
@@ -66,7 +66,7 @@ void fsck_check_target(struct fsck_sink *s, const uint8_t *p, uint64_t avail,
  * it: locs[first[c], first[c + 1]) sorted by offset.  Findings are
  * reported in cblock order whatever the number of threads.
  */
-void fsck_deep_cblocks(struct data *d, uint64_t nc, const uint64_t *first,
-		       const struct loc *locs, const uint8_t *valid);
+void fsck_deep_cblocks(struct fsck_data *d, uint64_t nc, const uint64_t *first,
+		       const struct fsck_loc *locs, const uint8_t *valid);
 
 #endif

@@ -65,10 +65,10 @@ struct result {
 };
 
 struct pool {
-	struct data *d;
+	struct fsck_data *d;
 	uint64_t nc;
 	const uint64_t *first;
-	const struct loc *locs;
+	const struct fsck_loc *locs;
 	const uint8_t *valid;
 	struct result *res;
 	atomic_ullong next;
@@ -90,10 +90,10 @@ struct worker {
 
 static void one_cblock(struct worker *w, uint64_t c)
 {
-	struct data *d = w->p->d;
+	struct fsck_data *d = w->p->d;
 	struct fsck *f = d->f;
 	struct fsck_region *Z = &f->r[AXFS_R_COMPRESSED];
-	const struct loc *locs = w->p->locs + w->p->first[c];
+	const struct fsck_loc *locs = w->p->locs + w->p->first[c];
 	uint64_t n = w->p->first[c + 1] - w->p->first[c];
 	struct result *r = &w->p->res[c];
 	struct fsck_sink s = { .f = f, .direct = 0, .head = NULL };
@@ -263,8 +263,8 @@ static void emit_ready(struct pool *p, uint64_t *emit, int wait)
 	}
 }
 
-void fsck_deep_cblocks(struct data *d, uint64_t nc, const uint64_t *first,
-		       const struct loc *locs, const uint8_t *valid)
+void fsck_deep_cblocks(struct fsck_data *d, uint64_t nc, const uint64_t *first,
+		       const struct fsck_loc *locs, const uint8_t *valid)
 {
 	struct fsck *f = d->f;
 	struct worker w[MAX_THREADS];

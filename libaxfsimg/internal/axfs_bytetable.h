@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "axfs_error.h"
 
-struct axfs_bytetable {
+struct bytetable {
 	uint8_t *data;		/* count * depth bytes (NULL when empty) */
 	uint64_t size;		/* count * depth */
 	uint64_t count;		/* entries (the descriptor's max_index) */
@@ -22,17 +22,17 @@ struct axfs_bytetable {
 };
 
 /* Smallest depth that holds every value of v[0..n). */
-unsigned int axfs_bytetable_min_depth(const uint64_t *v, uint64_t n);
+unsigned int bytetable_min_depth(const uint64_t *v, uint64_t n);
 
 /* Packs v[0..n) at the minimal depth into bt (freed with
- * axfs_bytetable_free).  v may be NULL when n is 0. */
-int axfs_bytetable_build(struct axfs_bytetable *bt, const uint64_t *v,
-			 uint64_t n, struct axfs_error *err);
+ * bytetable_free).  v may be NULL when n is 0. */
+int bytetable_build(struct bytetable *bt, const uint64_t *v,
+		    uint64_t n, struct axfs_error *err);
 
 /* Same from a byte array (node types). */
-int axfs_bytetable_build_u8(struct axfs_bytetable *bt, const uint8_t *v,
-			    uint64_t n, struct axfs_error *err);
+int bytetable_build_u8(struct bytetable *bt, const uint8_t *v,
+		       uint64_t n, struct axfs_error *err);
 
-void axfs_bytetable_free(struct axfs_bytetable *bt);
+void bytetable_free(struct bytetable *bt);
 
 #endif

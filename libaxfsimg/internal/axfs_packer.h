@@ -17,7 +17,7 @@
 #include "axfs_source.h"
 #include "axfs_stages.h"
 
-struct axfs_pack_opts {
+struct pack_opts {
 	uint32_t cblock_size;		/* power of two, 4 KiB .. 1 MiB */
 	enum axfs_compressor compressor;	/* DEFAULT: libdeflate */
 	int level;			/* 1 to axfs_compressor_max_level() */
@@ -38,9 +38,9 @@ struct axfs_pack_opts {
  * pages.  Symlink targets are stored with a trailing NUL inside the node
  * data (the 2008 driver's readlink relies on it).
  */
-int axfs_pack_tree(struct axfs_tree *t, struct axfs_source *src,
-		   const struct axfs_pack_opts *o, struct axfs_packed *out,
-		   struct axfs_error *err);
-void axfs_packed_free(struct axfs_packed *p);
+int pack_tree(struct axfs_tree *t, struct axfs_source *src,
+	      const struct pack_opts *o, struct axfs_packed *out,
+	      struct axfs_error *err);
+void pack_free_packed(struct axfs_packed *p);
 
 #endif

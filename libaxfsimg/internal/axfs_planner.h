@@ -17,7 +17,7 @@
 #include "axfs_profile.h"
 #include "axfs_stages.h"
 
-struct axfs_plan_opts {
+struct plan_opts {
 	const char *const *xip_globs;	/* whole files XIP */
 	size_t n_xip_globs;
 	const struct axfs_profile *profile;	/* canonical; may be NULL */
@@ -35,17 +35,17 @@ struct axfs_plan_opts {
 };
 
 /* The tree must be finalised.  Fills entry->pages. */
-int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
+int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
 	      struct axfs_plan_stats *st, struct axfs_error *err);
 
 /* Drops the coldest XIP pages until at most max_pages remain (used for
  * --mmap-limit); returns how many were dropped. */
-uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages);
+uint64_t plan_trim(struct axfs_tree *t, uint64_t max_pages);
 
 /* After a trim with xip_suffix: every XIP page before a file's last
  * non-XIP page stops being XIP (AXFS_WHY_MMAP_LIMIT), so that the XIP
  * pages form a suffix again; only removes pages.  Returns how many. */
-uint64_t axfs_plan_trim_suffix(struct axfs_tree *t);
+uint64_t plan_trim_suffix(struct axfs_tree *t);
 
 /*
  * Gives every hard-link member its own copy of its master's page plan

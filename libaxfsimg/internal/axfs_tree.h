@@ -32,7 +32,7 @@ enum axfs_page_reason {
 	AXFS_WHY_SUFFIX,		/* XIP: after an XIP page (--xip-suffix) */
 	AXFS_WHY_COUNT
 };
-const char *axfs_page_reason_name(enum axfs_page_reason r);
+const char *tree_page_reason_name(enum axfs_page_reason r);
 
 /* The planner's decision for one page of a regular file. */
 struct axfs_page_plan {

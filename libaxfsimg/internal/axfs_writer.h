@@ -19,7 +19,7 @@
 #include "axfs_format.h"
 #include "axfs_stages.h"
 
-struct axfs_write_opts {
+struct write_opts {
 	int64_t timestamp;
 	/* 0: single device, mmap_size = size.  Else the memory-mapped part
 	 * (superblock, descriptors, XIP, in-place metadata) must fit. */
@@ -37,17 +37,17 @@ struct axfs_write_opts {
 };
 
 /* Writes the image to fd (a fresh temporary file, written from offset 0). */
-int axfs_write_image(int fd, const struct axfs_tree *t,
-		     const struct axfs_packed *p,
-		     const struct axfs_write_opts *o, struct axfs_layout *lay,
-		     struct axfs_error *err);
+int write_image(int fd, const struct axfs_tree *t,
+		const struct axfs_packed *p,
+		const struct write_opts *o, struct axfs_layout *lay,
+		struct axfs_error *err);
 
 /*
  * The digest: SHA-1 over every byte of the image with the 40-byte digest
  * field read as zeros; stored as 20 raw bytes followed by 20 zero bytes.
  * For a split image the digest covers the joined image.
  */
-int axfs_digest_compute(int fd, uint64_t size, uint8_t out[20],
-			struct axfs_error *err);
+int write_digest(int fd, uint64_t size, uint8_t out[20],
+		 struct axfs_error *err);
 
 #endif

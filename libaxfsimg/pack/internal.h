@@ -58,7 +58,7 @@
 #define PACK_DEDUP_INMEM_MAX	(1024u * 1024)	/* candidates read in RAM */
 #define NODE_PENDING		0xffu
 
-enum job_mode { JOB_CBLOCK, JOB_RAW };
+enum pack_job_mode { JOB_CBLOCK, JOB_RAW };
 
 struct item {
 	uint64_t node;
@@ -68,9 +68,9 @@ struct item {
 	uint8_t reason;			/* JOB_RAW: TAIL or UNCOMPRESSED */
 };
 
-struct job {
+struct pack_job {
 	struct workpool_item wi;	/* first: the pool hands us &wi */
-	enum job_mode mode;
+	enum pack_job_mode mode;
 	enum axfs_compressor compressor;
 	int level;
 	unsigned char *in;
@@ -80,7 +80,7 @@ struct job {
 	int shrank, zerr;
 	struct item *items;
 	size_t nitems, items_cap;
-	struct job *next_free;
+	struct pack_job *next_free;
 };
 
 /* Files with the same data (files), symlinks with the same target
@@ -103,19 +103,19 @@ struct dd_table {
 struct packer {
 	struct axfs_tree *t;
 	struct axfs_source *src;
-	const struct axfs_pack_opts *o;
+	const struct pack_opts *o;
 	struct axfs_packed *out;
 	struct axfs_error *err;
 	uint32_t cblock_size;
 
 	/* pack_jobs.c */
-	struct job *jobs;
+	struct pack_job *jobs;
 	size_t njobs;
-	struct job *free_jobs;
-	struct job **fifo;		/* handed over, not yet committed */
+	struct pack_job *free_jobs;
+	struct pack_job **fifo;		/* handed over, not yet committed */
 	size_t fifo_head, fifo_n;
-	struct job *cur[2];		/* open cblocks: pages, tails */
-	struct job *raw;		/* open raw batch */
+	struct pack_job *cur[2];		/* open cblocks: pages, tails */
+	struct pack_job *raw;		/* open raw batch */
 	struct workpool *pool;
 	struct pack_spool xip_spool, byte_aligned_spool, compressed_spool;
 	size_t node_cap, cnode_cap, banode_cap, cbo_cap;

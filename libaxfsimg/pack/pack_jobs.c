@@ -45,7 +45,7 @@
 
 static void compress_job(struct workpool_item *it, void **state)
 {
-	struct job *j = (struct job *)it;
+	struct pack_job *j = (struct pack_job *)it;
 	struct deflater *d = *state;
 
 	if (!d) {
@@ -76,7 +76,7 @@ static void free_deflater(void *state)
 	deflater_free(state);
 }
 
-static int job_done(struct packer *pk, struct job *j, int block)
+static int job_done(struct packer *pk, struct pack_job *j, int block)
 {
 	if (j->mode != JOB_CBLOCK)
 		return 1;
@@ -87,7 +87,7 @@ static int job_done(struct packer *pk, struct job *j, int block)
 	return workpool_is_done(pk->pool, &j->wi);
 }
 
-static int commit_cblock(struct packer *pk, struct job *j)
+static int commit_cblock(struct packer *pk, struct pack_job *j)
 {
 	struct axfs_packed *out = pk->out;
 	uint64_t c = out->ncblocks;
@@ -124,7 +124,7 @@ static int commit_cblock(struct packer *pk, struct job *j)
 	return 0;
 }
 
-static int commit_raw(struct packer *pk, struct job *j)
+static int commit_raw(struct packer *pk, struct pack_job *j)
 {
 	struct axfs_packed *out = pk->out;
 	/* A cblock holding nothing but one tail that did not shrink:
@@ -158,7 +158,7 @@ static int commit_raw(struct packer *pk, struct job *j)
 /* Commits the oldest handed-over job; waits for it when `block`. */
 static int commit_head(struct packer *pk, int block, int *did)
 {
-	struct job *j;
+	struct pack_job *j;
 	int rc;
 
 	*did = 0;
@@ -196,9 +196,9 @@ static int commit_ready(struct packer *pk)
 	return 0;
 }
 
-static int get_job(struct packer *pk, enum job_mode mode, struct job **out)
+static int get_job(struct packer *pk, enum pack_job_mode mode, struct pack_job **out)
 {
-	struct job *j;
+	struct pack_job *j;
 	int did, rc;
 
 	while (!pk->free_jobs) {
@@ -229,7 +229,7 @@ static int get_job(struct packer *pk, enum job_mode mode, struct job **out)
 
 /* Hands a job over: cblocks to the threads, raw batches straight to the
  * commit queue (they need no work but keep their place in the order). */
-static int submit(struct packer *pk, struct job *j)
+static int submit(struct packer *pk, struct pack_job *j)
 {
 	size_t tail = (pk->fifo_head + pk->fifo_n) % pk->njobs;
 
@@ -240,7 +240,7 @@ static int submit(struct packer *pk, struct job *j)
 	return commit_ready(pk);
 }
 
-static int add_item(struct packer *pk, struct job *j, uint64_t node,
+static int add_item(struct packer *pk, struct pack_job *j, uint64_t node,
 		    const void *data, size_t len, struct axfs_tree_entry *e,
 		    uint64_t page, uint8_t reason)
 {
@@ -265,9 +265,9 @@ int pack_cblock_add(struct packer *pk, uint64_t node, const void *data,
 		    size_t len, struct axfs_tree_entry *e, uint64_t page)
 {
 	/* full pages and tails go to separate open cblocks */
-	struct job **cur = &pk->cur[AXFS_PACK_TAIL_STREAM &&
+	struct pack_job **cur = &pk->cur[AXFS_PACK_TAIL_STREAM &&
 				    len < AXFS_PAGE_SIZE];
-	struct job *j;
+	struct pack_job *j;
 	int rc;
 
 	if (*cur && (*cur)->in_len + len > pk->cblock_size) {
@@ -292,7 +292,7 @@ int pack_raw_add(struct packer *pk, uint64_t node, const void *data,
 		 size_t len, struct axfs_tree_entry *e, uint64_t page,
 		 uint8_t reason)
 {
-	struct job *j;
+	struct pack_job *j;
 	int rc;
 
 	if (pk->raw && pk->raw->in_len + len > pk->raw->in_cap) {
@@ -336,7 +336,7 @@ static unsigned int thread_count(int jobs)
 /* The spools, the first cblock offset, the jobs and the threads. */
 int pack_jobs_start(struct packer *pk)
 {
-	const struct axfs_pack_opts *o = pk->o;
+	const struct pack_opts *o = pk->o;
 	struct axfs_packed *out = pk->out;
 	unsigned int nt = thread_count(o->jobs);
 	size_t in_cap = pk->cblock_size > PACK_RAW_MIN ? pk->cblock_size :
@@ -363,7 +363,7 @@ int pack_jobs_start(struct packer *pk)
 		return pack_nomem(pk);
 	pk->njobs = 2 * (size_t)nt + 3;
 	for (size_t i = 0; i < pk->njobs; i++) {
-		struct job *j = &pk->jobs[i];
+		struct pack_job *j = &pk->jobs[i];
 
 		j->compressor = axfs_compressor_resolve(o->compressor);
 		j->level = o->level;
@@ -386,7 +386,7 @@ int pack_jobs_start(struct packer *pk)
  * flushes the spools. */
 int pack_jobs_finish(struct packer *pk)
 {
-	struct job *j;
+	struct pack_job *j;
 	int did, rc;
 
 	for (int k = 0; k < 2; k++) {

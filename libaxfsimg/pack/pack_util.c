@@ -46,7 +46,7 @@ int pack_check_cancel(struct packer *pk)
 
 void pack_progress(struct packer *pk, int force)
 {
-	const struct axfs_pack_opts *o = pk->o;
+	const struct pack_opts *o = pk->o;
 
 	if (!o->progress)
 		return;

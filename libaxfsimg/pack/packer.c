@@ -38,7 +38,7 @@
  * Reasons: the packer refines only pages the planner left at
  * AXFS_WHY_DEFAULT (a page left out by the budget keeps "budget" even if
  * it ends up byte-aligned), and resets its own reasons when a tree is
- * packed again (after axfs_plan_trim).
+ * packed again (after plan_trim).
  */
 #include "internal.h"
 #include "axfs_planner.h"
@@ -205,9 +205,9 @@ static int pack_all(struct packer *pk)
 	return 0;
 }
 
-int axfs_pack_tree(struct axfs_tree *t, struct axfs_source *src,
-		   const struct axfs_pack_opts *o, struct axfs_packed *out,
-		   struct axfs_error *err)
+int pack_tree(struct axfs_tree *t, struct axfs_source *src,
+	      const struct pack_opts *o, struct axfs_packed *out,
+	      struct axfs_error *err)
 {
 	struct packer pk;
 	int rc;
@@ -241,7 +241,7 @@ int axfs_pack_tree(struct axfs_tree *t, struct axfs_source *src,
 		rc = pack_all(&pk);
 	teardown(&pk);
 	if (rc < 0) {
-		axfs_packed_free(out);
+		pack_free_packed(out);
 		return rc;
 	}
 	for (size_t i = 0; i < t->count; i++) {
@@ -253,7 +253,7 @@ int axfs_pack_tree(struct axfs_tree *t, struct axfs_source *src,
 	return 0;
 }
 
-void axfs_packed_free(struct axfs_packed *p)
+void pack_free_packed(struct axfs_packed *p)
 {
 	if (!p)
 		return;

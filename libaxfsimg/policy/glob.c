@@ -261,7 +261,7 @@ static int is_last(const char *p)
 	return *skip_slashes(p + 2) == '\0';
 }
 
-int axfs_glob_match(const char *pattern, const char *path)
+int glob_match(const char *pattern, const char *path)
 {
 	const char *p = skip_root(pattern), *s = skip_root(path);
 	const char *star_p = NULL, *star_s = NULL;

@@ -68,7 +68,7 @@ static void apply_entry(struct apply *a, struct axfs_tree_entry *e)
 	struct axfs_tree_entry *data = e->link_master ? e->link_master : e;
 
 	for (size_t i = 0; i < p->n_xip_files; i++) {
-		if (is_reg && axfs_glob_match(p->xip_files[i], path)) {
+		if (is_reg && glob_match(p->xip_files[i], path)) {
 			a->files_hits[i]++;
 			data->want_xip = 1;
 			data->reason_override = AXFS_WHY_WHOLE_FILE;
@@ -79,7 +79,7 @@ static void apply_entry(struct apply *a, struct axfs_tree_entry *e)
 
 		if (r->type != AXFS_FT_NONE && r->type != e->type)
 			continue;
-		if (!axfs_glob_match(r->match, path))
+		if (!glob_match(r->match, path))
 			continue;
 		r->matched++;
 		if (r->has_mode)
@@ -102,7 +102,7 @@ static void apply_entry(struct apply *a, struct axfs_tree_entry *e)
 		}
 	}
 	for (size_t i = 0; i < p->n_xip_exclude; i++) {
-		if (!axfs_glob_match(p->xip_exclude[i], path))
+		if (!glob_match(p->xip_exclude[i], path))
 			continue;
 		a->excl_hits[i]++;
 		if (is_reg && data->want_xip == 1) {

@@ -68,8 +68,8 @@ int axfs_cblock_pool_new(struct axfs_cblock_pool **out,
 	*out = NULL;
 	if (!img->cblock_ok || cblock_size == 0)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     AXFS_SB_CBLOCK_SIZE, "cblock_size %u is "
-				     "unusable", (unsigned int)cblock_size);
+				      AXFS_SB_CBLOCK_SIZE, "cblock_size %u is "
+				      "unusable", (unsigned int)cblock_size);
 	n = max_bytes / cblock_size;
 	if (n < MIN_SLOTS)
 		n = MIN_SLOTS;
@@ -226,8 +226,8 @@ static void lend(struct axfs_cblock_pool *p, size_t i,
 }
 
 int reader_pool_get(struct axfs_cblock_pool *p, struct axfs_image *img,
-		   uint64_t c, struct axfs_cblock_ref *ref,
-		   struct axfs_error *err)
+		    uint64_t c, struct axfs_cblock_ref *ref,
+		    struct axfs_error *err)
 {
 	struct slot *s;
 	size_t i;

@@ -87,24 +87,24 @@ struct axfs_image {
 
 /* "'name': byte N: msg" (the offset part only when off != UINT64_MAX). */
 int reader_img_err(const struct axfs_image *img, struct axfs_error *err,
-		  int code, uint64_t off, const char *fmt, ...)
+		   int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Error about entry i of table r: names the image byte of the entry, or
  * the inflated offset when the table is stored compressed. */
 int reader_entry_err(const struct axfs_image *img, struct axfs_error *err,
-		    enum axfs_region r, uint64_t i, const char *fmt, ...)
+		     enum axfs_region r, uint64_t i, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Bounds-checked table read. */
 int reader_table_get(const struct axfs_image *img, enum axfs_region r,
-		    uint64_t i, uint64_t *val, struct axfs_error *err);
+		     uint64_t i, uint64_t *val, struct axfs_error *err);
 /* Fails with the stored reason when region r could not be loaded. */
 int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
-			struct axfs_error *err);
+			 struct axfs_error *err);
 /* Inflates a zlib stream that must end (Z_STREAM_END) within out_len
  * bytes; *got = inflated length.  A stream that needs more room fails. */
 int reader_inflate(const struct axfs_image *img, const uint8_t *in,
-		  size_t in_len, uint8_t *out, size_t out_len, size_t *got,
-		  uint64_t off, const char *what, struct axfs_error *err);
+		   size_t in_len, uint8_t *out, size_t out_len, size_t *got,
+		   uint64_t off, const char *what, struct axfs_error *err);
 /* An inflated cblock lent to a reader until reader_cblock_put(). */
 struct axfs_cblock_ref {
 	const uint8_t *data;
@@ -114,10 +114,10 @@ struct axfs_cblock_ref {
 /* Cblock c from the pool: 1 and *ref lent, 0 when every slot is lent
  * (the caller reads without the pool), or a negative error code. */
 int reader_pool_get(struct axfs_cblock_pool *pool, struct axfs_image *img,
-		   uint64_t c, struct axfs_cblock_ref *ref,
-		   struct axfs_error *err);
+		    uint64_t c, struct axfs_cblock_ref *ref,
+		    struct axfs_error *err);
 void reader_pool_put(struct axfs_cblock_pool *pool,
-		    struct axfs_cblock_ref *ref);
+		     struct axfs_cblock_ref *ref);
 
 /* Human-readable file type name of a mode ("directory", ...). */
 const char *reader_type_name(uint32_t mode);

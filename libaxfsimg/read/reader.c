@@ -63,7 +63,7 @@ static int vimg_err(const struct axfs_image *img, struct axfs_error *err,
 }
 
 int reader_img_err(const struct axfs_image *img, struct axfs_error *err,
-		  int code, uint64_t off, const char *fmt, ...)
+		   int code, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -74,7 +74,7 @@ int reader_img_err(const struct axfs_image *img, struct axfs_error *err,
 }
 
 int reader_entry_err(const struct axfs_image *img, struct axfs_error *err,
-		    enum axfs_region r, uint64_t i, const char *fmt, ...)
+		     enum axfs_region r, uint64_t i, const char *fmt, ...)
 {
 	const struct axfs_region_info *ri = &img->reg[r];
 	char msg[AXFS_ERROR_MSG_MAX];
@@ -85,20 +85,20 @@ int reader_entry_err(const struct axfs_image *img, struct axfs_error *err,
 	va_end(ap);
 	if (ri->compressed_size == 0 && ri->depth > 0)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     ri->fsoffset + i * ri->depth,
-				     "%s[%" PRIu64 "]: %s",
-				     axfs_region_name(r), i, msg);
+				      ri->fsoffset + i * ri->depth,
+				      "%s[%" PRIu64 "]: %s",
+				      axfs_region_name(r), i, msg);
 	if (ri->depth > 0)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, ri->fsoffset,
-				     "%s[%" PRIu64 "] (inflated byte %" PRIu64
-				     " of the compressed table): %s",
-				     axfs_region_name(r), i, i * ri->depth,
-				     msg);
+				      "%s[%" PRIu64 "] (inflated byte %" PRIu64
+				      " of the compressed table): %s",
+				      axfs_region_name(r), i, i * ri->depth,
+				      msg);
 	/* Depth 0: every entry is the descriptor's depth byte. */
 	return reader_img_err(img, err, AXFS_ERR_FORMAT,
-			     ri->desc_offset + AXFS_RD_TABLE_DEPTH,
-			     "%s[%" PRIu64 "] (depth-0 table): %s",
-			     axfs_region_name(r), i, msg);
+			      ri->desc_offset + AXFS_RD_TABLE_DEPTH,
+			      "%s[%" PRIu64 "] (depth-0 table): %s",
+			      axfs_region_name(r), i, msg);
 }
 
 /* ---- raw I/O over one or two segments -------------------------------- */
@@ -155,9 +155,9 @@ int axfs_image_pread(struct axfs_image *img, void *buf, size_t len,
 
 	if (off > img->file_size || len > img->file_size - off)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
-				     "read of %zu bytes runs past the end of "
-				     "the image (%" PRIu64 " bytes)", len,
-				     img->file_size);
+				      "read of %zu bytes runs past the end of "
+				      "the image (%" PRIu64 " bytes)", len,
+				      img->file_size);
 	if (off < img->split_at) {
 		uint64_t n = img->split_at - off;
 
@@ -203,7 +203,7 @@ static int fd_length(int fd, const char *name, uint64_t *len,
 /* ---- tables ----------------------------------------------------------- */
 
 int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
-			struct axfs_error *err)
+			 struct axfs_error *err)
 {
 	if (!img->bad[r])
 		return 0;
@@ -213,7 +213,7 @@ int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
 }
 
 int reader_table_get(const struct axfs_image *img, enum axfs_region r,
-		    uint64_t i, uint64_t *val, struct axfs_error *err)
+		     uint64_t i, uint64_t *val, struct axfs_error *err)
 {
 	const struct axfs_region_info *ri = &img->reg[r];
 	int rc = reader_region_usable(img, r, err);
@@ -222,9 +222,9 @@ int reader_table_get(const struct axfs_image *img, enum axfs_region r,
 		return rc;
 	if (i >= img->entries[r])
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, ri->desc_offset,
-				     "index %" PRIu64 " is past the end of "
-				     "table '%s' (%" PRIu64 " entries)", i,
-				     axfs_region_name(r), img->entries[r]);
+				      "index %" PRIu64 " is past the end of "
+				      "table '%s' (%" PRIu64 " entries)", i,
+				      axfs_region_name(r), img->entries[r]);
 	*val = ri->depth ? axfs_bytetable_get(ri->data, ri->depth, i) : 0;
 	return 0;
 }
@@ -241,8 +241,8 @@ int axfs_image_table(struct axfs_image *img, enum axfs_region r, uint64_t i,
 /* ---- inflating ---------------------------------------------------------- */
 
 int reader_inflate(const struct axfs_image *img, const uint8_t *in,
-		  size_t in_len, uint8_t *out, size_t out_len, size_t *got,
-		  uint64_t off, const char *what, struct axfs_error *err)
+		   size_t in_len, uint8_t *out, size_t out_len, size_t *got,
+		   uint64_t off, const char *what, struct axfs_error *err)
 {
 	z_stream zs;
 	int zr;
@@ -277,14 +277,14 @@ int reader_inflate(const struct axfs_image *img, const uint8_t *in,
 		return 0;
 	if (zr == Z_BUF_ERROR && out_len == 0)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
-				     "%s inflates to more than %zu bytes",
-				     what, *got);
+				      "%s inflates to more than %zu bytes",
+				      what, *got);
 	if (zr == Z_BUF_ERROR)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
-				     "%s: zlib stream is truncated", what);
+				      "%s: zlib stream is truncated", what);
 	return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
-			     "%s: corrupt zlib stream (%s)", what,
-			     zs.msg ? zs.msg : zError(zr));
+			      "%s: corrupt zlib stream (%s)", what,
+			      zs.msg ? zs.msg : zError(zr));
 }
 
 /* ---- opening -------------------------------------------------------------- */
@@ -323,9 +323,9 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 
 	if (s->magic != AXFS_MAGIC)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_MAGIC,
-				     "bad magic 0x%08" PRIx32 " (expected "
-				     "0x%08x): not an AXFS image", s->magic,
-				     AXFS_MAGIC);
+				      "bad magic 0x%08" PRIx32 " (expected "
+				      "0x%08x): not an AXFS image", s->magic,
+				      AXFS_MAGIC);
 	if (img->lenient) {
 		img->cblock_ok = cb > 0 && cb <= AXFS_READER_MAX_CBLOCK_LENIENT;
 		img->limit = img->file_size;
@@ -334,51 +334,51 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 	/* strncmp over 16 bytes of "Advanced XIP FS\0": all 16 must match. */
 	if (memcmp(s->signature, AXFS_SIGNATURE, AXFS_SIGNATURE_LEN) != 0)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     AXFS_SB_SIGNATURE, "bad signature "
-				     "(expected \"%s\" and a NUL)",
-				     AXFS_SIGNATURE);
+				      AXFS_SB_SIGNATURE, "bad signature "
+				      "(expected \"%s\" and a NUL)",
+				      AXFS_SIGNATURE);
 	if (s->compression_type != AXFS_COMPRESSION_ZLIB)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     AXFS_SB_COMPRESSION_TYPE,
-				     "unknown compression type %u (only 0, "
-				     "zlib, exists)", s->compression_type);
+				      AXFS_SB_COMPRESSION_TYPE,
+				      "unknown compression type %u (only 0, "
+				      "zlib, exists)", s->compression_type);
 	if (!AXFS_CBLOCK_SIZE_OK(cb))
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
-				     " is not a power of two between %u and %u",
-				     cb, AXFS_CBLOCK_MIN, AXFS_CBLOCK_MAX);
+				      AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
+				      " is not a power of two between %u and %u",
+				      cb, AXFS_CBLOCK_MIN, AXFS_CBLOCK_MAX);
 	img->cblock_ok = 1;
 	if (s->size < AXFS_SUPER_SIZE + 4)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
-				     "image size %" PRIu64 " is smaller than "
-				     "a superblock and the end magic", s->size);
+				      "image size %" PRIu64 " is smaller than "
+				      "a superblock and the end magic", s->size);
 	if (s->size > img->file_size) {
 		if (!img->store_name && s->mmap_size < s->size &&
 		    img->file_size >= s->mmap_size)
 			return reader_img_err(img, err, AXFS_ERR_FORMAT,
-					     AXFS_SB_SIZE, "image size %" PRIu64
-					     " is larger than the file (%" PRIu64
-					     " bytes): this looks like the mmap "
-					     "segment of a split image (mmap_size"
-					     " %" PRIu64 "); give its store "
-					     "segment too", s->size,
-					     img->file_size, s->mmap_size);
+					      AXFS_SB_SIZE, "image size %" PRIu64
+					      " is larger than the file (%" PRIu64
+					      " bytes): this looks like the mmap "
+					      "segment of a split image (mmap_size"
+					      " %" PRIu64 "); give its store "
+					      "segment too", s->size,
+					      img->file_size, s->mmap_size);
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
-				     "image size %" PRIu64 " is larger than "
-				     "the %s (%" PRIu64 " bytes): truncated "
-				     "image", s->size, img->store_name ?
-				     "two segments together" : "file",
-				     img->file_size);
+				      "image size %" PRIu64 " is larger than "
+				      "the %s (%" PRIu64 " bytes): truncated "
+				      "image", s->size, img->store_name ?
+				      "two segments together" : "file",
+				      img->file_size);
 	}
 	if (s->mmap_size > s->size)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     AXFS_SB_MMAP_SIZE, "mmap_size %" PRIu64
-				     " is larger than the image (%" PRIu64
-				     " bytes)", s->mmap_size, s->size);
+				      AXFS_SB_MMAP_SIZE, "mmap_size %" PRIu64
+				      " is larger than the image (%" PRIu64
+				      " bytes)", s->mmap_size, s->size);
 	if (s->files == 0 || s->files > AXFS_MAX_INODES)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_FILES,
-				     "inode count %" PRIu64 " is not between 1 "
-				     "and %llu", s->files, AXFS_MAX_INODES);
+				      "inode count %" PRIu64 " is not between 1 "
+				      "and %llu", s->files, AXFS_MAX_INODES);
 	img->limit = s->size;
 	return 0;
 }
@@ -396,9 +396,9 @@ static int check_end_magic(struct axfs_image *img, struct axfs_error *err)
 		return rc;
 	if (axfs_get_be32(b) != AXFS_MAGIC)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
-				     "the magic is missing from the last 4 "
-				     "bytes of the image (found 0x%08" PRIx32
-				     "): incomplete image", axfs_get_be32(b));
+				      "the magic is missing from the last 4 "
+				      "bytes of the image (found 0x%08" PRIx32
+				      "): incomplete image", axfs_get_be32(b));
 	return 0;
 }
 
@@ -415,11 +415,11 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 	ri->desc_offset = d;
 	if (d > img->limit || img->limit - d < AXFS_REGION_DESC_SIZE)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     AXFS_SB_REGION(r), "the descriptor of "
-				     "region '%s' (at byte %" PRIu64 ") lies "
-				     "past the end of the image (%" PRIu64
-				     " bytes)", axfs_region_name(r), d,
-				     img->limit);
+				      AXFS_SB_REGION(r), "the descriptor of "
+				      "region '%s' (at byte %" PRIu64 ") lies "
+				      "past the end of the image (%" PRIu64
+				      " bytes)", axfs_region_name(r), d,
+				      img->limit);
 	rc = axfs_image_pread(img, b, sizeof(b), d, err);
 	if (rc < 0)
 		return rc;
@@ -431,28 +431,28 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 	stored = AXFS_REGION_STORED(ri);
 	if (ri->fsoffset > img->limit || stored > img->limit - ri->fsoffset)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, d,
-				     "region '%s' extends past the end of the "
-				     "image (fsoffset %" PRIu64 " + %s %" PRIu64
-				     " > %" PRIu64 " bytes)",
-				     axfs_region_name(r), ri->fsoffset,
-				     ri->compressed_size ? "compressed size" :
-				     "size", stored, img->limit);
+				      "region '%s' extends past the end of the "
+				      "image (fsoffset %" PRIu64 " + %s %" PRIu64
+				      " > %" PRIu64 " bytes)",
+				      axfs_region_name(r), ri->fsoffset,
+				      ri->compressed_size ? "compressed size" :
+				      "size", stored, img->limit);
 	if (!AXFS_REGION_IS_TABLE(r))
 		return 0;
 	if (ri->depth > AXFS_TABLE_DEPTH_MAX)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     d + AXFS_RD_TABLE_DEPTH, "table '%s' has "
-				     "byte depth %u (at most %d)",
-				     axfs_region_name(r), ri->depth,
-				     AXFS_TABLE_DEPTH_MAX);
+				      d + AXFS_RD_TABLE_DEPTH, "table '%s' has "
+				      "byte depth %u (at most %d)",
+				      axfs_region_name(r), ri->depth,
+				      AXFS_TABLE_DEPTH_MAX);
 	if (!img->lenient && ri->depth &&
 	    ri->max_index > ri->size / ri->depth)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     d + AXFS_RD_MAX_INDEX, "table '%s' is "
-				     "too small for its %" PRIu64 " entries of "
-				     "%u bytes (size %" PRIu64 ")",
-				     axfs_region_name(r), ri->max_index,
-				     ri->depth, ri->size);
+				      d + AXFS_RD_MAX_INDEX, "table '%s' is "
+				      "too small for its %" PRIu64 " entries of "
+				      "%u bytes (size %" PRIu64 ")",
+				      axfs_region_name(r), ri->max_index,
+				      ri->depth, ri->size);
 	return 0;
 }
 
@@ -478,18 +478,18 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 		return 0;
 	if (ri->size > AXFS_READER_MAX_INCORE)
 		return reader_img_err(img, err, AXFS_ERR_LIMIT,
-				     d + AXFS_RD_SIZE, "region '%s' is %" PRIu64
-				     " bytes; this reader loads at most %llu",
-				     axfs_region_name(r), ri->size,
-				     AXFS_READER_MAX_INCORE);
+				      d + AXFS_RD_SIZE, "region '%s' is %" PRIu64
+				      " bytes; this reader loads at most %llu",
+				      axfs_region_name(r), ri->size,
+				      AXFS_READER_MAX_INCORE);
 	if (ri->compressed_size &&
 	    ri->size / AXFS_ZLIB_MAX_RATIO > ri->compressed_size + 1)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     d + AXFS_RD_SIZE, "region '%s' claims "
-				     "%" PRIu64 " bytes from a %" PRIu64 "-byte"
-				     " zlib stream, more than zlib can expand",
-				     axfs_region_name(r), ri->size,
-				     ri->compressed_size);
+				      d + AXFS_RD_SIZE, "region '%s' claims "
+				      "%" PRIu64 " bytes from a %" PRIu64 "-byte"
+				      " zlib stream, more than zlib can expand",
+				      axfs_region_name(r), ri->size,
+				      ri->compressed_size);
 	data = malloc((size_t)ri->size);
 	if (!data)
 		return axfs_error_sys(err, ENOMEM, "'%s': region '%s' (%" PRIu64
@@ -517,14 +517,14 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 			 axfs_region_name(r));
 		if (rc == 0)
 			rc = reader_inflate(img, z, (size_t)ri->compressed_size,
-					   data, (size_t)ri->size, &got,
-					   ri->fsoffset, what, err);
+					    data, (size_t)ri->size, &got,
+					    ri->fsoffset, what, err);
 		free(z);
 		if (rc == 0 && got != ri->size)
 			rc = reader_img_err(img, err, AXFS_ERR_FORMAT, d +
-					   AXFS_RD_SIZE, "region '%s' inflates "
-					   "to %zu bytes, not its size %" PRIu64,
-					   axfs_region_name(r), got, ri->size);
+					    AXFS_RD_SIZE, "region '%s' inflates "
+					    "to %zu bytes, not its size %" PRIu64,
+					    axfs_region_name(r), got, ri->size);
 		if (rc < 0) {
 			free(data);
 			return rc;
@@ -567,13 +567,13 @@ static int check_count(struct axfs_image *img, const enum axfs_region *t,
 
 		if (img->entries[r] < want)
 			return reader_img_err(img, err, AXFS_ERR_FORMAT,
-					     img->reg[r].desc_offset +
-					     AXFS_RD_SIZE, "table '%s' has %"
-					     PRIu64 " entries, fewer than the %"
-					     PRIu64 " %s the superblock counts "
-					     "(byte %" PRIu64 ")",
-					     axfs_region_name(r),
-					     img->entries[r], want, what, field);
+					      img->reg[r].desc_offset +
+					      AXFS_RD_SIZE, "table '%s' has %"
+					      PRIu64 " entries, fewer than the %"
+					      PRIu64 " %s the superblock counts "
+					      "(byte %" PRIu64 ")",
+					      axfs_region_name(r),
+					      img->entries[r], want, what, field);
 	}
 	return 0;
 }
@@ -599,22 +599,22 @@ static int check_root(struct axfs_image *img, struct axfs_error *err)
 		return rc;
 	if ((root.mode & S_IFMT) != S_IFDIR)
 		return reader_entry_err(img, err, AXFS_R_MODES, root.mode_index,
-				       "the root inode is a %s (mode 0%o), not "
-				       "a directory", reader_type_name(root.mode),
-				       root.mode);
+					"the root inode is a %s (mode 0%o), not "
+					"a directory", reader_type_name(root.mode),
+					root.mode);
 	if (root.num_entries == 0)
 		return reader_entry_err(img, err, AXFS_R_INODE_NUM_ENTRIES, 0,
-				       "the root directory is empty; the "
-				       "driver refuses to mount it (\"empty "
-				       "filesystem\")");
+					"the root directory is empty; the "
+					"driver refuses to mount it (\"empty "
+					"filesystem\")");
 	if (root.array_index == 0 ||
 	    root.array_index > img->n_inodes ||
 	    root.num_entries > img->n_inodes - root.array_index)
 		return reader_entry_err(img, err, AXFS_R_INODE_ARRAY_INDEX, 0,
-				       "the root's entries are inodes [%" PRIu64
-				       ", +%" PRIu64 "), outside [1, %" PRIu64
-				       ")", root.array_index, root.num_entries,
-				       img->n_inodes);
+					"the root's entries are inodes [%" PRIu64
+					", +%" PRIu64 "), outside [1, %" PRIu64
+					")", root.array_index, root.num_entries,
+					img->n_inodes);
 	return 0;
 }
 
@@ -630,9 +630,9 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 	img->file_size = img->seg0_len;
 	if (img->seg0_len < AXFS_SUPER_SIZE)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, 0,
-				     "the file is too short for an AXFS "
-				     "superblock (%" PRIu64 " bytes, need %d)",
-				     img->seg0_len, AXFS_SUPER_SIZE);
+				      "the file is too short for an AXFS "
+				      "superblock (%" PRIu64 " bytes, need %d)",
+				      img->seg0_len, AXFS_SUPER_SIZE);
 	have = img->seg0_len < sizeof(sbuf) ? (size_t)img->seg0_len :
 		sizeof(sbuf);
 	rc = seg_read(img, 0, sbuf, have, 0, err);
@@ -662,19 +662,19 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 			return rc;
 		if (m < AXFS_SUPER_SIZE || m > img->seg0_len)
 			return reader_img_err(img, err, AXFS_ERR_FORMAT,
-					     AXFS_SB_MMAP_SIZE, "mmap_size %"
-					     PRIu64 " does not fit the mmap "
-					     "segment (%" PRIu64 " bytes): not "
-					     "the first half of a split image",
-					     m, img->seg0_len);
+					      AXFS_SB_MMAP_SIZE, "mmap_size %"
+					      PRIu64 " does not fit the mmap "
+					      "segment (%" PRIu64 " bytes): not "
+					      "the first half of a split image",
+					      m, img->seg0_len);
 		if (m >= img->sb.size)
 			return reader_img_err(img, err, AXFS_ERR_INVALID,
-					     AXFS_SB_MMAP_SIZE, "mmap_size %"
-					     PRIu64 " covers the whole image "
-					     "(%" PRIu64 " bytes): the image is "
-					     "not split, yet a store segment "
-					     "'%s' was given", m, img->sb.size,
-					     img->store_name);
+					      AXFS_SB_MMAP_SIZE, "mmap_size %"
+					      PRIu64 " covers the whole image "
+					      "(%" PRIu64 " bytes): the image is "
+					      "not split, yet a store segment "
+					      "'%s' was given", m, img->sb.size,
+					      img->store_name);
 		img->seg0_len = m;
 		img->split_at = m;
 		if (store_len > UINT64_MAX - m)
@@ -903,9 +903,9 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 				return rc;
 		}
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, img->lenient ?
-				     UINT64_MAX : AXFS_SB_FILES, "inode %"
-				     PRIu64 " does not exist (the image has %"
-				     PRIu64 ")", ino, img->n_inodes);
+				      UINT64_MAX : AXFS_SB_FILES, "inode %"
+				      PRIu64 " does not exist (the image has %"
+				      PRIu64 ")", ino, img->n_inodes);
 	}
 	out->ino = ino;
 	if ((rc = inode_table(img, AXFS_R_INODE_FILE_SIZE, ino,
@@ -926,10 +926,10 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 		if (mi < img->entries[r] || img->bad[r])
 			continue;
 		return reader_entry_err(img, err, AXFS_R_INODE_MODE_INDEX, ino,
-				       "inode %" PRIu64 ": mode index %" PRIu64
-				       " is past the end of table '%s' (%"
-				       PRIu64 " entries)", ino, mi,
-				       axfs_region_name(r), img->entries[r]);
+					"inode %" PRIu64 ": mode index %" PRIu64
+					" is past the end of table '%s' (%"
+					PRIu64 " entries)", ino, mi,
+					axfs_region_name(r), img->entries[r]);
 	}
 	if ((rc = reader_table_get(img, AXFS_R_MODES, mi, &v, err)) < 0)
 		return rc;
@@ -956,20 +956,20 @@ int axfs_image_inode(struct axfs_image *img, uint64_t ino,
 		return rc;
 	if (out->name_offset >= st->size)
 		return reader_entry_err(img, err, AXFS_R_INODE_NAME_OFFSET, ino,
-				       "inode %" PRIu64 ": name offset %" PRIu64
-				       " is past the end of the strings region "
-				       "(%" PRIu64 " bytes)", ino,
-				       out->name_offset, st->size);
+					"inode %" PRIu64 ": name offset %" PRIu64
+					" is past the end of the strings region "
+					"(%" PRIu64 " bytes)", ino,
+					out->name_offset, st->size);
 	name = (const char *)st->data + out->name_offset;
 	nul = memchr(name, 0, (size_t)(st->size - out->name_offset));
 	if (!nul)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     st->compressed_size ? st->fsoffset :
-				     st->fsoffset + out->name_offset,
-				     "inode %" PRIu64 ": its name (strings "
-				     "offset %" PRIu64 ") runs off the end of "
-				     "the strings region without a NUL", ino,
-				     out->name_offset);
+				      st->compressed_size ? st->fsoffset :
+				      st->fsoffset + out->name_offset,
+				      "inode %" PRIu64 ": its name (strings "
+				      "offset %" PRIu64 ") runs off the end of "
+				      "the strings region without a NUL", ino,
+				      out->name_offset);
 	out->name = name;
 	out->name_len = (size_t)(nul - name);
 	return 0;

@@ -59,9 +59,9 @@ static int need_table(struct axfs_image *img, enum axfs_region from,
 	if (i < img->entries[r])
 		return 0;
 	return reader_entry_err(img, err, from, from_i, "index %" PRIu64
-			       " is past the end of table '%s' (%" PRIu64
-			       " entries)", i, axfs_region_name(r),
-			       img->entries[r]);
+				" is past the end of table '%s' (%" PRIu64
+				" entries)", i, axfs_region_name(r),
+				img->entries[r]);
 }
 
 /* Where cblock c lies in the compressed region, checked. */
@@ -78,34 +78,34 @@ static int cblock_bounds(struct axfs_image *img, uint64_t c, uint64_t *start,
 	if (img->entries[AXFS_R_CBLOCK_OFFSET] == 0 ||
 	    c >= img->entries[AXFS_R_CBLOCK_OFFSET] - 1)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     img->reg[AXFS_R_CBLOCK_OFFSET].desc_offset,
-				     "cblock %" PRIu64 " does not exist "
-				     "(table 'cblock_offset' has %" PRIu64
-				     " entries, one more than the cblocks)", c,
-				     img->entries[AXFS_R_CBLOCK_OFFSET]);
+				      img->reg[AXFS_R_CBLOCK_OFFSET].desc_offset,
+				      "cblock %" PRIu64 " does not exist "
+				      "(table 'cblock_offset' has %" PRIu64
+				      " entries, one more than the cblocks)", c,
+				      img->entries[AXFS_R_CBLOCK_OFFSET]);
 	if ((rc = reader_table_get(img, AXFS_R_CBLOCK_OFFSET, c, start,
-				  err)) < 0 ||
+				   err)) < 0 ||
 	    (rc = reader_table_get(img, AXFS_R_CBLOCK_OFFSET, c + 1, end,
-				  err)) < 0)
+				   err)) < 0)
 		return rc;
 	if (*end < *start || *end > cr->size)
 		return reader_entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
-				       "cblock %" PRIu64 " would be bytes [%"
-				       PRIu64 ", %" PRIu64 ") of the compressed "
-				       "region (%" PRIu64 " bytes)", c, *start,
-				       *end, cr->size);
+					"cblock %" PRIu64 " would be bytes [%"
+					PRIu64 ", %" PRIu64 ") of the compressed "
+					"region (%" PRIu64 " bytes)", c, *start,
+					*end, cr->size);
 	if (!img->cblock_ok)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				     AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
-				     " is unusable", img->sb.cblock_size);
+				      AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
+				      " is unusable", img->sb.cblock_size);
 	/* The driver copies the stream into a cblock_size buffer unchecked
 	 * (axfs(5) rule 17): longer would overflow its heap. */
 	if (*end - *start > img->sb.cblock_size)
 		return reader_entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
-				       "cblock %" PRIu64 " is %" PRIu64 " bytes "
-				       "compressed, more than cblock_size %"
-				       PRIu32, c, *end - *start,
-				       img->sb.cblock_size);
+					"cblock %" PRIu64 " is %" PRIu64 " bytes "
+					"compressed, more than cblock_size %"
+					PRIu32, c, *end - *start,
+					img->sb.cblock_size);
 	return 0;
 }
 
@@ -123,27 +123,27 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 		return rc;
 	if (!S_ISREG(in.mode) && !S_ISLNK(in.mode))
 		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				     "inode %" PRIu64 " is a %s: it has no "
-				     "pages", ino, reader_type_name(in.mode));
+				      "inode %" PRIu64 " is a %s: it has no "
+				      "pages", ino, reader_type_name(in.mode));
 	pages = in.size / AXFS_PAGE_SIZE + (in.size % AXFS_PAGE_SIZE != 0);
 	if (page >= pages)
 		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				     "inode %" PRIu64 " has no page %" PRIu64
-				     " (it is %" PRIu64 " bytes)", ino, page,
-				     in.size);
+				      "inode %" PRIu64 " has no page %" PRIu64
+				      " (it is %" PRIu64 " bytes)", ino, page,
+				      in.size);
 	if (in.array_index > img->n_nodes ||
 	    page >= img->n_nodes - in.array_index)
 		return reader_entry_err(img, err, AXFS_R_INODE_ARRAY_INDEX, ino,
-				       "inode %" PRIu64 ": page %" PRIu64
-				       " would be node %" PRIu64 " + %" PRIu64
-				       ", past the last node (%" PRIu64
-				       " nodes)", ino, page, in.array_index,
-				       page, img->n_nodes);
+					"inode %" PRIu64 ": page %" PRIu64
+					" would be node %" PRIu64 " + %" PRIu64
+					", past the last node (%" PRIu64
+					" nodes)", ino, page, in.array_index,
+					page, img->n_nodes);
 	node = in.array_index + page;
 	if ((rc = reader_table_get(img, AXFS_R_NODE_TYPE, node, &type,
-				  err)) < 0 ||
+				   err)) < 0 ||
 	    (rc = reader_table_get(img, AXFS_R_NODE_INDEX, node, &idx,
-				  err)) < 0)
+				   err)) < 0)
 		return rc;
 	rest = in.size - page * AXFS_PAGE_SIZE;
 	loc->node = node;
@@ -166,10 +166,10 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 		/* Larger would underflow the driver's max_len (axfs(5) rule 18). */
 		if (co > img->sb.cblock_size)
 			return reader_entry_err(img, err, AXFS_R_CNODE_OFFSET,
-					       idx, "offset %" PRIu64 " inside "
-					       "cblock %" PRIu64 " is beyond "
-					       "cblock_size %" PRIu32, co, c,
-					       img->sb.cblock_size);
+						idx, "offset %" PRIu64 " inside "
+						"cblock %" PRIu64 " is beyond "
+						"cblock_size %" PRIu32, co, c,
+						img->sb.cblock_size);
 		loc->cblock = c;
 		loc->cnode_offset = co;
 		loc->image_offset = img->reg[AXFS_R_COMPRESSED].fsoffset +
@@ -185,16 +185,16 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 		if ((rc = need_table(img, AXFS_R_NODE_INDEX, node,
 				     AXFS_R_BANODE_OFFSET, idx, err)) < 0 ||
 		    (rc = reader_region_usable(img, AXFS_R_BYTE_ALIGNED,
-					      err)) < 0)
+					       err)) < 0)
 			return rc;
 		reader_table_get(img, AXFS_R_BANODE_OFFSET, idx, &ofs, err);
 		/* Larger would underflow the driver's max_len (axfs(5) rule 20). */
 		if (ofs > ba->size)
 			return reader_entry_err(img, err, AXFS_R_BANODE_OFFSET,
-					       idx, "offset %" PRIu64 " is past "
-					       "the end of the byte_aligned "
-					       "region (%" PRIu64 " bytes)", ofs,
-					       ba->size);
+						idx, "offset %" PRIu64 " is past "
+						"the end of the byte_aligned "
+						"region (%" PRIu64 " bytes)", ofs,
+						ba->size);
 		loc->image_offset = ba->fsoffset + ofs;
 		loc->stored_len = ba->size - ofs < AXFS_PAGE_SIZE ?
 				  ba->size - ofs : AXFS_PAGE_SIZE;
@@ -202,17 +202,17 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 	}
 	if (type != AXFS_NODE_XIP && !img->lenient)
 		return reader_entry_err(img, err, AXFS_R_NODE_TYPE, node,
-				       "unknown node type %" PRIu64 " (0 XIP, "
-				       "1 compressed, 2 byte-aligned)", type);
+					"unknown node type %" PRIu64 " (0 XIP, "
+					"1 compressed, 2 byte-aligned)", type);
 	/* XIP (and, leniently, what readpage treats as XIP). */
 	if ((rc = reader_region_usable(img, AXFS_R_XIP, err)) < 0)
 		return rc;
 	if (idx >= img->reg[AXFS_R_XIP].size / AXFS_PAGE_SIZE)
 		return reader_entry_err(img, err, AXFS_R_NODE_INDEX, node,
-				       "XIP page %" PRIu64 " is not inside the "
-				       "xip region (%" PRIu64 " bytes; the "
-				       "driver reads whole pages)", idx,
-				       img->reg[AXFS_R_XIP].size);
+					"XIP page %" PRIu64 " is not inside the "
+					"xip region (%" PRIu64 " bytes; the "
+					"driver reads whole pages)", idx,
+					img->reg[AXFS_R_XIP].size);
 	loc->image_offset = img->reg[AXFS_R_XIP].fsoffset +
 			    idx * AXFS_PAGE_SIZE;
 	loc->stored_len = AXFS_PAGE_SIZE;
@@ -283,9 +283,9 @@ int axfs_image_cblock(struct axfs_image *img, uint64_t c, uint8_t *out,
 	/* A compressed region stored compressed has no image byte for the
 	 * cblock; name the region's stream then. */
 	return reader_inflate(img, img->cin, (size_t)(end - start), out,
-			     img->sb.cblock_size, len,
-			     cr->compressed_size ? cr->fsoffset :
-			     cr->fsoffset + start, what, err);
+			      img->sb.cblock_size, len,
+			      cr->compressed_size ? cr->fsoffset :
+			      cr->fsoffset + start, what, err);
 }
 
 /* The cache entry holding cblock c, inflating it into the least
@@ -379,13 +379,13 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		want = loc.data_len < n ? (size_t)loc.data_len : n;
 		if (loc.cnode_offset + want > cb.len)
 			rc = reader_img_err(img, err, AXFS_ERR_FORMAT,
-					   loc.image_offset, "inode %" PRIu64
-					   " page %" PRIu64 ": its data "
-					   "(offset %" PRIu64 ", %zu bytes) "
-					   "runs past the end of cblock %"
-					   PRIu64 " (%zu bytes inflated)", ino,
-					   page, loc.cnode_offset, want,
-					   loc.cblock, cb.len);
+					    loc.image_offset, "inode %" PRIu64
+					    " page %" PRIu64 ": its data "
+					    "(offset %" PRIu64 ", %zu bytes) "
+					    "runs past the end of cblock %"
+					    PRIu64 " (%zu bytes inflated)", ino,
+					    page, loc.cnode_offset, want,
+					    loc.cblock, cb.len);
 		else
 			memcpy(out, cb.data + loc.cnode_offset, want);
 		if (cb.slot)
@@ -429,8 +429,8 @@ int axfs_image_read(struct axfs_image *img, uint64_t ino, uint64_t off,
 		return rc;
 	if (!S_ISREG(in.mode) && !S_ISLNK(in.mode))
 		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				     "inode %" PRIu64 " is a %s, not a regular "
-				     "file", ino, reader_type_name(in.mode));
+				      "inode %" PRIu64 " is a %s, not a regular "
+				      "file", ino, reader_type_name(in.mode));
 	while (len > 0 && off < in.size) {
 		uint64_t pg = off / AXFS_PAGE_SIZE;
 		size_t in_page = (size_t)(off % AXFS_PAGE_SIZE);
@@ -467,14 +467,14 @@ int axfs_image_readlink(struct axfs_image *img, uint64_t ino, char *buf,
 		return rc;
 	if (!S_ISLNK(in.mode))
 		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				     "inode %" PRIu64 " is a %s, not a symbolic "
-				     "link", ino, reader_type_name(in.mode));
+				      "inode %" PRIu64 " is a %s, not a symbolic "
+				      "link", ino, reader_type_name(in.mode));
 	/* The driver reads the target from page 0 only: 1..4095 bytes. */
 	if (!img->lenient && (in.size == 0 || in.size >= AXFS_PAGE_SIZE))
 		return reader_entry_err(img, err, AXFS_R_INODE_FILE_SIZE, ino,
-				       "symbolic link inode %" PRIu64 " has a "
-				       "%" PRIu64 "-byte target (1 to 4095 "
-				       "bytes fit in its page)", ino, in.size);
+					"symbolic link inode %" PRIu64 " has a "
+					"%" PRIu64 "-byte target (1 to 4095 "
+					"bytes fit in its page)", ino, in.size);
 	n = 0;
 	if (in.size > 0) {
 		rc = axfs_image_read_page(img, ino, 0, page, &n, err);
@@ -486,10 +486,10 @@ int axfs_image_readlink(struct axfs_image *img, uint64_t ino, char *buf,
 	nul = memchr(page, 0, n);
 	if (nul && !img->lenient)
 		return reader_entry_err(img, err, AXFS_R_INODE_FILE_SIZE, ino,
-				       "symbolic link inode %" PRIu64 ": its "
-				       "target has a NUL at byte %zu of its %"
-				       PRIu64 " bytes", ino,
-				       (size_t)((uint8_t *)nul - page), in.size);
+					"symbolic link inode %" PRIu64 ": its "
+					"target has a NUL at byte %zu of its %"
+					PRIu64 " bytes", ino,
+					(size_t)((uint8_t *)nul - page), in.size);
 	if (nul)
 		n = (size_t)((uint8_t *)nul - page);
 	if (n >= len)

@@ -64,10 +64,10 @@ static int dir_range(struct axfs_image *img, const struct axfs_inode_info *d,
 	    d->num_entries <= img->n_inodes - d->array_index)
 		return 0;
 	return reader_entry_err(img, err, AXFS_R_INODE_NUM_ENTRIES, d->ino,
-			       "directory inode %" PRIu64 " lists inodes [%"
-			       PRIu64 ", +%" PRIu64 "), beyond the %" PRIu64
-			       " inodes", d->ino, d->array_index,
-			       d->num_entries, img->n_inodes);
+				"directory inode %" PRIu64 " lists inodes [%"
+				PRIu64 ", +%" PRIu64 "), beyond the %" PRIu64
+				" inodes", d->ino, d->array_index,
+				d->num_entries, img->n_inodes);
 }
 
 /*
@@ -122,8 +122,8 @@ int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
 		return rc;
 	if (!S_ISDIR(d.mode))
 		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				     "inode %" PRIu64 " is a %s, not a "
-				     "directory", dir, reader_type_name(d.mode));
+				      "inode %" PRIu64 " is a %s, not a "
+				      "directory", dir, reader_type_name(d.mode));
 	if (len == 0)
 		return 0;
 	return lookup_in_dir(img, &d, name, len, ino, err);
@@ -349,9 +349,9 @@ static int name_err(struct axfs_image *img, struct axfs_error *err,
 	va_end(ap);
 	if (st->compressed_size)
 		return reader_entry_err(img, err, AXFS_R_INODE_NAME_OFFSET,
-				       c->ino, "%s", msg);
+					c->ino, "%s", msg);
 	return reader_img_err(img, err, AXFS_ERR_FORMAT,
-			     st->fsoffset + c->name_offset, "%s", msg);
+			      st->fsoffset + c->name_offset, "%s", msg);
 }
 
 /* Checks the child `c` of directory frame `f`, whose path is w->path. */
@@ -388,9 +388,9 @@ static int check_child(struct walk *w, struct frame *f,
 				qname(q2, sizeof(q2), f->prev, f->prev_len));
 	if (!known_type(c->mode))
 		return reader_entry_err(img, err, AXFS_R_MODES, c->mode_index,
-				       "inode %" PRIu64 " ('%s' in '%s') has "
-				       "mode 0%o, an unknown file type", c->ino,
-				       qname(q, sizeof(q), c->name,
+					"inode %" PRIu64 " ('%s' in '%s') has "
+					"mode 0%o, an unknown file type", c->ino,
+					qname(q, sizeof(q), c->name,
 					     c->name_len), dir, c->mode);
 	return 0;
 }
@@ -408,8 +408,8 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 		return rc;
 	if (!S_ISDIR(in.mode))
 		return reader_entry_err(img, err, AXFS_R_MODES, in.mode_index,
-				       "the root inode is a %s, not a "
-				       "directory", reader_type_name(in.mode));
+					"the root inode is a %s, not a "
+					"directory", reader_type_name(in.mode));
 	if ((rc = dir_range(img, &in, err)) < 0)
 		return rc;
 	if (inoset_add(&w->seen, 0) < 0 || path_set(w, 0, "", 0, err) < 0)
@@ -446,20 +446,20 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 			return axfs_error_sys(err, ENOMEM, "walk");
 		if (!added && (S_ISDIR(in.mode) || !img->lenient))
 			return reader_entry_err(img, err,
-					       AXFS_R_INODE_ARRAY_INDEX, f->ino,
-					       "'%s' is inode %" PRIu64 ", which "
-					       "was already reached another "
-					       "way: %s", w->path, k,
-					       S_ISDIR(in.mode) ? "a cycle or a "
-					       "hard-linked directory" :
-					       "an inode listed in two "
-					       "directories");
+						AXFS_R_INODE_ARRAY_INDEX, f->ino,
+						"'%s' is inode %" PRIu64 ", which "
+						"was already reached another "
+						"way: %s", w->path, k,
+						S_ISDIR(in.mode) ? "a cycle or a "
+						"hard-linked directory" :
+						"an inode listed in two "
+						"directories");
 		if (++w->visits > max_visits)
 			return reader_img_err(img, err, AXFS_ERR_FORMAT,
-					     UINT64_MAX, "the directories list "
-					     "more than %" PRIu64 " entries for "
-					     "%" PRIu64 " inodes", max_visits,
-					     img->n_inodes);
+					      UINT64_MAX, "the directories list "
+					      "more than %" PRIu64 " entries for "
+					      "%" PRIu64 " inodes", max_visits,
+					      img->n_inodes);
 		rc = fn(ctx, w->path, &in);
 		if (rc)
 			return rc;
@@ -467,9 +467,9 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 			continue;
 		if (w->sp > AXFS_READER_MAX_DEPTH)
 			return reader_img_err(img, err, AXFS_ERR_LIMIT,
-					     UINT64_MAX, "nested more than %d "
-					     "directories deep: '%s'",
-					     AXFS_READER_MAX_DEPTH, w->path);
+					      UINT64_MAX, "nested more than %d "
+					      "directories deep: '%s'",
+					      AXFS_READER_MAX_DEPTH, w->path);
 		if ((rc = dir_range(img, &in, err)) < 0)
 			return rc;
 		rc = push(w, &in, f->pathlen + 1 + in.name_len, err);

@@ -10,7 +10,7 @@
 
 #include "axfs_format.h"
 
-unsigned int axfs_bytetable_min_depth(const uint64_t *v, uint64_t n)
+unsigned int bytetable_min_depth(const uint64_t *v, uint64_t n)
 {
 	uint64_t max = 0;
 
@@ -20,7 +20,7 @@ unsigned int axfs_bytetable_min_depth(const uint64_t *v, uint64_t n)
 	return axfs_bytetable_depth_for(max);
 }
 
-static int table_alloc(struct axfs_bytetable *bt, uint64_t n,
+static int table_alloc(struct bytetable *bt, uint64_t n,
 		       unsigned int depth, struct axfs_error *err)
 {
 	memset(bt, 0, sizeof(*bt));
@@ -44,10 +44,10 @@ static int table_alloc(struct axfs_bytetable *bt, uint64_t n,
 	return 0;
 }
 
-int axfs_bytetable_build(struct axfs_bytetable *bt, const uint64_t *v,
-			 uint64_t n, struct axfs_error *err)
+int bytetable_build(struct bytetable *bt, const uint64_t *v,
+		    uint64_t n, struct axfs_error *err)
 {
-	unsigned int depth = axfs_bytetable_min_depth(v, n);
+	unsigned int depth = bytetable_min_depth(v, n);
 	int rc = table_alloc(bt, n, depth, err);
 
 	if (rc < 0 || !bt->data)
@@ -57,8 +57,8 @@ int axfs_bytetable_build(struct axfs_bytetable *bt, const uint64_t *v,
 	return 0;
 }
 
-int axfs_bytetable_build_u8(struct axfs_bytetable *bt, const uint8_t *v,
-			    uint64_t n, struct axfs_error *err)
+int bytetable_build_u8(struct bytetable *bt, const uint8_t *v,
+		       uint64_t n, struct axfs_error *err)
 {
 	uint8_t max = 0;
 	int rc;
@@ -73,7 +73,7 @@ int axfs_bytetable_build_u8(struct axfs_bytetable *bt, const uint8_t *v,
 	return 0;
 }
 
-void axfs_bytetable_free(struct axfs_bytetable *bt)
+void bytetable_free(struct bytetable *bt)
 {
 	if (!bt)
 		return;

@@ -249,7 +249,7 @@ static uint64_t meta_stored(const struct meta *m)
 struct build {
 	const struct axfs_tree *t;
 	const struct axfs_packed *p;
-	struct axfs_bytetable tables[AXFS_REGION_COUNT];
+	struct bytetable tables[AXFS_REGION_COUNT];
 	uint8_t *strings;
 	uint64_t strings_size;
 	struct meta meta[AXFS_REGION_COUNT];	/* strings + tables */
@@ -259,7 +259,7 @@ struct build {
 static void build_free(struct build *b)
 {
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
-		axfs_bytetable_free(&b->tables[r]);
+		bytetable_free(&b->tables[r]);
 		free(b->meta[r].z);
 	}
 	free(b->strings);
@@ -381,14 +381,14 @@ static int inode_tables(struct build *b, struct axfs_error *err)
 		gids[i] = ti.v[i].gid;
 	}
 	b->ntriples = ti.n;
-	if ((rc = axfs_bytetable_build(&b->tables[AXFS_R_INODE_FILE_SIZE], fsz, n, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_INODE_NAME_OFFSET], name, n, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_INODE_NUM_ENTRIES], nent, n, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_INODE_MODE_INDEX], midx, n, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_INODE_ARRAY_INDEX], aidx, n, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_MODES], modes, ti.n, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_UIDS], uids, ti.n, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_GIDS], gids, ti.n, err)) < 0)
+	if ((rc = bytetable_build(&b->tables[AXFS_R_INODE_FILE_SIZE], fsz, n, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_INODE_NAME_OFFSET], name, n, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_INODE_NUM_ENTRIES], nent, n, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_INODE_MODE_INDEX], midx, n, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_INODE_ARRAY_INDEX], aidx, n, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_MODES], modes, ti.n, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_UIDS], uids, ti.n, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_GIDS], gids, ti.n, err)) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -425,12 +425,12 @@ static int node_tables(struct build *b, struct axfs_error *err)
 			"the XIP region holds %llu bytes, not %llu pages",
 			(unsigned long long)p->xip.size,
 			(unsigned long long)p->xip_pages);
-	if ((rc = axfs_bytetable_build_u8(&b->tables[AXFS_R_NODE_TYPE], p->node_type, p->nnodes, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_NODE_INDEX], p->node_index, p->nnodes, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_CNODE_OFFSET], p->cnode_offset, p->ncnodes, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_CNODE_INDEX], p->cnode_index, p->ncnodes, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_BANODE_OFFSET], p->banode_offset, p->nbanodes, err)) < 0 ||
-	    (rc = axfs_bytetable_build(&b->tables[AXFS_R_CBLOCK_OFFSET], p->cblock_offset, ncbo, err)) < 0)
+	if ((rc = bytetable_build_u8(&b->tables[AXFS_R_NODE_TYPE], p->node_type, p->nnodes, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_NODE_INDEX], p->node_index, p->nnodes, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_CNODE_OFFSET], p->cnode_offset, p->ncnodes, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_CNODE_INDEX], p->cnode_index, p->ncnodes, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_BANODE_OFFSET], p->banode_offset, p->nbanodes, err)) < 0 ||
+	    (rc = bytetable_build(&b->tables[AXFS_R_CBLOCK_OFFSET], p->cblock_offset, ncbo, err)) < 0)
 		return rc;
 	return 0;
 }
@@ -440,7 +440,7 @@ static int is_meta(int r)
 	return r == AXFS_R_STRINGS || AXFS_REGION_IS_TABLE(r);
 }
 
-static int build_meta(struct build *b, const struct axfs_write_opts *o,
+static int build_meta(struct build *b, const struct write_opts *o,
 		      struct axfs_error *err)
 {
 	enum axfs_compressor c = axfs_compressor_resolve(o->compressor);
@@ -517,10 +517,10 @@ static void place(struct axfs_layout *lay, int r, uint64_t *pos,
 	*pos += stored;
 }
 
-int axfs_write_image(int fd, const struct axfs_tree *t,
-		     const struct axfs_packed *p,
-		     const struct axfs_write_opts *o, struct axfs_layout *lay,
-		     struct axfs_error *err)
+int write_image(int fd, const struct axfs_tree *t,
+		const struct axfs_packed *p,
+		const struct write_opts *o, struct axfs_layout *lay,
+		struct axfs_error *err)
 {
 	static const int meta_order[] = {
 		AXFS_R_STRINGS, AXFS_R_NODE_TYPE, AXFS_R_NODE_INDEX,
@@ -655,7 +655,7 @@ int axfs_write_image(int fd, const struct axfs_tree *t,
 	if (o->digest) {
 		uint8_t digest[20];
 
-		rc = axfs_digest_compute(fd, lay->image_size, digest, err);
+		rc = write_digest(fd, lay->image_size, digest, err);
 		if (rc < 0)
 			goto out;
 		ssize_t n = pwrite(fd, digest, sizeof(digest),
@@ -676,8 +676,8 @@ out:
 	return rc;
 }
 
-int axfs_digest_compute(int fd, uint64_t size, uint8_t out[20],
-			struct axfs_error *err)
+int write_digest(int fd, uint64_t size, uint8_t out[20],
+		 struct axfs_error *err)
 {
 	enum { CHUNK = 1 << 20 };
 	uint8_t *buf = malloc(CHUNK);

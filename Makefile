@@ -150,7 +150,7 @@ $(LIB_MAP): $(API_HDRS) | $(DEPS_STAMP)
 	@$(if $(Q),echo "  GEN     $@")
 	$(Q){ echo 'AXFSIMG_0 {'; echo '	global:'; \
 	  for h in $(notdir $(API_HDRS)); do echo "#include \"$$h\""; done | \
-	  $(CC) $(BASE_CFLAGS) $(API_INCS) $(INT_INCS) $(PKG_CFLAGS) -E -P -x c - | \
+	  $(CC) $(BASE_CFLAGS) $(API_INCS) $(PKG_CFLAGS) -E -P -x c - | \
 	  awk '{ n = split($$0, w, /[^A-Za-z0-9_]+/); static = /static/; \
 	         for (i = 1; i < n; i++) if (w[i] ~ /^axfs_/ && index($$0, w[i] "(")) \
 	           if (static) skip[w[i]] = 1; else name[w[i]] = 1 } \

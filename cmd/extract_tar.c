@@ -24,7 +24,7 @@
 #include "common.h"
 #include "extract_tar.h"
 #include "signals.h"
-#include "axfs_build.h"
+#include "axfs_outfile.h"
 #include "axfs_source.h"
 
 #define TAR_CHUNK (256u * 1024u)

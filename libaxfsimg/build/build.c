@@ -26,6 +26,7 @@
 void axfs_build_opts_init(struct axfs_build_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->struct_size = sizeof(*o);
 	o->all_root = -1;
 	o->xip_suffix = -1;
 	o->pad_byte = -1;
@@ -232,8 +233,8 @@ static int pad_output(const struct axfs_build_opts *o,
 	return 0;
 }
 
-int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
-	       struct axfs_error *err)
+static int build_run(const struct axfs_build_opts *o,
+		     struct axfs_build_result *res, struct axfs_error *err)
 {
 	const struct axfs_policy *pol = o->policy;
 	struct axfs_outfile of = { NULL, NULL, -1 };
@@ -318,7 +319,7 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 		goto fail;
 
 	/* Which pages are XIP.  The policy's xip.files were applied to the
-	 * entries (want_xip) by axfs_policy_apply; --xip globs go here. */
+	 * entries (want_xip) by policy_apply; --xip globs go here. */
 	memset(&plo, 0, sizeof(plo));
 	plo.xip_globs = o->xip_globs;
 	plo.n_xip_globs = o->n_xip_globs;
@@ -376,16 +377,77 @@ fail:
 	return rc;
 }
 
+/* The counts a program gets without the internal headers. */
+static void summarize(struct axfs_build_result *res)
+{
+	struct axfs_build_summary *s = &res->summary;
+	const struct axfs_packed *p = &res->packed;
+
+	s->image_size = res->layout.image_size;
+	s->mmap_size = res->layout.mmap_size;
+	s->inodes = res->tree.count;
+	s->pages = p->nnodes;
+	for (uint64_t i = 0; i < p->nnodes; i++) {
+		if (p->node_type[i] == AXFS_NODE_XIP)
+			s->xip_pages++;
+		else if (p->node_type[i] == AXFS_NODE_COMPRESSED)
+			s->compressed_pages++;
+		else if (p->node_type[i] == AXFS_NODE_BYTE_ALIGNED)
+			s->byte_aligned_pages++;
+	}
+	s->cblocks = p->ncblocks;
+	s->block_size = res->block_size;
+	s->compressor = res->compressor;
+	s->level = res->level;
+	s->timestamp = res->timestamp;
+}
+
+int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result **out,
+	       struct axfs_error *err)
+{
+	struct axfs_build_result *res;
+	int rc;
+
+	if (out)
+		*out = NULL;
+	/* One size so far: the struct of the first release (tests/unit/
+	 * test_abi.c pins it).  A later one copies a shorter caller's
+	 * fields over its defaults. */
+	if (!o || o->struct_size != sizeof(*o))
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+			"axfs_build: the options are %zu bytes, this library "
+			"knows %zu (call axfs_build_opts_init)",
+			o ? o->struct_size : 0, sizeof(*o));
+	res = malloc(sizeof(*res));
+	if (!res)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	rc = build_run(o, res, err);
+	if (rc < 0) {
+		free(res);
+		return rc;
+	}
+	summarize(res);
+	if (out)
+		*out = res;
+	else
+		axfs_build_result_free(res);
+	return 0;
+}
+
+const struct axfs_build_summary *
+axfs_build_summary(const struct axfs_build_result *res)
+{
+	return &res->summary;
+}
+
 void axfs_build_result_free(struct axfs_build_result *res)
 {
 	if (!res)
 		return;
 	/* A packed result always has a cblock size; a failed or empty
-	 * one was already released by axfs_build. */
+	 * one was already released by build_run. */
 	if (res->packed.cblock_size)
 		pack_free_packed(&res->packed);
 	axfs_tree_free(&res->tree);
-	memset(res, 0, sizeof(*res));
-	res->packed.xip.fd = res->packed.byte_aligned.fd =
-		res->packed.compressed.fd = -1;
+	free(res);
 }

@@ -203,7 +203,7 @@ static int apply_policy_cli_owners(struct axfs_policy *pol,
 		}
 		free(p);
 	}
-	rc = axfs_policy_apply(pol, t, log, err);
+	rc = policy_apply(pol, t, log, err);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		struct axfs_tree_entry *e = axfs_tree_lookup(t, implied[i]);
 
@@ -239,7 +239,7 @@ int build_apply_policy(const struct axfs_build_opts *o, struct axfs_tree *t,
 	 * `matched` counters) are shared with the caller's policy. */
 	pol = *o->policy;
 	if (!cli_owners)
-		return axfs_policy_apply(&pol, t, o->log, err);
+		return policy_apply(&pol, t, o->log, err);
 	pol.all_root = -1;
 	pol.has_uid = 0;
 	pol.has_gid = 0;

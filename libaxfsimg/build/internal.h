@@ -13,6 +13,9 @@
 #define AXFS_BUILD_INTERNAL_H
 
 #include "axfs_build.h"
+#include "axfs_outfile.h"
+#include "axfs_stages.h"
+#include "policy_apply.h"
 /* The stages axfs_build() calls (private to libaxfsimg). */
 #include "axfs_planner.h"
 #include "axfs_packer.h"

@@ -4,7 +4,7 @@
  * temporary name beside the output, renamed when complete, removed on
  * failure or when a signal ends the process.
  */
-#include "axfs_build.h"
+#include "axfs_outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

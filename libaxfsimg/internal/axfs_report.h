@@ -9,7 +9,7 @@
 #define AXFS_REPORT_H
 
 #include <stdio.h>
-#include "axfs_build.h"
+#include "axfs_stages.h"
 
 struct axfs_report_file {
 	const struct axfs_tree_entry *entry;

@@ -16,22 +16,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "axfs_error.h"
-
-enum axfs_ftype {
-	AXFS_FT_NONE = 0,
-	AXFS_FT_REG,
-	AXFS_FT_DIR,
-	AXFS_FT_LNK,
-	AXFS_FT_CHR,
-	AXFS_FT_BLK,
-	AXFS_FT_FIFO,
-	AXFS_FT_SOCK,
-};
-
-/* Map between enum axfs_ftype and the S_IFMT bits of a mode. */
-uint32_t axfs_ftype_to_mode(enum axfs_ftype t);
-enum axfs_ftype axfs_ftype_from_mode(uint32_t mode);
-const char *axfs_ftype_name(enum axfs_ftype t);	/* "file", "directory".. */
+#include "axfs_ftype.h"
 
 /* Where a regular file's bytes can be read again later. */
 struct axfs_data_ref {

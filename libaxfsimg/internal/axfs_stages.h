@@ -1,23 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_stages.h - what the stages of a build hand back to its caller: the
- * planner's statistics, the packer's regions and node tables, the
- * writer's layout.  struct axfs_build_result (axfs_build.h) carries them
- * for reports, so they are part of the API; the functions of the stages
- * (libaxfsimg/axfs_planner.h, axfs_packer.h, axfs_writer.h) are not.
+ * axfs_stages.h - what the stages of a build hand back: the planner's
+ * statistics, the packer's regions and node tables, the writer's layout,
+ * and struct axfs_build_result, which carries them with the tree to the
+ * reports (axfs_report.h) and the summary.  Internal: the installed
+ * axfs_build.h knows the result only as an opaque type.
  */
 #ifndef AXFS_STAGES_H
 #define AXFS_STAGES_H
 
 #include <stdint.h>
+#include "axfs_build.h"
 #include "axfs_format.h"
-
-/*
- * Default cblock size, chosen by measurement (bench/blocksize.sh,
- * bench/BLOCKSIZE.md): image size and build time against the cost to the
- * driver, which inflates a whole cblock for a fault in any of its pages.
- */
-#define AXFS_DEFAULT_BLOCK_SIZE 65536u
+#include "axfs_tree.h"
 
 struct axfs_plan_stats {
 	uint64_t xip_pages;		/* pages planned XIP */
@@ -69,6 +64,20 @@ struct axfs_layout {
 	uint8_t depth[AXFS_REGION_COUNT];
 	uint64_t image_size;
 	uint64_t mmap_size;
+};
+
+/* Everything a report needs once the image exists. */
+struct axfs_build_result {
+	struct axfs_tree tree;
+	struct axfs_packed packed;
+	struct axfs_layout layout;
+	struct axfs_plan_stats plan;
+	uint32_t block_size;
+	enum axfs_compressor compressor;	/* never DEFAULT */
+	int level;
+	int64_t timestamp;
+	unsigned int lossy;		/* union of enum axfs_lossy seen */
+	struct axfs_build_summary summary;	/* axfs_build_summary() */
 };
 
 #endif

@@ -13,7 +13,7 @@
  * then warns, naming file:line:column, about every glob that matched
  * nothing.  Only the public fields of axfs_tree.h are used.
  */
-#include "axfs_policy.h"
+#include "policy_apply.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -191,8 +191,8 @@ static int add_devices(struct axfs_policy *p, struct axfs_tree *t,
 	return rc;
 }
 
-int axfs_policy_apply(struct axfs_policy *p, struct axfs_tree *t,
-		      const struct axfs_logger *log, struct axfs_error *err)
+int policy_apply(struct axfs_policy *p, struct axfs_tree *t,
+		 const struct axfs_logger *log, struct axfs_error *err)
 {
 	struct apply a = { p, NULL, NULL, NULL, 0 };
 	int rc;

@@ -110,16 +110,20 @@ test_expect_success 'the installed headers are include/axfs/, no private one' '
 	(cd "$top/include/axfs" && ls) >api.want &&
 	(cd "$D/usr/include/axfs" && ls) >api.got &&
 	test_cmp api.want api.got &&
-	test -f "$top/libaxfsimg/axfs_packer.h" &&
-	! test -e "$D/usr/include/axfs/axfs_packer.h"
+	for h in axfs_packer.h axfs_tree.h axfs_stages.h axfs_outfile.h axfs_json.h axfs_report.h; do
+		test -f "$top/libaxfsimg/internal/$h" &&
+		! test -e "$D/usr/include/axfs/$h" || { echo "installed: $h"; return 1; }
+	done
 '
 
-test_expect_success 'the functions of the pipeline stages are not exported' '
-	for s in pack_tree plan_tree write_image bytetable_build; do
+test_expect_success 'the functions of the pipeline stages and the internal headers are not exported' '
+	for s in pack_tree plan_tree write_image bytetable_build axfs_tree_add \
+		 axfs_outfile_open axfs_report_build axfs_json_str; do
 		grep -qx "$s" exported && { echo "exported: $s"; return 1; }
 		nm "$D/usr/lib/libaxfsimg.a" | grep -q " T $s\$" || { echo "not in the library: $s"; return 1; }
 	done &&
-	grep -qx axfs_build exported && grep -qx axfs_fsck_file exported
+	grep -qx axfs_build exported && grep -qx axfs_build_summary exported &&
+	grep -qx axfs_fsck_file exported
 '
 
 test_expect_success 'every exported symbol is declared in an installed header' '
@@ -241,7 +245,8 @@ static int fail(const char *what, const struct axfs_error *err)
 int main(int argc, char **argv)
 {
 	struct axfs_build_opts bo;
-	struct axfs_build_result res;
+	struct axfs_build_result *res;
+	const struct axfs_build_summary *sum;
 	struct axfs_fsck_opts fo;
 	struct axfs_fsck_result fr;
 	struct axfs_open_opts oo;
@@ -259,9 +264,11 @@ int main(int argc, char **argv)
 	bo.output = argv[2];
 	if (axfs_build(&bo, &res, &err) < 0)
 		return fail("build", &err);
-	printf("%llu bytes, %zu inodes\n",
-	       (unsigned long long)res.layout.image_size, res.tree.count);
-	axfs_build_result_free(&res);
+	sum = axfs_build_summary(res);
+	printf("%llu bytes, %llu inodes\n",
+	       (unsigned long long)sum->image_size,
+	       (unsigned long long)sum->inodes);
+	axfs_build_result_free(res);
 
 	axfs_fsck_opts_init(&fo);
 	fo.deep = 1;

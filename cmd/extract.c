@@ -556,7 +556,8 @@ static int extract_fn(void *ctx, const char *path,
 static int extract(const char *image, const char *store, const char *dir,
 		   int force, unsigned int jobs)
 {
-	struct axfs_stream_opts so = { .threads = jobs > 1 ? jobs : 0 };
+	struct axfs_stream_opts so = { .struct_size = sizeof(so),
+				       .threads = jobs > 1 ? jobs : 0 };
 	struct extract x;
 	time_t ts;
 	int rc = EXIT_OPERATIONAL, fd, created = 0;

@@ -410,14 +410,12 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result **out,
 
 	if (out)
 		*out = NULL;
-	/* One size so far: the struct of the first release (tests/unit/
-	 * test_abi.c pins it).  A later one copies a shorter caller's
-	 * fields over its defaults. */
-	if (!o || o->struct_size != sizeof(*o))
+	if (!o)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
-			"axfs_build: the options are %zu bytes, this library "
-			"knows %zu (call axfs_build_opts_init)",
-			o ? o->struct_size : 0, sizeof(*o));
+				      "axfs_build: no options");
+	if ((rc = opts_size_check(o->struct_size, sizeof(*o), "axfs_build",
+				  err)) < 0)
+		return rc;
 	res = malloc(sizeof(*res));
 	if (!res)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");

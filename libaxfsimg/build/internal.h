@@ -12,6 +12,7 @@
 #ifndef AXFS_BUILD_INTERNAL_H
 #define AXFS_BUILD_INTERNAL_H
 
+#include "opts_size.h"
 #include "axfs_build.h"
 #include "axfs_outfile.h"
 #include "axfs_stages.h"

@@ -29,6 +29,7 @@
 void axfs_fsck_opts_init(struct axfs_fsck_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->struct_size = sizeof(*o);
 	o->deep = 1;
 	o->digest = 1;
 }
@@ -230,6 +231,9 @@ int axfs_fsck_buffer(const void *image, size_t len, const void *store,
 		axfs_fsck_opts_init(&def);
 		o = &def;
 	}
+	if ((rc = opts_size_check(o->struct_size, sizeof(*o),
+				  "axfs_fsck_buffer", err)) < 0)
+		return rc;
 	if (!name)
 		name = "image";
 	if (!store)

@@ -173,6 +173,9 @@ int axfs_fsck_file(const char *path, const char *store_path,
 		o = &def;
 	}
 	memset(res, 0, sizeof(*res));
+	if ((rc = opts_size_check(o->struct_size, sizeof(*o),
+				  "axfs_fsck_file", err)) < 0)
+		return rc;
 	rc = input_open(&a, path, err);
 	if (rc < 0)
 		return rc;

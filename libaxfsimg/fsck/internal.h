@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
+#include "opts_size.h"
 #include "axfs_format.h"
 #include "axfs_fsck.h"
 

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <zlib.h>
+#include "opts_size.h"
 #include "axfs_reader.h"
 #include "reader_device.h"
 

@@ -764,10 +764,14 @@ static int open_store(struct axfs_image *img, const struct axfs_open_opts *o,
 int axfs_image_open(struct axfs_image **out, const char *path,
 		    const struct axfs_open_opts *o, struct axfs_error *err)
 {
-	struct axfs_image *img = image_new(path);
+	struct axfs_image *img;
 	int rc;
 
 	*out = NULL;
+	if (o && (rc = opts_size_check(o->struct_size, sizeof(*o),
+				       "axfs_image_open", err)) < 0)
+		return rc;
+	img = image_new(path);
 	if (!img)
 		return axfs_error_sys(err, ENOMEM, "'%s'", path);
 	img->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -794,10 +798,14 @@ int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
 			   const struct axfs_open_opts *o,
 			   struct axfs_error *err)
 {
-	struct axfs_image *img = image_new(name);
+	struct axfs_image *img;
 	int rc;
 
 	*out = NULL;
+	if (o && (rc = opts_size_check(o->struct_size, sizeof(*o),
+				       "axfs_image_open_buffer", err)) < 0)
+		return rc;
+	img = image_new(name);
 	if (!img)
 		return axfs_error_sys(err, ENOMEM, "image buffer");
 	img->buf = buf;

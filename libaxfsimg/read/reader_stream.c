@@ -13,6 +13,7 @@
  * pages and small files it holds (bar the cblocks that two jobs share).
  */
 #include "axfs_stream.h"
+#include "opts_size.h"
 #include "axfs_format.h"
 
 #include <errno.h>
@@ -217,6 +218,9 @@ int axfs_stream_open(struct axfs_stream **out, struct axfs_image *img,
 	int rc;
 
 	*out = NULL;
+	if (o && (rc = opts_size_check(o->struct_size, sizeof(*o),
+				       "axfs_stream_open", err)) < 0)
+		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return axfs_error_sys(err, ENOMEM, "file reader");

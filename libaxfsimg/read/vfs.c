@@ -11,6 +11,7 @@
  * kernel has it: AXFS stores no parent.
  */
 #include "axfs_vfs.h"
+#include "opts_size.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -47,6 +48,9 @@ int axfs_vfs_new(struct axfs_vfs **out, struct axfs_image *img,
 	int rc;
 
 	*out = NULL;
+	if (o && (rc = opts_size_check(o->struct_size, sizeof(*o),
+				       "axfs_vfs_new", err)) < 0)
+		return rc;
 	v = calloc(1, sizeof(*v));
 	if (!v)
 		return axfs_error_sys(err, ENOMEM, "'%s': vfs",

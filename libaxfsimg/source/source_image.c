@@ -295,6 +295,7 @@ int axfs_source_image_open(struct axfs_source **out, const char *path,
 		return axfs_error_sys(err, ENOMEM, "'%s'", path);
 	}
 	memset(&oo, 0, sizeof(oo));
+	oo.struct_size = sizeof(oo);
 	oo.store_path = opts ? opts->store_path : NULL;
 	rc = axfs_image_open(&s->img, path, &oo, err);
 	if (rc < 0) {

@@ -182,6 +182,7 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		return 2;
 	memset(&o, 0, sizeof(o));
+	o.struct_size = sizeof(o);
 	axfs_error_clear(&err);
 	/* A hostile buffer is refused with a message, not a crash. */
 	if (axfs_image_open_buffer(&img, junk, sizeof(junk), "junk", &o, &err) == 0) {
@@ -281,6 +282,7 @@ int main(int argc, char **argv)
 	}
 
 	memset(&oo, 0, sizeof(oo));
+	oo.struct_size = sizeof(oo);
 	if (axfs_image_open(&img, argv[2], &oo, &err) < 0)
 		return fail("open", &err);
 	if (axfs_image_lookup(img, argv[3], &ino, &err) < 0 ||

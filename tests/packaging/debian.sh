@@ -131,7 +131,7 @@ test_expect_success 'a program builds against libaxfsimg-dev and reads an image 
 	{ (void)ctx; (void)ino; puts(path); return 0; }
 	int main(int argc, char **argv)
 	{
-		struct axfs_open_opts o = { 0 };
+		struct axfs_open_opts o = { .struct_size = sizeof(o) };
 		struct axfs_error err;
 		struct axfs_image *img;
 		if (argc != 2 || axfs_image_open(&img, argv[1], &o, &err) < 0)

@@ -499,7 +499,7 @@ START_TEST(test_clean_means_readable)
 	uint8_t *img = malloc(len);
 
 	for (size_t off = 0; off < len; off++) {
-		struct axfs_open_opts oo = { 0 };
+		struct axfs_open_opts oo = { .struct_size = sizeof(oo) };
 		struct axfs_image *im;
 		struct axfs_error err;
 		struct readall r = { 0 };

@@ -130,7 +130,7 @@ static struct axfs_image *open_img(const uint8_t *buf, struct files *fl)
 /* Streams every file and checks each piece against axfs_image_read. */
 static void stream_all(unsigned int threads, size_t chunk, size_t window)
 {
-	struct axfs_stream_opts so = { threads, chunk, window };
+	struct axfs_stream_opts so = { sizeof(so), threads, chunk, window };
 	struct axfs_stream *s;
 	struct axfs_error err;
 	struct files fl;
@@ -200,7 +200,7 @@ END_TEST
 
 START_TEST(test_stream_closed_early)
 {
-	struct axfs_stream_opts so = { 3, 4096, 0 };
+	struct axfs_stream_opts so = { sizeof(so), 3, 4096, 0 };
 	struct axfs_stream *s;
 	struct axfs_stream_piece p;
 	struct axfs_error err;
@@ -241,7 +241,7 @@ START_TEST(test_stream_corrupt_cblock)
 	free(fl.v);
 
 	for (unsigned int threads = 0; threads <= 3; threads += 3) {
-		struct axfs_stream_opts so = { threads, 8192, 0 };
+		struct axfs_stream_opts so = { sizeof(so), threads, 8192, 0 };
 		struct axfs_stream *s;
 		struct axfs_stream_piece p;
 		struct axfs_error err, e2;

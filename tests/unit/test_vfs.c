@@ -173,7 +173,7 @@ static uint64_t count_cblocks(struct axfs_image *img, struct reader *r)
 
 static void run_readers(size_t cache, int check_once)
 {
-	struct axfs_vfs_opts vo = { .cache_bytes = cache };
+	struct axfs_vfs_opts vo = { .struct_size = sizeof(vo), .cache_bytes = cache };
 	struct axfs_image *img = open_img(), *plain = open_img();
 	struct axfs_cblock_pool_stats st;
 	struct reader r[NTHREADS];

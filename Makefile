@@ -221,7 +221,7 @@ check-arm64: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh arm64
 
 # What make check runs (its kernel run is the smoke suite, boot 1 on every
-# backend), the full qemu suite on 6.1 (kernel), every CLI script under
+# backend; its unit tests check the library's ABI, tests/unit/test_abi.c), the full qemu suite on 6.1 (kernel), every CLI script under
 # sanitizers (san-all), axfs.ko
 # against every kernel line (kernel/tests/matrix.sh: built with W=1 against
 # 5.10, 6.1, 6.12 and the newest Debian kernel; the full qemu suite on the

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The one JSON string writer of the project: the mkfs report (report.c)
- * and every --json of cmd/ (through cmd/json.h), exported so that the
- * programs linked with libaxfsimg.so write names exactly as the library
- * does.
+ * axfs_json.h - the one JSON string writer of the project: the mkfs
+ * report (report.c) and every --json of cmd/ (through cmd/json.h), so
+ * that the command writes names exactly as the library does.  Internal
+ * (libaxfsimg/internal/): not installed, not exported.
  */
 #ifndef AXFS_JSON_H
 #define AXFS_JSON_H

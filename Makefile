@@ -4,8 +4,7 @@
 # with -fsanitize=address,undefined into build-san/.  The GNU variables
 # CPPFLAGS, CFLAGS and LDFLAGS are the packager's: they are added after
 # the project's own flags.  WERROR=1 makes warnings errors (make check and
-# CI set it).  STATIC=1 links the library into axfs instead of using
-# libaxfsimg.so.
+# CI set it).
 
 # The release number, from its one place (VERSION); the library's soname
 # number changes only when its ABI breaks (see "Releases" in README.md).
@@ -66,31 +65,33 @@ endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DAXFS_VERSION=\"$(VERSION)\" -pthread
 CPPFLAGS    ?=
 CFLAGS      ?= -O2 -g
-# The library's API is include/axfs/ (installed); its private headers lie
-# beside its sources in libaxfsimg/.  cmd/ is the library's first user and
-# sees only the API, so that what the axfs command needs a program has.
+# The library's API is include/axfs/ (installed).  libaxfsimg/internal/
+# holds the headers its units share with each other, cmd/, the tests and
+# bench (not installed); a unit's private header is its folder's
+# internal.h (libaxfsimg/README.md).
 API_HDRS    := $(sort $(wildcard include/axfs/*.h))
 API_INCS    := -Iinclude/axfs
-LIB_INCS    := $(API_INCS) -Ilibaxfsimg
-ALL_CFLAGS   = $(BASE_CFLAGS) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP $(if $(filter cmd/%,$<),$(API_INCS),$(LIB_INCS)) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+INT_INCS    := -Ilibaxfsimg/internal
+LIB_INCS    := $(API_INCS) $(INT_INCS) -Ilibaxfsimg
+ALL_CFLAGS   = $(BASE_CFLAGS) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP $(if $(filter cmd/%,$<),$(API_INCS) $(INT_INCS),$(LIB_INCS)) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDFLAGS     ?=
 ALL_LDFLAGS  = $(SAN_FLAGS) -pthread $(CFLAGS) $(LDFLAGS)
 
-LIB_SRCS    := $(sort $(wildcard libaxfsimg/*.c))
+LIB_SRCS    := $(sort $(wildcard libaxfsimg/*.c libaxfsimg/*/*.c))
 CMD_SRCS    := $(filter-out $(if $(filter 1,$(FUSE)),cmd/mount_nofuse.c,cmd/mount.c),$(sort $(wildcard cmd/*.c)))
 UNIT_SRCS   := $(sort $(wildcard tests/unit/*.c))
 LIB_OBJS    := $(LIB_SRCS:%.c=$(B)/%.o)
 CMD_OBJS    := $(CMD_SRCS:%.c=$(B)/%.o)
 UNIT_OBJS   := $(UNIT_SRCS:%.c=$(B)/%.o)
 
-# $(B)/axfs runs from the build directory (tests, demo): it finds
-# libaxfsimg.so.$(SOVERSION) beside itself through a $ORIGIN runpath.  The
-# installed axfs is linked again without any runpath (Debian policy 10.2,
-# lintian's custom-library-search-path): one extra link, instead of an
-# LD_LIBRARY_PATH every test, sanitizer run and user of the build tree
-# would have to set.  STATIC=1: both carry the library objects instead.
+# libaxfsimg.so exports the API of include/axfs/ only.  The axfs command,
+# the unit tests, the fuzzers and bench also use the internal headers
+# (libaxfsimg/internal/: the tree, the stages, reports, JSON, the atomic
+# output), so they link the library's objects from the static archive
+# instead, as squashfs-tools-ng's tools link libcommon.a: the same code,
+# none of it a promise.  So $(B)/axfs needs no runpath and is what
+# `make install` installs.
 AXFS        := $(B)/axfs
-AXFS_INST   := $(B)/install/axfs
 LIBA        := $(B)/libaxfsimg.a
 LIBSO       := $(B)/libaxfsimg.so.$(VERSION)
 UNIT        := $(B)/unit-tests
@@ -103,7 +104,7 @@ FLAGS_STAMP := $(B)/.build-flags
 .PHONY: check-san check-san-build fuzz-replay
 .PHONY: all deps check check-all check-unit check-cli check-kernel check-arm64 demo install uninstall clean fuzz bench FORCE
 
-all: $(AXFS) $(LIBSO) $(AXFS_INST)
+all: $(AXFS) $(LIBSO) $(LIBA)
 
 # `make` only checks that the libraries are there (through $(PKG_CONFIG)),
 # and if not names the Debian packages and the apt-get command; `make deps`
@@ -162,22 +163,9 @@ $(LIBSO): $(LIB_OBJS) $(LIB_MAP)
 	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so.$(SOVERSION)
 	$(Q)ln -sf libaxfsimg.so.$(VERSION) $(B)/libaxfsimg.so
 
-ifeq ($(STATIC),1)
-AXFS_LIB     = $(LIB_OBJS) $(PKG_LIBS)
-AXFS_LIB_DEP = $(LIB_OBJS)
-else
-AXFS_LIB     = -L$(B) -laxfsimg -Wl,--as-needed $(PKG_LIBS)
-AXFS_LIB_DEP = $(LIBSO)
-endif
-
-$(AXFS): $(CMD_OBJS) $(AXFS_LIB_DEP)
+$(AXFS): $(CMD_OBJS) $(LIBA)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $(if $(filter 1,$(STATIC)),,-Wl,-rpath,'$$ORIGIN') -o $@ $(CMD_OBJS) $(AXFS_LIB) $(FUSE_LIBS)
-
-$(AXFS_INST): $(CMD_OBJS) $(AXFS_LIB_DEP)
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(AXFS_LIB) $(FUSE_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(LIBA) $(PKG_LIBS) $(FUSE_LIBS)
 
 # Every tests/unit/*.c defines `Suite *suite_NAME(void)`; collect them.
 $(B)/tests/unit/suites.h: $(UNIT_SRCS) | $(UNIT_DEPS_STAMP)
@@ -233,7 +221,7 @@ check-arm64: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh arm64
 
 # What make check runs (its kernel run is the smoke suite, boot 1 on every
-# backend), the full qemu suite on 6.1 (kernel), every CLI script under
+# backend; its unit tests check the library's ABI, tests/unit/test_abi.c), the full qemu suite on 6.1 (kernel), every CLI script under
 # sanitizers (san-all), axfs.ko
 # against every kernel line (kernel/tests/matrix.sh: built with W=1 against
 # 5.10, 6.1, 6.12 and the newest Debian kernel; the full qemu suite on the
@@ -344,7 +332,7 @@ install: all $(LIBA)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/axfs \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
-	install -m 755 $(AXFS_INST) $(DESTDIR)$(BINDIR)/axfs
+	install -m 755 $(AXFS) $(DESTDIR)$(BINDIR)/axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/mkfs.axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/fsck.axfs
 	ln -sf $$(realpath -m --relative-to=$(SBINDIR) $(BINDIR))/axfs $(DESTDIR)$(SBINDIR)/mount.fuse.axfs

@@ -57,10 +57,10 @@ static int run(uint64_t n, struct times *tm)
 {
 	struct axfs_tree t;
 	struct axfs_error err;
-	struct axfs_plan_opts po;
+	struct plan_opts po;
 	struct axfs_plan_stats ps;
 	struct axfs_profile prof;
-	struct axfs_bytetable bt;
+	struct bytetable bt;
 	uint64_t dirs = n / 1000 + 1, *vals = NULL, pages = 0;
 	struct spec *sp;
 	char path[64];
@@ -131,7 +131,7 @@ static int run(uint64_t n, struct times *tm)
 	po.has_budget = 1;
 	po.budget = pages / 2 * 4096;
 	t0 = cpu_now();
-	if (axfs_plan(&t, &po, &ps, &err) < 0) {
+	if (plan_tree(&t, &po, &ps, &err) < 0) {
 		fprintf(stderr, "plan: %s\n", err.msg);
 		goto out;
 	}
@@ -144,10 +144,10 @@ static int run(uint64_t n, struct times *tm)
 	}
 
 	t0 = cpu_now();
-	if (axfs_bytetable_build(&bt, vals, n, &err) < 0)
+	if (bytetable_build(&bt, vals, n, &err) < 0)
 		goto out;
 	tm->table = cpu_now() - t0;
-	axfs_bytetable_free(&bt);
+	bytetable_free(&bt);
 	rc = 0;
 out:
 	axfs_tree_free(&t);

@@ -880,7 +880,8 @@ static int extract(const char *image, const char *store, const char *dir,
 		   char **paths, int npaths, int force, int same_perms,
 		   uint64_t max_size, unsigned int jobs)
 {
-	struct axfs_stream_opts so = { .threads = jobs > 1 ? jobs : 0 };
+	struct axfs_stream_opts so = { .struct_size = sizeof(so),
+				       .threads = jobs > 1 ? jobs : 0 };
 	struct extract_paths sel;
 	struct extract x;
 	time_t ts;

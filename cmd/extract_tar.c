@@ -30,7 +30,7 @@
 #include "extract_tar.h"
 #include "image_operands.h"
 #include "signals.h"
-#include "axfs_build.h"
+#include "axfs_outfile.h"
 #include "axfs_reader.h"
 #include "axfs_source.h"
 

@@ -55,7 +55,8 @@ int cmd_image_path_operands(int argc, char **argv, int ndir,
 int cmd_open_image(struct axfs_image **img, const char *image,
 		   const char *store, int lenient)
 {
-	struct axfs_open_opts o = { .lenient = lenient, .store_path = store };
+	struct axfs_open_opts o = { .struct_size = sizeof(o),
+				    .lenient = lenient, .store_path = store };
 	struct axfs_error err;
 
 	axfs_error_clear(&err);

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "axfs_build.h"
+#include "axfs_outfile.h"
 #include "axfs_format.h"
 #include "axfs_profile.h"
 #include "common.h"

@@ -24,9 +24,11 @@
 #include "progress.h"
 #include "signals.h"
 #include "axfs_build.h"
+#include "axfs_format.h"
 #include "axfs_glob.h"
 #include "axfs_policy.h"
 #include "axfs_profile.h"
+#include "axfs_source.h"
 #include "util_report.h"
 
 enum {
@@ -209,29 +211,26 @@ static int add_string(const char ***v, size_t *n, const char *s)
 static void print_summary(const char *image,
 			  const struct axfs_build_result *res)
 {
-	const struct axfs_packed *p = &res->packed;
-	uint64_t n[AXFS_NODE_TYPE_COUNT] = { 0 };
+	const struct axfs_build_summary *s = axfs_build_summary(res);
 
-	for (uint64_t i = 0; i < p->nnodes; i++)
-		if (p->node_type[i] < AXFS_NODE_TYPE_COUNT)
-			n[p->node_type[i]]++;
-	cmd_info("wrote '%s': %llu bytes (%llu memory-mapped), %zu inodes, "
+	cmd_info("wrote '%s': %llu bytes (%llu memory-mapped), %llu inodes, "
 		 "%llu pages: %llu XIP, %llu compressed in %llu blocks of "
 		 "%u KiB, %llu byte-aligned", image,
-		 (unsigned long long)res->layout.image_size,
-		 (unsigned long long)res->layout.mmap_size, res->tree.count,
-		 (unsigned long long)p->nnodes,
-		 (unsigned long long)n[AXFS_NODE_XIP],
-		 (unsigned long long)n[AXFS_NODE_COMPRESSED],
-		 (unsigned long long)p->ncblocks, res->block_size / 1024,
-		 (unsigned long long)n[AXFS_NODE_BYTE_ALIGNED]);
+		 (unsigned long long)s->image_size,
+		 (unsigned long long)s->mmap_size,
+		 (unsigned long long)s->inodes,
+		 (unsigned long long)s->pages,
+		 (unsigned long long)s->xip_pages,
+		 (unsigned long long)s->compressed_pages,
+		 (unsigned long long)s->cblocks, s->block_size / 1024,
+		 (unsigned long long)s->byte_aligned_pages);
 }
 
 int cmd_mkfs(int argc, char **argv)
 {
 	struct cmd_getopt g = CMD_GETOPT_INIT("o:b:l:j:p:c:", longopts, usage);
 	struct axfs_build_opts o;
-	struct axfs_build_result res;
+	struct axfs_build_result *res = NULL;
 	struct axfs_policy policy;
 	struct axfs_profile profile;
 	struct axfs_error err;
@@ -506,12 +505,12 @@ int cmd_mkfs(int argc, char **argv)
 		goto out;
 	}
 	cmd_progress_end();
-	print_summary(output, &res);
+	print_summary(output, res);
 	/* The image is complete; a report that cannot be written is an
 	 * error of its own but leaves the image in place. */
-	rc = mkfs_write_reports(&res, output, report_text, report_json,
+	rc = mkfs_write_reports(res, output, report_text, report_json,
 				report_svg) < 0 ? EXIT_OPERATIONAL : EXIT_OK;
-	axfs_build_result_free(&res);
+	axfs_build_result_free(res);
 	goto out;
 
 nomem:

@@ -546,7 +546,7 @@ int cmd_mount(int argc, char **argv)
 {
 	const char *base = strrchr(argv[0], '/');
 	struct mnt m = { .threads = DEFAULT_THREADS };
-	struct axfs_vfs_opts vo = { 0 };
+	struct axfs_vfs_opts vo = { .struct_size = sizeof(vo) };
 	struct axfs_image *img = NULL;
 	struct axfs_error err;
 	int rc;

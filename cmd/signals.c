@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "axfs_build.h"
+#include "axfs_outfile.h"
 
 volatile int cmd_cancelled;
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "axfs_build.h"
+#include "axfs_outfile.h"
 #include "axfs_format.h"
 #include "axfs_reader.h"
 #include "common.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "axfs_outfile.h"
 #include "axfs_report.h"
 #include "common.h"
 #include "util_report.h"

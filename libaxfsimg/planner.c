@@ -45,11 +45,10 @@
  * too (AXFS_WHY_SUFFIX), once the pages above are chosen.  Those pages
  * are added on top of the budget: the budget chose the pages that are
  * worth XIP, the suffix is the price of reading them safely.  Under an
- * mmap limit, axfs_plan_trim_suffix restores the suffix after a trim by
+ * mmap limit, plan_trim_suffix restores the suffix after a trim by
  * removing XIP pages, never adding them.
  */
 #include "axfs_planner.h"
-#include "planner_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +151,7 @@ int plan_sync_link_members(struct axfs_tree *t)
 static int any_glob(const char *const *g, size_t n, const char *path)
 {
 	for (size_t i = 0; i < n; i++)
-		if (axfs_glob_match(g[i], path))
+		if (glob_match(g[i], path))
 			return 1;
 	return 0;
 }
@@ -198,7 +197,7 @@ static const char *bad_text(enum bad_kind k)
 }
 
 /* One warning for all skipped profile entries, each one at INFO. */
-static void warn_bad(const struct axfs_plan_opts *o, const struct bad *bad,
+static void warn_bad(const struct plan_opts *o, const struct bad *bad,
 		     size_t nbad, const uint64_t kinds[BAD_KINDS])
 {
 	const struct axfs_profile *p = o->profile;
@@ -253,7 +252,7 @@ static void reset_plan(struct axfs_tree *t)
 }
 
 /* Flags from the entries' want_xip and from the globs, per master ino. */
-static int collect_flags(struct axfs_tree *t, const struct axfs_plan_opts *o,
+static int collect_flags(struct axfs_tree *t, const struct plan_opts *o,
 			 uint8_t *flag)
 {
 	int globs = o->n_xip_globs || o->n_xip_exclude;
@@ -296,7 +295,7 @@ static uint8_t whole_reason(const struct axfs_tree_entry *m, uint8_t f)
 
 /* Whole-file XIP; returns the number of pages, or UINT64_MAX on ENOMEM. */
 static uint64_t plan_whole_files(struct axfs_tree *t,
-				 const struct axfs_plan_opts *o,
+				 const struct plan_opts *o,
 				 const uint8_t *flag)
 {
 	uint64_t pages = 0;
@@ -331,7 +330,7 @@ static uint64_t plan_whole_files(struct axfs_tree *t,
 }
 
 /* Profile entries -> candidate pages (merged), bad entries counted. */
-static int read_profile(struct axfs_tree *t, const struct axfs_plan_opts *o,
+static int read_profile(struct axfs_tree *t, const struct plan_opts *o,
 			struct axfs_plan_stats *st, struct cand **out_c,
 			size_t *out_n, struct bad **out_bad, size_t *out_nbad,
 			uint64_t kinds[BAD_KINDS])
@@ -431,7 +430,7 @@ static void extend_suffixes(struct axfs_tree *t, struct axfs_plan_stats *st)
 	}
 }
 
-int axfs_plan(struct axfs_tree *t, const struct axfs_plan_opts *o,
+int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
 	      struct axfs_plan_stats *st, struct axfs_error *err)
 {
 	struct axfs_plan_stats dummy;
@@ -574,7 +573,7 @@ static int cmp_keep(const void *a, const void *b)
 			return c;
 	}
 	/* Suffix pages of one file go front first: dropping a later one
-	 * would make axfs_plan_trim_suffix drop every XIP page before it. */
+	 * would make plan_trim_suffix drop every XIP page before it. */
 	if (x->page != y->page && x->suffix && y->suffix)
 		return x->page > y->page ? -1 : 1;
 	if (x->page != y->page)
@@ -592,7 +591,7 @@ static int cmp_keep(const void *a, const void *b)
  * On ENOMEM nothing is dropped (returns 0), which the caller sees as
  * "cannot trim".
  */
-uint64_t axfs_plan_trim(struct axfs_tree *t, uint64_t max_pages)
+uint64_t plan_trim(struct axfs_tree *t, uint64_t max_pages)
 {
 	struct xpage *v = NULL;
 	char **paths = NULL;
@@ -662,7 +661,7 @@ out:
 	return dropped;
 }
 
-uint64_t axfs_plan_trim_suffix(struct axfs_tree *t)
+uint64_t plan_trim_suffix(struct axfs_tree *t)
 {
 	uint64_t dropped = 0;
 

@@ -212,11 +212,11 @@ static void why_list(const struct axfs_report_file *f, FILE *out, int json)
 			continue;
 		if (json)
 			fprintf(out, "%s\"%s\": %llu", first ? "" : ", ",
-				axfs_page_reason_name(w),
+				tree_page_reason_name(w),
 				(unsigned long long)f->why[w]);
 		else
 			fprintf(out, "%s%s:%llu", first ? "" : " ",
-				axfs_page_reason_name(w),
+				tree_page_reason_name(w),
 				(unsigned long long)f->why[w]);
 		first = 0;
 	}

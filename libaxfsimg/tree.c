@@ -613,6 +613,27 @@ int axfs_tree_finalize(struct axfs_tree *t, struct axfs_error *err)
 	return 0;
 }
 
+/* Visits every entry (parents before children), without recursion. */
+int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx)
+{
+	struct axfs_tree_entry **stack;
+	size_t n = 0;
+
+	stack = malloc((t->count + 1) * sizeof(*stack));
+	if (!stack)
+		return -1;
+	stack[n++] = t->root;
+	while (n) {
+		struct axfs_tree_entry *e = stack[--n];
+
+		fn(e, ctx);
+		for (size_t i = 0; i < e->nchildren; i++)
+			stack[n++] = e->children[i];
+	}
+	free(stack);
+	return 0;
+}
+
 void axfs_tree_free(struct axfs_tree *t)
 {
 	struct tree_priv *p;
@@ -638,7 +659,7 @@ void axfs_tree_free(struct axfs_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-const char *axfs_page_reason_name(enum axfs_page_reason r)
+const char *tree_page_reason_name(enum axfs_page_reason r)
 {
 	switch (r) {
 	case AXFS_WHY_DEFAULT: return "default";

@@ -10,13 +10,28 @@
 #ifndef AXFS_BUILD_H
 #define AXFS_BUILD_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include "axfs_tree.h"
-#include "axfs_stages.h"
+#include "axfs_compressor.h"
+#include "axfs_error.h"
 #include "axfs_policy.h"
 #include "axfs_profile.h"
 
+/*
+ * Default cblock size, chosen by measurement (bench/blocksize.sh,
+ * bench/BLOCKSIZE.md): image size and build time against the cost to the
+ * driver, which inflates a whole cblock for a fault in any of its pages.
+ */
+#define AXFS_DEFAULT_BLOCK_SIZE 65536u
+
+/*
+ * The options grow at their end.  struct_size is sizeof(struct
+ * axfs_build_opts) as the caller compiled it: axfs_build_opts_init() sets
+ * it with the defaults, and axfs_build() refuses a size it does not know
+ * (so a field added later reads as its default for an older program).
+ */
 struct axfs_build_opts {
+	size_t struct_size;
 	const char *source;		/* directory, archive, image or "-" */
 	const char *source_store;	/* store segment of a split image
 					 * source, or NULL */
@@ -52,37 +67,36 @@ struct axfs_build_opts {
 	volatile int *cancel;
 };
 
-/* Everything a report needs once the image exists. */
-struct axfs_build_result {
-	struct axfs_tree tree;
-	struct axfs_packed packed;
-	struct axfs_layout layout;
-	struct axfs_plan_stats plan;
-	uint32_t block_size;
+/* What a build made: the library's, read-only; later releases may add
+ * fields at the end. */
+struct axfs_build_summary {
+	uint64_t image_size;		/* bytes of the image (before padding) */
+	uint64_t mmap_size;		/* bytes of its memory-mapped part */
+	uint64_t inodes;
+	uint64_t pages;			/* nodes: pages of files and symlinks */
+	uint64_t xip_pages;
+	uint64_t compressed_pages;
+	uint64_t byte_aligned_pages;
+	uint64_t cblocks;
+	uint32_t block_size;		/* cblock size */
 	enum axfs_compressor compressor;	/* never DEFAULT */
 	int level;
-	int64_t timestamp;
-	unsigned int lossy;		/* union of enum axfs_lossy seen */
+	int64_t timestamp;		/* the image's */
 };
+
+/* The result of a build: opaque; axfs_build_summary() tells what it made. */
+struct axfs_build_result;
 
 void axfs_build_opts_init(struct axfs_build_opts *o);
-int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
+/*
+ * Builds the image; 0 or a negative enum axfs_errcode with err filled.
+ * On success *res (when res is not NULL) is the result, which the caller
+ * frees with axfs_build_result_free(); NULL on failure.
+ */
+int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result **res,
 	       struct axfs_error *err);
+const struct axfs_build_summary *
+axfs_build_summary(const struct axfs_build_result *res);
 void axfs_build_result_free(struct axfs_build_result *res);
-
-/* Atomic output helpers (also used by split and merge-profile). */
-struct axfs_outfile {
-	char *final_path;
-	char *tmp_path;
-	int fd;
-};
-int axfs_outfile_open(struct axfs_outfile *of, const char *path,
-		      struct axfs_error *err);
-/* fsync, rename over final_path. */
-int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err);
-/* Close and unlink the temporary file (safe to call twice). */
-void axfs_outfile_abort(struct axfs_outfile *of);
-/* Async-signal-safe: unlink every temporary file still open. */
-void axfs_outfile_abort_all_signal_safe(void);
 
 #endif

@@ -42,6 +42,9 @@ typedef int (*axfs_fsck_report_fn)(void *ctx,
 				   const struct axfs_fsck_finding *f);
 
 struct axfs_fsck_opts {
+	/* sizeof(this struct) as the caller compiled it: set by
+	 * axfs_fsck_opts_init(); the options grow at their end. */
+	size_t struct_size;
 	int deep;		/* 1: inflate every cblock, read every page */
 	int digest;		/* 1: verify the SHA-1 digest */
 	uint64_t max_memory;	/* 0: 8 x image size + 8 MiB */
@@ -57,7 +60,7 @@ struct axfs_fsck_opts {
 	volatile int *cancel;	/* non-zero: stop with INTERRUPTED */
 };
 
-/* deep = 1, digest = 1, everything else zero. */
+/* struct_size, deep = 1, digest = 1, everything else zero. */
 void axfs_fsck_opts_init(struct axfs_fsck_opts *o);
 
 enum axfs_fsck_digest {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include "axfs_compressor.h"
 #include "axfs_error.h"
-#include "axfs_source.h"
+#include "axfs_ftype.h"
 
 /* What mkfs does with extended attributes and ACLs it cannot store. */
 enum axfs_xattr_action {
@@ -75,17 +75,6 @@ int axfs_policy_load(struct axfs_policy *p, const char *file,
 int axfs_policy_parse(struct axfs_policy *p, const char *name,
 		      const char *buf, size_t len, struct axfs_error *err);
 void axfs_policy_free(struct axfs_policy *p);
-
-struct axfs_tree;
-/*
- * Applies the policy to a tree before it is finalised: adds `devices`
- * entries (replacing what the source had there, with a warning), applies
- * owners and the `files` rules in order (later rules win) and sets each
- * entry's want_xip / want_compress; rules that match nothing are warned
- * about with their file:line.
- */
-int axfs_policy_apply(struct axfs_policy *p, struct axfs_tree *t,
-		      const struct axfs_logger *log, struct axfs_error *err);
 
 /* Parses "64KiB", "8MiB", "4096", "1G" ...; 0 or <0 with why filled. */
 int axfs_parse_size(const char *s, uint64_t *out, char *why, size_t why_len);

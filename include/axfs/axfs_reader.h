@@ -70,6 +70,9 @@ struct axfs_page_loc {
 };
 
 struct axfs_open_opts {
+	/* sizeof(this struct) as the caller compiled it; the options grow
+	 * at their end (see axfs_build_opts). */
+	size_t struct_size;
 	/* Non-zero: fewer checks at open (fsck does its own and wants to
 	 * look inside broken images). */
 	int lenient;

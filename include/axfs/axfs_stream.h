@@ -31,6 +31,9 @@ struct axfs_stream_file {
 };
 
 struct axfs_stream_opts {
+	/* sizeof(this struct) as the caller compiled it; the options grow
+	 * at their end (see axfs_build_opts). */
+	size_t struct_size;
 	unsigned int threads;		/* 0: read in the caller's thread, in
 					 * axfs_stream_next */
 	size_t chunk;			/* bytes per piece at most, a multiple

@@ -34,6 +34,9 @@
 struct axfs_vfs;
 
 struct axfs_vfs_opts {
+	/* sizeof(this struct) as the caller compiled it; the options grow
+	 * at their end (see axfs_build_opts). */
+	size_t struct_size;
 	size_t cache_bytes;		/* inflated cblocks kept; 0: 32 MiB */
 };
 

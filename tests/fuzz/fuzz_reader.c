@@ -76,7 +76,8 @@ static int visit(void *ctx, const char *path, const struct axfs_inode_info *ino)
 static void stream_all(struct walk_ctx *w, unsigned int threads)
 {
 	struct axfs_stream *s;
-	struct axfs_stream_opts so = { .threads = threads, .chunk = 8192,
+	struct axfs_stream_opts so = { .struct_size = sizeof(so),
+				       .threads = threads, .chunk = 8192,
 				       .window = 65536 };
 	struct axfs_stream_piece p;
 	struct axfs_error err;
@@ -102,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!w)
 		return 0;
 	for (int lenient = 0; lenient <= 1; lenient++) {
-		struct axfs_open_opts o = { .lenient = lenient };
+		struct axfs_open_opts o = { .struct_size = sizeof(o), .lenient = lenient };
 
 		if (axfs_image_open_buffer(&img, data, size, "fuzz", &o, &err) < 0)
 			continue;

@@ -109,8 +109,8 @@ static void *walk_all(void *arg)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct axfs_vfs_opts vo = { .cache_bytes = 1 };
-	struct axfs_open_opts o = { 0 };
+	struct axfs_vfs_opts vo = { .struct_size = sizeof(vo), .cache_bytes = 1 };
+	struct axfs_open_opts o = { .struct_size = sizeof(o) };
 	struct axfs_image *img;
 	struct axfs_vfs *v;
 	struct axfs_error err;

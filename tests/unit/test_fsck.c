@@ -69,7 +69,7 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 {
 	struct axfs_tree t;
 	struct axfs_packed p;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	struct axfs_error err;
 	uint8_t xip[2 * 4096], ba[5 + 10], c0[5100], z0[6000], z1[64];
@@ -149,7 +149,7 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 	tf = tmpfile();
 	fd = dup(fileno(tf));
 	fclose(tf);
-	ck_assert_msg(axfs_write_image(fd, &t, &p, &o, &lay, &err) == 0, "%s",
+	ck_assert_msg(write_image(fd, &t, &p, &o, &lay, &err) == 0, "%s",
 		      err.msg);
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	img = malloc((size_t)st.st_size);
@@ -253,7 +253,7 @@ static void redigest(uint8_t *img, size_t len)
 
 	fclose(tf);
 	ck_assert_int_eq(pwrite(fd, img, len, 0), (ssize_t)len);
-	ck_assert_int_eq(axfs_digest_compute(fd, len, d, &err), 0);
+	ck_assert_int_eq(write_digest(fd, len, d, &err), 0);
 	close(fd);
 	memcpy(img + AXFS_SB_DIGEST, d, 20);
 }
@@ -499,7 +499,7 @@ START_TEST(test_clean_means_readable)
 	uint8_t *img = malloc(len);
 
 	for (size_t off = 0; off < len; off++) {
-		struct axfs_open_opts oo = { 0 };
+		struct axfs_open_opts oo = { .struct_size = sizeof(oo) };
 		struct axfs_image *im;
 		struct axfs_error err;
 		struct readall r = { 0 };

@@ -6,9 +6,9 @@
 
 #include "axfs_glob.h"
 
-#define YES(pat, path) ck_assert_msg(axfs_glob_match(pat, path) == 1, \
+#define YES(pat, path) ck_assert_msg(glob_match(pat, path) == 1, \
 				     "'%s' should match '%s'", pat, path)
-#define NO(pat, path) ck_assert_msg(axfs_glob_match(pat, path) == 0, \
+#define NO(pat, path) ck_assert_msg(glob_match(pat, path) == 0, \
 				    "'%s' should not match '%s'", pat, path)
 
 START_TEST(test_literal)

@@ -134,7 +134,7 @@ static void fx_init(struct fx *f)
 
 static void fx_free(struct fx *f)
 {
-	axfs_packed_free(&f->p);
+	pack_free_packed(&f->p);
 	axfs_tree_free(&f->t);
 	for (size_t i = 0; i < f->src.nfiles; i++) {
 		free(f->src.data[i]);
@@ -200,7 +200,7 @@ static unsigned char *noise(size_t len, uint32_t seed)
 
 static void finalize_plan(struct fx *f, const char *const *xip, size_t nxip)
 {
-	struct axfs_plan_opts o;
+	struct plan_opts o;
 	struct axfs_plan_stats st;
 	struct axfs_error err;
 
@@ -208,21 +208,21 @@ static void finalize_plan(struct fx *f, const char *const *xip, size_t nxip)
 	memset(&o, 0, sizeof(o));
 	o.xip_globs = xip;
 	o.n_xip_globs = nxip;
-	ck_assert_msg(axfs_plan(&f->t, &o, &st, &err) == 0, "%s", err.msg);
+	ck_assert_msg(plan_tree(&f->t, &o, &st, &err) == 0, "%s", err.msg);
 }
 
 static int pack_with(struct fx *f, uint32_t cblock_size, int jobs,
 		     enum axfs_compressor c, int level, struct axfs_error *err)
 {
-	struct axfs_pack_opts o;
+	struct pack_opts o;
 
 	memset(&o, 0, sizeof(o));
 	o.cblock_size = cblock_size;
 	o.compressor = c;
 	o.level = level;
 	o.jobs = jobs;
-	axfs_packed_free(&f->p);
-	return axfs_pack_tree(&f->t, &f->src.base, &o, &f->p, err);
+	pack_free_packed(&f->p);
+	return pack_tree(&f->t, &f->src.base, &o, &f->p, err);
 }
 
 static void pack_ok_with(struct fx *f, uint32_t cblock_size, int jobs,
@@ -898,7 +898,7 @@ START_TEST(test_progress_cancel_errors)
 {
 	struct fx f;
 	unsigned char *tx = text(50000, 8);
-	struct axfs_pack_opts o;
+	struct pack_opts o;
 	struct axfs_error err;
 	struct prog pr = { 0 };
 	volatile int cancel = 0;
@@ -916,18 +916,18 @@ START_TEST(test_progress_cancel_errors)
 	o.progress = on_progress;
 	o.progress_ctx = &pr;
 	o.cancel = &cancel;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
 	ck_assert_uint_ge(pr.calls, 1);
 	ck_assert_uint_eq(pr.files, 3);
 	ck_assert_uint_eq(pr.files_total, 3);
 	ck_assert_uint_eq(pr.bytes, 50777);
 	ck_assert_uint_eq(pr.bytes_total, 50777);
 	ck_assert_uint_eq(f.p.bytes_in, 50777);
-	axfs_packed_free(&f.p);
+	pack_free_packed(&f.p);
 
 	/* cancelled: INTERRUPTED, nothing left behind */
 	cancel = 1;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INTERRUPTED);
 	ck_assert_int_eq(f.p.compressed.fd, -1);
 	ck_assert_ptr_null(f.p.node_type);
@@ -935,46 +935,46 @@ START_TEST(test_progress_cancel_errors)
 
 	/* bad options */
 	o.cblock_size = 3000;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INVALID);
 	o.cblock_size = 2 * 1024 * 1024;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INVALID);
 	o.cblock_size = 4096;
 	o.level = 0;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INVALID);
 	/* each compressor's own range, named */
 	o.level = 13;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INVALID);
 	ck_assert_str_eq(err.msg, "compression level 13 is out of range for "
 			 "libdeflate (1 to 12)");
 	o.compressor = AXFS_COMPRESSOR_ZLIB;
 	o.level = 10;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INVALID);
 	ck_assert_str_eq(err.msg, "compression level 10 is out of range for "
 			 "zlib (1 to 9)");
 	ck_assert_ptr_null(f.p.node_type);
 	o.compressor = AXFS_COMPRESSOR_LIBDEFLATE;
 	o.level = 12;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
 	check_file(&f, "/a", tx, 50000, NULL);
-	axfs_packed_free(&f.p);
+	pack_free_packed(&f.p);
 	o.compressor = AXFS_COMPRESSOR_DEFAULT;
 	o.level = 9;
 
 	/* a file that shrank while being read: an error naming it */
 	f.src.short_by[0] = 10;
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "'/a'"));
 	ck_assert_int_eq(f.p.xip.fd, -1);
 	f.src.short_by[0] = 0;
 
-	/* packing again works (build_fit.c repacks after axfs_plan_trim) */
-	ck_assert_int_eq(axfs_pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
+	/* packing again works (build_fit.c repacks after plan_trim) */
+	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
 	check_file(&f, "/a", tx, 50000, NULL);
 	free(tx);
 	fx_free(&f);

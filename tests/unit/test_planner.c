@@ -3,8 +3,8 @@
  * The planner: which pages are XIP and why.  Budget selection with ties,
  * whole files against the budget, exclusions, min-count, profile entries
  * that cannot be XIP (one warning, each at INFO), hard links, exactly the
- * listed page set, determinism and axfs_plan_trim; xip_suffix and
- * axfs_plan_trim_suffix.
+ * listed page set, determinism and plan_trim; xip_suffix and
+ * plan_trim_suffix.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ static struct axfs_tree t;
 static struct unit_log lc;
 static struct axfs_logger lg;
 static struct axfs_profile p;
-static struct axfs_plan_opts o;
+static struct plan_opts o;
 static struct axfs_plan_stats st;
 static struct axfs_error err;
 
@@ -112,7 +112,7 @@ START_TEST(test_profile_exact_pages)
 	prof(&p, "/a", 3, 2);
 	prof(&p, "/b", 4, 1);		/* the partial last page */
 	prof(&p, "./d/e", 0, 9);
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".X.X.");
 	ck_assert_str_eq(xmap(&t, "/b"), "....X");
 	ck_assert_str_eq(xmap(&t, "/c"), "..");
@@ -142,7 +142,7 @@ START_TEST(test_budget_ties)
 	prof(&p, "/z", 0, 1);
 	o.has_budget = 1;
 	o.budget = 5 * 4096 + 4095;	/* 5 pages; a partial page buys none */
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	/* chosen: /b@0 /b@2 /c@1 /d/e@0 (7s by path, offset), /a@2 (3) */
 	ck_assert_str_eq(xmap(&t, "/b"), "X.X..");
 	ck_assert_str_eq(xmap(&t, "/c"), ".X");
@@ -157,7 +157,7 @@ START_TEST(test_budget_ties)
 
 	/* Zero budget: nothing. */
 	o.budget = 4095;
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_uint_eq(st.xip_pages, 0);
 	ck_assert_uint_eq(st.budget_dropped, 7);
 	ck_assert_str_eq(xmap(&t, "/b"), ".....");
@@ -178,7 +178,7 @@ START_TEST(test_whole_files_and_budget)
 	o.n_xip_globs = 1;
 	o.has_budget = 1;
 	o.budget = 7 * 4096;	/* 2 (/c) + 3 (/d/e) whole + 2 profile */
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
 	ck_assert_int_eq(why(&t, "/c", 1), AXFS_WHY_WHOLE_FILE);
 	ck_assert_uint_eq(get(&t, "/c")->pages[0].count, 100);
@@ -192,7 +192,7 @@ START_TEST(test_whole_files_and_budget)
 	 * warning. */
 	o.budget = 4 * 4096;
 	lc.warn = 0;
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
 	ck_assert_str_eq(xmap(&t, "/d/e"), "XXX");
 	ck_assert_str_eq(xmap(&t, "/a"), ".....");
@@ -216,7 +216,7 @@ START_TEST(test_exclusions_and_min_count)
 	o.xip_exclude = excl;
 	o.n_xip_exclude = 2;
 	o.min_count = 3;
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".....");
 	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_EXCLUDED);
 	ck_assert_str_eq(xmap(&t, "/d/e"), "...");
@@ -246,7 +246,7 @@ START_TEST(test_bad_profile_entries)
 	prof(&p, "/a", 0, 5);
 	p.v[p.n - 1].offset = 100;	/* misaligned (bypassing the parser) */
 	prof(&p, "/a", 4, 5);		/* fine */
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_uint_eq(st.profile_missing, 2);
 	ck_assert_uint_eq(st.profile_not_regular, 2);
 	ck_assert_uint_eq(st.profile_past_eof, 2);
@@ -271,7 +271,7 @@ START_TEST(test_hard_link_names_and_duplicates)
 	prof(&p, "/c", 0, 1);		/* a duplicate line (not canonical) */
 	o.has_budget = 1;
 	o.budget = 4096;
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	/* 4+4 = 8 beats 7+1 = 8 on path: "/a" < "/c" */
 	ck_assert_str_eq(xmap(&t, "/a"), "..X..");
 	ck_assert_str_eq(xmap(&t, "/h"), "..X..");
@@ -292,17 +292,17 @@ START_TEST(test_deterministic_and_trim)
 	prof(&p, "/a", 1, 6);
 	prof(&p, "/b", 0, 6);
 	prof(&p, "/d/e", 2, 1);
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	for (int i = 0; i < 4; i++)
 		strcpy(first[i], xmap(&t, paths[i]));
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	for (int i = 0; i < 4; i++)
 		ck_assert_str_eq(xmap(&t, paths[i]), first[i]);
 	ck_assert_uint_eq(st.xip_pages, 6);
 
 	/* trim to 4: drop /d/e@2 (1) and /a@0 (5): the coldest profile
 	 * pages go first, the whole file /c stays */
-	ck_assert_uint_eq(axfs_plan_trim(&t, 4), 2);
+	ck_assert_uint_eq(plan_trim(&t, 4), 2);
 	ck_assert_str_eq(xmap(&t, "/a"), ".X...");
 	ck_assert_str_eq(xmap(&t, "/b"), "X....");
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
@@ -310,13 +310,13 @@ START_TEST(test_deterministic_and_trim)
 	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_MMAP_LIMIT);
 	ck_assert_str_eq(xmap(&t, "/h"), ".X...");
 	/* tie at 6: "/a" < "/b", so /b@0 goes before /a@1 */
-	ck_assert_uint_eq(axfs_plan_trim(&t, 3), 1);
+	ck_assert_uint_eq(plan_trim(&t, 3), 1);
 	ck_assert_str_eq(xmap(&t, "/a"), ".X...");
 	ck_assert_str_eq(xmap(&t, "/b"), ".....");
 	/* below the whole file: its pages go too */
-	ck_assert_uint_eq(axfs_plan_trim(&t, 1), 2);
+	ck_assert_uint_eq(plan_trim(&t, 1), 2);
 	ck_assert_str_eq(xmap(&t, "/c"), "X.");
-	ck_assert_uint_eq(axfs_plan_trim(&t, 1), 0);
+	ck_assert_uint_eq(plan_trim(&t, 1), 0);
 }
 END_TEST
 
@@ -330,7 +330,7 @@ START_TEST(test_xip_suffix)
 	o.has_budget = 1;
 	o.budget = 5 * AXFS_PAGE_SIZE;	/* /c (2) + 3 profile pages */
 	o.xip_suffix = 1;
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".XXXX");
 	ck_assert_str_eq(xmap(&t, "/h"), ".XXXX");	/* hard link to /a */
 	ck_assert_str_eq(xmap(&t, "/b"), ".....");
@@ -341,7 +341,7 @@ START_TEST(test_xip_suffix)
 	ck_assert_int_eq(why(&t, "/a", 3), AXFS_WHY_PROFILE);
 	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_SUFFIX);
 	ck_assert_int_eq(why(&t, "/b", 2), AXFS_WHY_BUDGET);
-	ck_assert_str_eq(axfs_page_reason_name(AXFS_WHY_SUFFIX), "suffix");
+	ck_assert_str_eq(tree_page_reason_name(AXFS_WHY_SUFFIX), "suffix");
 	/* on top of the budget: 5 chosen, 2 added */
 	ck_assert_uint_eq(st.suffix_pages, 2);
 	ck_assert_uint_eq(st.xip_pages, 7);
@@ -349,19 +349,19 @@ START_TEST(test_xip_suffix)
 	/* the trim drops suffix pages like profile pages, never /c; the
 	 * shrink then takes every XIP page before a non-XIP one */
 	/* count 0 ties: /a@2 goes before /a@4 (suffix pages front first) */
-	ck_assert_uint_eq(axfs_plan_trim(&t, 6), 1);
+	ck_assert_uint_eq(plan_trim(&t, 6), 1);
 	ck_assert_str_eq(xmap(&t, "/a"), ".X.XX");
-	ck_assert_uint_eq(axfs_plan_trim_suffix(&t), 1);
+	ck_assert_uint_eq(plan_trim_suffix(&t), 1);
 	ck_assert_str_eq(xmap(&t, "/a"), "...XX");
 	ck_assert_str_eq(xmap(&t, "/h"), "...XX");
 	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_MMAP_LIMIT);
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
 	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
-	ck_assert_uint_eq(axfs_plan_trim_suffix(&t), 0);
+	ck_assert_uint_eq(plan_trim_suffix(&t), 0);
 
 	/* without the option: exactly the chosen pages */
 	o.xip_suffix = 0;
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".X.X.");
 	ck_assert_uint_eq(st.suffix_pages, 0);
 	ck_assert_uint_eq(st.xip_pages, 5);
@@ -371,7 +371,7 @@ END_TEST
 START_TEST(test_no_profile_no_arrays)
 {
 	o.profile = NULL;
-	ck_assert_int_eq(axfs_plan(&t, &o, &st, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	/* nothing asked: every page default, no per-page arrays */
 	for (size_t i = 0; i < t.count; i++)
 		ck_assert_ptr_null(t.by_ino[i]->pages);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "axfs_policy.h"
-#include "axfs_tree.h"
+#include "policy_apply.h"
 #include "unit.h"
 
 static struct axfs_policy pol;
@@ -639,7 +639,7 @@ static void tree_teardown(void)
 static int apply(const char *text)
 {
 	OK(text);
-	return axfs_policy_apply(&pol, &tree, &test_log, &err);
+	return policy_apply(&pol, &tree, &test_log, &err);
 }
 
 START_TEST(test_apply_owners)

@@ -378,7 +378,7 @@ static void sample(struct tb *t)
 
 static struct axfs_image *open_ok(const uint8_t *buf, size_t len, int lenient)
 {
-	struct axfs_open_opts o = { .lenient = lenient };
+	struct axfs_open_opts o = { .struct_size = sizeof(o), .lenient = lenient };
 	struct axfs_image *img = NULL;
 	struct axfs_error e;
 
@@ -392,7 +392,7 @@ static struct axfs_image *open_ok(const uint8_t *buf, size_t len, int lenient)
 static void open_fails(const uint8_t *buf, size_t len, int lenient,
 		       const char *want1, const char *want2)
 {
-	struct axfs_open_opts o = { .lenient = lenient };
+	struct axfs_open_opts o = { .struct_size = sizeof(o), .lenient = lenient };
 	struct axfs_image *img = NULL;
 	struct axfs_error e;
 	int rc;
@@ -677,7 +677,7 @@ START_TEST(test_files_and_split)
 {
 	char dir[] = "/tmp/axfs-test-reader.XXXXXX";
 	char p1[64], p2[64];
-	struct axfs_open_opts o = { 0 };
+	struct axfs_open_opts o = { .struct_size = sizeof(o) };
 	struct axfs_image *img;
 	struct axfs_error e;
 	uint8_t got[sizeof(big)];
@@ -1317,7 +1317,7 @@ START_TEST(test_random_corruption)
 		int flips = 1 + iter % 4;
 		struct axfs_image *img = NULL;
 		struct axfs_error e;
-		struct axfs_open_opts o = { .lenient = iter & 1 };
+		struct axfs_open_opts o = { .struct_size = sizeof(o), .lenient = iter & 1 };
 
 		memcpy(copy, buf, len);
 		for (int k = 0; k < flips; k++) {

@@ -45,7 +45,6 @@ static void write_file(const char *name, const uint8_t *p, size_t n)
 static void setup(void)
 {
 	struct axfs_build_opts o;
-	struct axfs_build_result res;
 	struct axfs_error err;
 	static uint8_t data[300000];
 	uint64_t r = 12345;
@@ -79,9 +78,7 @@ static void setup(void)
 	unit_build_opts(&o, path, img_path, 16384);
 	o.jobs = 2;
 	o.timestamp = 0;
-	memset(&res, 0, sizeof(res));
-	ck_assert_msg(axfs_build(&o, &res, &err) == 0, "%s", err.msg);
-	axfs_build_result_free(&res);
+	ck_assert_msg(axfs_build(&o, NULL, &err) == 0, "%s", err.msg);
 
 	img_buf = unit_read_file(img_path, &img_len);
 }
@@ -133,7 +130,7 @@ static struct axfs_image *open_img(const uint8_t *buf, struct files *fl)
 /* Streams every file and checks each piece against axfs_image_read. */
 static void stream_all(unsigned int threads, size_t chunk, size_t window)
 {
-	struct axfs_stream_opts so = { threads, chunk, window };
+	struct axfs_stream_opts so = { sizeof(so), threads, chunk, window };
 	struct axfs_stream *s;
 	struct axfs_error err;
 	struct files fl;
@@ -203,7 +200,7 @@ END_TEST
 
 START_TEST(test_stream_closed_early)
 {
-	struct axfs_stream_opts so = { 3, 4096, 0 };
+	struct axfs_stream_opts so = { sizeof(so), 3, 4096, 0 };
 	struct axfs_stream *s;
 	struct axfs_stream_piece p;
 	struct axfs_error err;
@@ -244,7 +241,7 @@ START_TEST(test_stream_corrupt_cblock)
 	free(fl.v);
 
 	for (unsigned int threads = 0; threads <= 3; threads += 3) {
-		struct axfs_stream_opts so = { threads, 8192, 0 };
+		struct axfs_stream_opts so = { sizeof(so), threads, 8192, 0 };
 		struct axfs_stream *s;
 		struct axfs_stream_piece p;
 		struct axfs_error err, e2;

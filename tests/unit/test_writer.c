@@ -113,11 +113,11 @@ static void make_fixture(struct fixture *f)
 
 static void free_fixture(struct fixture *f)
 {
-	axfs_packed_free(&f->packed);
+	pack_free_packed(&f->packed);
 	axfs_tree_free(&f->tree);
 }
 
-static void opts_default(struct axfs_write_opts *o)
+static void opts_default(struct write_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->timestamp = 1700000000;
@@ -127,8 +127,8 @@ static void opts_default(struct axfs_write_opts *o)
 }
 
 /* Writes the image and returns its bytes (and length). */
-static uint8_t *write_image(struct fixture *f, const struct axfs_write_opts *o,
-			    struct axfs_layout *lay, size_t *len)
+static uint8_t *write_test_image(struct fixture *f, const struct write_opts *o,
+				 struct axfs_layout *lay, size_t *len)
 {
 	struct axfs_error err;
 	FILE *tf = tmpfile();
@@ -137,8 +137,8 @@ static uint8_t *write_image(struct fixture *f, const struct axfs_write_opts *o,
 	uint8_t *img;
 
 	fclose(tf);
-	ck_assert_msg(axfs_write_image(fd, &f->tree, &f->packed, o, lay,
-				       &err) == 0, "%s", err.msg);
+	ck_assert_msg(write_image(fd, &f->tree, &f->packed, o, lay,
+				  &err) == 0, "%s", err.msg);
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	img = malloc((size_t)st.st_size);
 	ck_assert_int_eq(pread(fd, img, (size_t)st.st_size, 0), st.st_size);
@@ -162,14 +162,14 @@ static uint8_t desc8(const uint8_t *img, int r, int field)
 START_TEST(test_superblock_and_padding)
 {
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	size_t len;
 	uint8_t *img;
 
 	make_fixture(&f);
 	opts_default(&o);
-	img = write_image(&f, &o, &lay, &len);
+	img = write_test_image(&f, &o, &lay, &len);
 	ck_assert_uint_eq(len % 4096, 0);
 	ck_assert_uint_eq(len, lay.image_size);
 	ck_assert_uint_eq(axfs_get_be32(img), AXFS_MAGIC);
@@ -215,7 +215,7 @@ START_TEST(test_regions_in_order_and_aligned)
 		AXFS_R_BYTE_ALIGNED, AXFS_R_COMPRESSED,
 	};
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	uint64_t end = 264 + 18 * 40;
 	size_t len;
@@ -224,7 +224,7 @@ START_TEST(test_regions_in_order_and_aligned)
 	make_fixture(&f);
 	opts_default(&o);
 	o.compress_metadata = 0;
-	img = write_image(&f, &o, &lay, &len);
+	img = write_test_image(&f, &o, &lay, &len);
 	ck_assert_uint_eq(desc64(img, AXFS_R_XIP, AXFS_RD_FSOFFSET), 4096);
 	ck_assert_int_eq(memcmp(img + 4096, f.xip_page, 4096), 0);
 	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++) {
@@ -260,7 +260,7 @@ END_TEST
 START_TEST(test_inode_tables_and_depths)
 {
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	size_t len;
 	uint8_t *img;
@@ -270,7 +270,7 @@ START_TEST(test_inode_tables_and_depths)
 	make_fixture(&f);
 	opts_default(&o);
 	o.compress_metadata = 0;
-	img = write_image(&f, &o, &lay, &len);
+	img = write_test_image(&f, &o, &lay, &len);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		tab[r] = img + desc64(img, r, AXFS_RD_FSOFFSET);
 		dep[r] = desc8(img, r, AXFS_RD_TABLE_DEPTH);
@@ -330,7 +330,7 @@ END_TEST
 START_TEST(test_metadata_compression)
 {
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	size_t len;
 	uint8_t *img;
@@ -339,7 +339,7 @@ START_TEST(test_metadata_compression)
 	make_fixture(&f);
 	opts_default(&o);
 	o.compress_metadata = 1;
-	img = write_image(&f, &o, &lay, &len);
+	img = write_test_image(&f, &o, &lay, &len);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		uint64_t size = desc64(img, r, AXFS_RD_SIZE);
 		uint64_t cs = desc64(img, r, AXFS_RD_COMPRESSED_SIZE);
@@ -365,7 +365,7 @@ START_TEST(test_metadata_compression)
 
 	/* auto: only where it is smaller; tiny tables stay raw. */
 	o.compress_metadata = -1;
-	img = write_image(&f, &o, &lay, &len);
+	img = write_test_image(&f, &o, &lay, &len);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		uint64_t cs = desc64(img, r, AXFS_RD_COMPRESSED_SIZE);
 
@@ -381,7 +381,7 @@ END_TEST
 START_TEST(test_mmap_limit)
 {
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	struct axfs_error err;
 	size_t len;
@@ -397,8 +397,8 @@ START_TEST(test_mmap_limit)
 	tf = tmpfile();
 	fd = dup(fileno(tf));
 	fclose(tf);
-	ck_assert_int_eq(axfs_write_image(fd, &f.tree, &f.packed, &o, &lay,
-					  &err), AXFS_ERR_LIMIT);
+	ck_assert_int_eq(write_image(fd, &f.tree, &f.packed, &o, &lay,
+				     &err), AXFS_ERR_LIMIT);
 	ck_assert_uint_eq(lay.mmap_size, 12288);
 	ck_assert_ptr_nonnull(strstr(err.msg, "4096 more than"));
 	/* Nothing was written. */
@@ -406,7 +406,7 @@ START_TEST(test_mmap_limit)
 	close(fd);
 
 	o.mmap_limit = 1 << 20;
-	img = write_image(&f, &o, &lay, &len);
+	img = write_test_image(&f, &o, &lay, &len);
 	ck_assert_uint_eq(lay.mmap_size, 12288);
 	ck_assert_uint_eq(axfs_get_be64(img + AXFS_SB_MMAP_SIZE), 12288);
 	/* In-place metadata is raw and below mmap_size; the data regions
@@ -434,7 +434,7 @@ END_TEST
 START_TEST(test_digest)
 {
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	struct axfs_error err;
 	uint8_t d[20], zero[20] = { 0 };
@@ -445,25 +445,25 @@ START_TEST(test_digest)
 
 	make_fixture(&f);
 	opts_default(&o);
-	img = write_image(&f, &o, &lay, &len);
+	img = write_test_image(&f, &o, &lay, &len);
 	/* Recompute over the bytes with the field zeroed. */
 	tf = tmpfile();
 	fd = dup(fileno(tf));
 	fclose(tf);
 	ck_assert_int_eq(pwrite(fd, img, len, 0), (ssize_t)len);
-	ck_assert_int_eq(axfs_digest_compute(fd, len, d, &err), 0);
+	ck_assert_int_eq(write_digest(fd, len, d, &err), 0);
 	ck_assert_int_eq(memcmp(img + AXFS_SB_DIGEST, d, 20), 0);
 	ck_assert_int_eq(memcmp(img + AXFS_SB_DIGEST + 20, zero, 20), 0);
 	ck_assert_int_ne(memcmp(d, zero, 20), 0);
 	/* One changed byte anywhere changes it. */
 	img[len - 100] ^= 1;
 	ck_assert_int_eq(pwrite(fd, img, len, 0), (ssize_t)len);
-	ck_assert_int_eq(axfs_digest_compute(fd, len, d, &err), 0);
+	ck_assert_int_eq(write_digest(fd, len, d, &err), 0);
 	ck_assert_int_ne(memcmp(img + AXFS_SB_DIGEST, d, 20), 0);
 	close(fd);
 	/* Without a digest the field stays zero; otherwise the same. */
 	o.digest = 0;
-	img2 = write_image(&f, &o, &lay, &len);
+	img2 = write_test_image(&f, &o, &lay, &len);
 	ck_assert_int_eq(memcmp(img2 + AXFS_SB_DIGEST, zero, 20), 0);
 	img[len - 100] ^= 1;
 	ck_assert_int_eq(memcmp(img2 + 60, img + 60, len - 60), 0);
@@ -476,7 +476,7 @@ END_TEST
 START_TEST(test_read_back)
 {
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	struct axfs_error err;
 	struct axfs_image *im;
@@ -491,7 +491,7 @@ START_TEST(test_read_back)
 	for (int m = 0; m < 3; m++) {
 		opts_default(&o);
 		o.compress_metadata = modes[m];
-		img = write_image(&f, &o, &lay, &len);
+		img = write_test_image(&f, &o, &lay, &len);
 		ck_assert_msg(axfs_image_open_buffer(&im, img, len, "test", NULL,
 						     &err) == 0, "%s", err.msg);
 		ck_assert_int_eq(axfs_image_lookup(im, "/a", &ino, &err), 0);
@@ -525,7 +525,7 @@ END_TEST
 START_TEST(test_refuses_inconsistent_packing)
 {
 	struct fixture f;
-	struct axfs_write_opts o;
+	struct write_opts o;
 	struct axfs_layout lay;
 	struct axfs_error err;
 	FILE *tf = tmpfile();
@@ -535,13 +535,13 @@ START_TEST(test_refuses_inconsistent_packing)
 	make_fixture(&f);
 	opts_default(&o);
 	axfs_tree_lookup(&f.tree, "c")->node_count = 1;
-	ck_assert_int_eq(axfs_write_image(fd, &f.tree, &f.packed, &o, &lay,
-					  &err), AXFS_ERR_INVALID);
+	ck_assert_int_eq(write_image(fd, &f.tree, &f.packed, &o, &lay,
+				     &err), AXFS_ERR_INVALID);
 	ck_assert_ptr_nonnull(strstr(err.msg, "'/c'"));
 	axfs_tree_lookup(&f.tree, "c")->node_count = 2;
 	f.packed.cblock_offset[1]++;
-	ck_assert_int_eq(axfs_write_image(fd, &f.tree, &f.packed, &o, &lay,
-					  &err), AXFS_ERR_INVALID);
+	ck_assert_int_eq(write_image(fd, &f.tree, &f.packed, &o, &lay,
+				     &err), AXFS_ERR_INVALID);
 	f.packed.cblock_offset[1]--;
 	close(fd);
 	free_fixture(&f);

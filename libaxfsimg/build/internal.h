@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * build/internal.h - the stages of axfs_build() (build.c), internal to
+ * libaxfsimg:
+ *   build.c         the settings, the source read into the tree, the
+ *                   stages called in order, the output file;
+ *   build_policy.c  policy and command-line owners on the tree, the report
+ *                   of what AXFS cannot store;
+ *   build_fit.c     pack and write, packing again with fewer XIP pages
+ *                   while the memory-mapped part is over the mmap limit.
+ */
+#ifndef AXFS_BUILD_INTERNAL_H
+#define AXFS_BUILD_INTERNAL_H
+
+#include "opts_size.h"
+#include "axfs_build.h"
+#include "axfs_outfile.h"
+#include "axfs_stages.h"
+#include "policy_apply.h"
+/* The stages axfs_build() calls (private to libaxfsimg). */
+#include "axfs_planner.h"
+#include "axfs_packer.h"
+#include "axfs_writer.h"
+
+static inline int build_check_cancel(const struct axfs_build_opts *o,
+				     struct axfs_error *err)
+{
+	if (o->cancel && *o->cancel)
+		return axfs_error_set(err, AXFS_ERR_INTERRUPTED, "interrupted");
+	return 0;
+}
+
+/* build_policy.c */
+int build_apply_policy(const struct axfs_build_opts *o, struct axfs_tree *t,
+		       struct axfs_error *err);
+int build_report_lossy(const struct axfs_tree *t,
+		       const struct axfs_build_opts *o, unsigned int *all,
+		       struct axfs_error *err);
+
+/* build_fit.c: packs res->tree and writes it to `of`; *packed says
+ * whether res->packed holds data to free. */
+int build_pack_and_write(const struct axfs_build_opts *o,
+			 const struct plan_opts *plo, uint64_t mmap_limit,
+			 struct axfs_source *src, struct axfs_outfile *of,
+			 struct axfs_build_result *res, int *packed,
+			 struct axfs_error *err);
+
+#endif

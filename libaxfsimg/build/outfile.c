@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * outfile.c - atomic output files (axfs_build.h): written under a
+ * temporary name beside the output, renamed when complete, removed on
+ * failure or when a signal ends the process.
+ *
+ * The hostile input rule for names we create (README.md): the temporary
+ * file is made by mkostemp() (O_EXCL: a new file, never through a
+ * symlink), its mode is set with fchmod() on that descriptor, and
+ * rename() replaces whatever is at the output's name, a symlink
+ * included, without following it.
+ */
+#include "axfs_outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * Temporary files still to be removed if a signal ends the process.  The
+ * paths live in static storage that is never freed, so the handler can
+ * read them at any moment; a slot's path is complete before its in_use
+ * flag is set, and the flag is cleared before the slot is reused.
+ */
+#define OUTFILE_SLOTS 16
+static char outfile_paths[OUTFILE_SLOTS][PATH_MAX];
+static volatile sig_atomic_t outfile_in_use[OUTFILE_SLOTS];
+static pthread_mutex_t outfile_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int outfile_register(const char *path)
+{
+	int slot = -1;
+
+	if (strlen(path) >= PATH_MAX)
+		return -1;
+	pthread_mutex_lock(&outfile_lock);
+	for (int i = 0; i < OUTFILE_SLOTS; i++) {
+		if (!outfile_in_use[i]) {
+			strcpy(outfile_paths[i], path);
+			outfile_in_use[i] = 1;
+			slot = i;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&outfile_lock);
+	return slot;
+}
+
+static void outfile_unregister(const char *path)
+{
+	pthread_mutex_lock(&outfile_lock);
+	for (int i = 0; i < OUTFILE_SLOTS; i++) {
+		if (outfile_in_use[i] && strcmp(outfile_paths[i], path) == 0) {
+			outfile_in_use[i] = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&outfile_lock);
+}
+
+void axfs_outfile_abort_all_signal_safe(void)
+{
+	for (int i = 0; i < OUTFILE_SLOTS; i++)
+		if (outfile_in_use[i])
+			unlink(outfile_paths[i]);
+}
+
+int axfs_outfile_open(struct axfs_outfile *of, const char *path,
+		      struct axfs_error *err)
+{
+	struct stat st;
+	const char *slash, *base;
+	size_t dirlen;
+	sigset_t block, old;
+	mode_t mask;
+	int fd, saved, rc;
+
+	of->final_path = NULL;
+	of->tmp_path = NULL;
+	of->fd = -1;
+	if (!path || !*path)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "no output file given");
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return axfs_error_set(err, AXFS_ERR_INVALID,
+					      "cannot write '%s': it is a directory",
+					      path);
+		if (!S_ISREG(st.st_mode))
+			return axfs_error_set(err, AXFS_ERR_INVALID,
+				"cannot write '%s': it is not a regular file "
+				"(write the image to a file, then copy it)",
+				path);
+	}
+	slash = strrchr(path, '/');
+	base = slash ? slash + 1 : path;
+	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	if (!*base)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "cannot write '%s': it is a directory",
+				      path);
+	of->final_path = strdup(path);
+	of->tmp_path = malloc(dirlen + strlen(base) + 9);
+	if (!of->final_path || !of->tmp_path) {
+		axfs_outfile_abort(of);
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	}
+	/* ".NAME.XXXXXX" in the output's directory: same filesystem, so
+	 * rename() is atomic, and hidden from a casual ls. */
+	memcpy(of->tmp_path, path, dirlen);
+	sprintf(of->tmp_path + dirlen, ".%s.XXXXXX", base);
+
+	/* No signal between creating the file and recording it. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	fd = mkostemp(of->tmp_path, O_CLOEXEC);
+	saved = errno;
+	if (fd >= 0 && outfile_register(of->tmp_path) < 0) {
+		unlink(of->tmp_path);
+		close(fd);
+		fd = -1;
+		saved = ENAMETOOLONG;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		rc = axfs_error_sys(err, saved, "cannot create a file beside '%s'",
+				    path);
+		free(of->tmp_path);
+		of->tmp_path = NULL;
+		axfs_outfile_abort(of);
+		return rc;
+	}
+	of->fd = fd;
+	/* mkstemp makes 0600; an image is an ordinary file. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0) {
+		rc = axfs_error_sys(err, errno, "cannot write '%s'",
+				    of->tmp_path);
+		axfs_outfile_abort(of);
+		return rc;
+	}
+	return 0;
+}
+
+int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
+{
+	char *dir, *slash;
+	int rc, dfd;
+
+	if (of->fd < 0 || !of->tmp_path)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "the output file is not open");
+	if (fsync(of->fd) < 0) {
+		rc = axfs_error_sys(err, errno, "cannot write '%s'",
+				    of->tmp_path);
+		axfs_outfile_abort(of);
+		return rc;
+	}
+	rc = close(of->fd);
+	of->fd = -1;
+	if (rc < 0) {
+		rc = axfs_error_sys(err, errno, "cannot write '%s'",
+				    of->tmp_path);
+		axfs_outfile_abort(of);
+		return rc;
+	}
+	if (rename(of->tmp_path, of->final_path) < 0) {
+		rc = axfs_error_sys(err, errno, "cannot rename '%s' to '%s'",
+				    of->tmp_path, of->final_path);
+		axfs_outfile_abort(of);
+		return rc;
+	}
+	outfile_unregister(of->tmp_path);
+	/* Make the rename itself durable. */
+	dir = strdup(of->final_path);
+	if (dir) {
+		slash = strrchr(dir, '/');
+		if (slash)
+			slash[1] = '\0';
+		dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(dir);
+	}
+	free(of->tmp_path);
+	free(of->final_path);
+	of->tmp_path = NULL;
+	of->final_path = NULL;
+	return 0;
+}
+
+void axfs_outfile_abort(struct axfs_outfile *of)
+{
+	if (!of)
+		return;
+	if (of->fd >= 0) {
+		close(of->fd);
+		of->fd = -1;
+	}
+	if (of->tmp_path) {
+		unlink(of->tmp_path);
+		outfile_unregister(of->tmp_path);
+		free(of->tmp_path);
+		of->tmp_path = NULL;
+	}
+	free(of->final_path);
+	of->final_path = NULL;
+}

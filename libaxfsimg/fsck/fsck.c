@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fsck.c - the image checker's orchestrator: the input (fsck_input.c),
+ * the SHA-1 digest (computed on a second thread while the structure is
+ * checked) and the phases in the order fsck_run_image() calls them:
+ * fsck_super.c (superblock, digest field, descriptors, regions, page
+ * shift, counts), fsck_tree.c (inodes, names, directories), fsck_data.c
+ * (nodes, XIP pages, byte-aligned data, cnodes; --deep inflates every
+ * cblock in fsck_deep.c), fsck_super.c again (cblocks, bytes that belong
+ * to nothing).  The phases call only the helpers: fsck_report.c (the
+ * check table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
+ * offsets, table entries); none calls back into this file.  The image is
+ * only ever read.  Every field is range-checked before use, and every
+ * allocation is sized from counts bounded by bytes that exist and charged
+ * against a memory limit.
+ */
+#include <pthread.h>
+#include <sha1.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axfs_error.h"
+#include "axfs_format.h"
+#include "axfs_fsck.h"
+#include "internal.h"
+
+void axfs_fsck_opts_init(struct axfs_fsck_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->struct_size = sizeof(*o);
+	o->deep = 1;
+	o->digest = 1;
+}
+
+/* ---- the digest, computed beside the other checks ------------------------ */
+
+#define DIGEST_THREAD_MIN (4u << 20)
+
+struct digest_job {
+	const uint8_t *img;
+	uint64_t len;
+	int mapped;
+	volatile int *cancel;
+	volatile int abort;
+	uint8_t out[20];
+	int done;
+};
+
+static void *digest_thread(void *arg)
+{
+	struct digest_job *j = arg;
+	static const uint8_t zeros[AXFS_SB_DIGEST_LEN];
+	SHA1_CTX c;
+	uint64_t pos;
+
+	SHA1Init(&c);
+	SHA1Update(&c, j->img, AXFS_SB_DIGEST);
+	SHA1Update(&c, zeros, sizeof(zeros));
+	pos = AXFS_SB_DIGEST + AXFS_SB_DIGEST_LEN;
+	while (pos < j->len) {
+		uint64_t n = j->len - pos > (1u << 20) ? (1u << 20) :
+			     j->len - pos;
+
+		if (j->abort || (j->cancel && *j->cancel))
+			return NULL;
+		SHA1Update(&c, j->img + pos, (size_t)n);
+		fsck_release_pages(j->img, j->mapped, pos, pos + n);
+		pos += n;
+	}
+	SHA1Final(j->out, &c);
+	j->done = 1;
+	return NULL;
+}
+
+static void finish_digest(struct fsck *f, struct digest_job *j)
+{
+	const uint8_t *stored = f->img + AXFS_SB_DIGEST;
+
+	if (!j->done)
+		return;
+	memcpy(f->res->digest_sha1, j->out, 20);
+	if (fsck_all_zero(stored, AXFS_SB_DIGEST_LEN)) {
+		f->res->digest = AXFS_FSCK_DIGEST_NONE;
+		fsck_report(f, FC_DIGEST_NONE, AXFS_SB_DIGEST, FSCK_NO_INO,
+			    "the image has no digest (all 40 bytes are zero); "
+			    "corruption of file data cannot be detected");
+		return;
+	}
+	if (memcmp(stored, j->out, 20) == 0) {
+		f->res->digest = AXFS_FSCK_DIGEST_OK;
+		return;
+	}
+	f->res->digest = AXFS_FSCK_DIGEST_MISMATCH;
+	{
+		char a[41], b[41];
+
+		for (int i = 0; i < 20; i++) {
+			snprintf(a + 2 * i, 3, "%02x", stored[i]);
+			snprintf(b + 2 * i, 3, "%02x", j->out[i]);
+		}
+		fsck_report(f, FC_DIGEST_MISMATCH, AXFS_SB_DIGEST, FSCK_NO_INO,
+			    "SHA-1 digest %s does not match the image (%s)",
+			    a, b);
+	}
+}
+
+/* ---- the whole check ---------------------------------------------------- */
+
+static void fsck_free_all(struct fsck *f)
+{
+	fsck_tree_free(f);
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		if (f->r[r].owned) {
+			free(f->r[r].owned);
+			fsck_mem_release(f, f->r[r].size);
+		}
+		f->r[r].owned = NULL;
+		f->r[r].data = NULL;
+	}
+	if (f->zs_ok)
+		inflateEnd(&f->zs);
+	f->zs_ok = 0;
+}
+
+int fsck_run_image(const uint8_t *img, uint64_t len, int split,
+		    uint64_t seg1_len, int is_device, int mapped,
+		    const char *name,
+		    const struct axfs_fsck_opts *o,
+		    struct axfs_fsck_result *res, struct axfs_error *err)
+{
+	struct fsck *f;
+	struct digest_job job;
+	pthread_t tid;
+	int have_thread = 0, rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->image_size = len;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	f->name = name;
+	f->img = img;
+	f->len = len;
+	f->limit = len;
+	f->split = split;
+	f->seg1_len = seg1_len;
+	f->is_device = is_device;
+	f->mapped = mapped;
+	f->o = o;
+	f->res = res;
+	/* Metadata, inflated, and a few bytes per node and location: a few
+	 * times the image at most for anything mkfs writes. */
+	f->mem_limit = o->max_memory ? o->max_memory :
+		       (len > (UINT64_MAX - (8u << 20)) / 8 ? UINT64_MAX :
+			8 * len + (8u << 20));
+	f->zs_ok = inflateInit(&f->zs) == Z_OK;
+	if (!f->zs_ok) {
+		free(f);
+		return axfs_error_set(err, AXFS_ERR_NOMEM,
+				      "cannot initialise zlib");
+	}
+
+	if (len < AXFS_SUPER_SIZE) {
+		fsck_report(f, FC_IMAGE_SHORT, 0, FSCK_NO_INO,
+			    "the image is %llu bytes, shorter than the %u-byte "
+			    "superblock", (unsigned long long)len,
+			    AXFS_SUPER_SIZE);
+		goto out;
+	}
+	if (fsck_check_superblock(f) < 0)
+		goto out;
+	fsck_check_digest_field(f);
+
+	memset(&job, 0, sizeof(job));
+	if (o->digest) {
+		job.img = img;
+		job.len = f->limit;
+		job.mapped = f->mapped;
+		job.cancel = o->cancel;
+		/* A thread pays off only beside real work. */
+		if (f->limit >= DIGEST_THREAD_MIN &&
+		    pthread_create(&tid, NULL, digest_thread, &job) == 0)
+			have_thread = 1;
+		else
+			digest_thread(&job);
+	}
+
+	fsck_read_descriptors(f);
+	fsck_check_regions(f);
+	fsck_check_page_shift(f);
+	fsck_load_regions(f);
+	fsck_check_counts(f);
+	if (!fsck_stopped(f))
+		fsck_check_tree(f);
+	if (!fsck_stopped(f))
+		fsck_check_data(f);
+	if (!fsck_stopped(f))
+		fsck_check_blocks(f);
+	if (!fsck_stopped(f))
+		fsck_check_slack(f);
+
+	if (have_thread) {
+		if (fsck_stopped(f))
+			job.abort = 1;
+		pthread_join(tid, NULL);
+	}
+	if (o->digest && !fsck_stopped(f))
+		finish_digest(f, &job);
+out:
+	fsck_report_suppressed(f);
+	if (fsck_stopped(f))
+		rc = axfs_error_set(err, AXFS_ERR_INTERRUPTED,
+				    "checking '%s' was interrupted", name);
+	fsck_free_all(f);
+	free(f);
+	return rc;
+}
+
+int axfs_fsck_buffer(const void *image, size_t len, const void *store,
+		     size_t store_len, const char *name,
+		     const struct axfs_fsck_opts *o,
+		     struct axfs_fsck_result *res, struct axfs_error *err)
+{
+	struct axfs_fsck_opts def;
+	uint8_t *joined;
+	int rc;
+
+	if (!o) {
+		axfs_fsck_opts_init(&def);
+		o = &def;
+	}
+	if ((rc = opts_size_check(o->struct_size, sizeof(*o),
+				  "axfs_fsck_buffer", err)) < 0)
+		return rc;
+	if (!name)
+		name = "image";
+	if (!store)
+		return fsck_run_image(image, len, 0, 0, 0, 0, name, o, res,
+				      err);
+	if (len > SIZE_MAX - store_len)
+		return axfs_error_set(err, AXFS_ERR_LIMIT, "'%s': the two "
+				      "segments are too large", name);
+	joined = malloc(len + store_len ? len + store_len : 1);
+	if (!joined)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "'%s': cannot "
+				      "allocate %zu bytes to join the segments",
+				      name, len + store_len);
+	if (len)
+		memcpy(joined, image, len);
+	if (store_len)
+		memcpy(joined + len, store, store_len);
+	rc = fsck_run_image(joined, len + store_len, 1, len, 0, 0, name, o,
+			    res, err);
+	free(joined);
+	return rc;
+}
+

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_json.h - the one JSON string writer of the project: the mkfs
+ * report (report.c) and every --json of cmd/ (through cmd/json.h), so
+ * that the command writes names exactly as the library does.  Internal
+ * (libaxfsimg/internal/): not installed, not exported.
+ */
+#ifndef AXFS_JSON_H
+#define AXFS_JSON_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Length of the valid UTF-8 sequence at s (0 if there is none), with the
+ * rules Python's decoder applies (no overlongs, no surrogates). */
+size_t axfs_utf8_seq(const unsigned char *s, size_t n);
+
+/*
+ * The n bytes at str as a JSON string.  Names are bytes: valid UTF-8 is
+ * written as is, and each byte that is not part of valid UTF-8 becomes
+ * \udcXX, as Python's "surrogateescape" does, so os.fsencode() of the
+ * string gives the bytes back.
+ */
+void axfs_json_str(FILE *f, const char *str, size_t n);
+/* The same for a C string; NULL is written as null. */
+void axfs_json_cstr(FILE *f, const char *s);
+/* A C string of text for people (fsck's messages and paths): a byte that
+ * is not part of valid UTF-8 becomes U+FFFD; NULL is written as null. */
+void axfs_json_text(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_report.h - explains a built image: for every regular file how many
+ * pages are XIP, compressed and byte-aligned and why, plus totals (XIP
+ * bytes, compressed bytes, the flash cost of XIP and the RAM it saves),
+ * as text, JSON, or an SVG picture.  Written to a stream the caller owns.
+ */
+#ifndef AXFS_REPORT_H
+#define AXFS_REPORT_H
+
+#include <stdio.h>
+#include "axfs_stages.h"
+
+struct axfs_report_file {
+	const struct axfs_tree_entry *entry;
+	char *path;
+	uint64_t size, pages;
+	uint64_t xip, compressed, byte_aligned;	/* pages of each type */
+	uint64_t why[AXFS_WHY_COUNT];		/* pages per reason */
+	uint64_t profile_count;			/* sum over its XIP pages */
+	uint64_t xip_deflated;			/* its XIP pages, compressed */
+};
+
+struct axfs_report {
+	struct axfs_report_file *files;		/* regular files, path order */
+	size_t nfiles;
+	uint64_t xip_pages, compressed_pages, byte_aligned_pages;
+	uint64_t xip_bytes;			/* XIP region size */
+	uint64_t compressed_bytes;		/* compressed region size */
+	uint64_t byte_aligned_bytes;
+	uint64_t xip_deflated;			/* XIP pages if compressed */
+	uint64_t xip_flash_cost;		/* xip_bytes - xip_deflated */
+	uint64_t ram_saved;			/* profiled XIP pages * 4096 */
+	uint64_t profiled_xip_pages;
+	const struct axfs_build_result *res;
+};
+
+/*
+ * Gathers the report.  The flash cost of XIP is measured, not guessed: the
+ * XIP pages of each file are read back from `image` and deflated in
+ * cblock-sized runs with the build's compressor and level, as the packer
+ * would have.
+ */
+int axfs_report_build(struct axfs_report *r,
+		      const struct axfs_build_result *res, const char *image,
+		      struct axfs_error *err);
+int axfs_report_write_text(const struct axfs_report *r, FILE *f);
+int axfs_report_write_json(const struct axfs_report *r, FILE *f);
+int axfs_report_write_svg(const struct axfs_report *r, FILE *f);
+void axfs_report_free(struct axfs_report *r);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_stages.h - what the stages of a build hand back: the planner's
+ * statistics, the packer's regions and node tables, the writer's layout,
+ * and struct axfs_build_result, which carries them with the tree to the
+ * reports (axfs_report.h) and the summary.  Internal: the installed
+ * axfs_build.h knows the result only as an opaque type.
+ */
+#ifndef AXFS_STAGES_H
+#define AXFS_STAGES_H
+
+#include <stdint.h>
+#include "axfs_build.h"
+#include "axfs_format.h"
+#include "axfs_tree.h"
+
+struct axfs_plan_stats {
+	uint64_t xip_pages;		/* pages planned XIP */
+	uint64_t profile_pages;		/* distinct profile pages read */
+	uint64_t profile_missing;	/* entries naming absent paths */
+	uint64_t profile_not_regular;	/* entries naming non-files */
+	uint64_t profile_past_eof;	/* offsets beyond the file's end */
+	uint64_t budget_dropped;	/* profiled pages the budget left out */
+	uint64_t excluded;		/* profiled pages xip.exclude removed */
+	uint64_t below_min_count;
+	uint64_t profile_misaligned;	/* offsets not a multiple of 4096 */
+	uint64_t suffix_pages;		/* made XIP by xip_suffix */
+};
+
+/* An unlinked temporary file holding one region's bytes. */
+struct axfs_spool {
+	int fd;				/* -1 if empty and never opened */
+	uint64_t size;
+};
+
+struct axfs_packed {
+	uint32_t cblock_size;
+	uint64_t nnodes;		/* node tables, indexed by node */
+	uint8_t *node_type;		/* enum axfs_node_type */
+	uint64_t *node_index;
+	uint64_t ncnodes;		/* compressed nodes */
+	uint64_t *cnode_offset;		/* offset inside the inflated cblock */
+	uint64_t *cnode_index;		/* cblock number */
+	uint64_t nbanodes;		/* byte-aligned nodes */
+	uint64_t *banode_offset;
+	uint64_t ncblocks;
+	uint64_t *cblock_offset;	/* ncblocks + 1 entries */
+	uint64_t xip_pages;
+	struct axfs_spool xip;		/* xip_pages * 4096 bytes */
+	struct axfs_spool byte_aligned;
+	struct axfs_spool compressed;
+	/* Statistics for reports. */
+	uint64_t bytes_in;		/* file bytes read */
+	uint64_t dedup_files;		/* files that reused another's nodes */
+	uint64_t dedup_pages;		/* pages that reused another's cnode */
+};
+
+/* Where each region landed, for reports and dump. */
+struct axfs_layout {
+	uint64_t fsoffset[AXFS_REGION_COUNT];
+	uint64_t size[AXFS_REGION_COUNT];
+	uint64_t compressed_size[AXFS_REGION_COUNT];
+	uint64_t max_index[AXFS_REGION_COUNT];
+	uint8_t depth[AXFS_REGION_COUNT];
+	uint64_t image_size;
+	uint64_t mmap_size;
+};
+
+/* Everything a report needs once the image exists. */
+struct axfs_build_result {
+	struct axfs_tree tree;
+	struct axfs_packed packed;
+	struct axfs_layout layout;
+	struct axfs_plan_stats plan;
+	uint32_t block_size;
+	enum axfs_compressor compressor;	/* never DEFAULT */
+	int level;
+	int64_t timestamp;
+	unsigned int lossy;		/* union of enum axfs_lossy seen */
+	struct axfs_build_summary summary;	/* axfs_build_summary() */
+};
+
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * axfs_tree.h - the in-memory filesystem tree that mkfs builds.
+ *
+ * Entries are added in any order (parents may be implied).  Finalising
+ * sorts every directory's children bytewise (strcmp order, which the
+ * driver's lookup relies on) and numbers inodes breadth-first so that the
+ * children of each directory are consecutive inodes; the root is inode 0.
+ */
+#ifndef AXFS_TREE_H
+#define AXFS_TREE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "axfs_source.h"
+
+/* Why a page got the node type it has: mkfs --report, dump --pages. */
+enum axfs_page_reason {
+	AXFS_WHY_DEFAULT = 0,		/* compressed: nothing asked otherwise */
+	AXFS_WHY_PROFILE,		/* XIP: the profile counted it */
+	AXFS_WHY_XIP_GLOB,		/* XIP: --xip GLOB matched the file */
+	AXFS_WHY_WHOLE_FILE,		/* XIP: policy xip.files */
+	AXFS_WHY_POLICY_RULE,		/* per-file rule (xip/compress) */
+	AXFS_WHY_BUDGET,		/* profiled, but the XIP budget ran out */
+	AXFS_WHY_EXCLUDED,		/* profiled, but xip.exclude matched */
+	AXFS_WHY_MIN_COUNT,		/* profiled, below xip.min-count */
+	AXFS_WHY_MMAP_LIMIT,		/* profiled, dropped to fit mmap limit */
+	AXFS_WHY_INCOMPRESSIBLE,	/* byte-aligned: zlib did not shrink it */
+	AXFS_WHY_TAIL,			/* byte-aligned: small tail, smaller so */
+	AXFS_WHY_UNCOMPRESSED,		/* byte-aligned: compress none asked */
+	AXFS_WHY_DEDUP,			/* shares the data of an identical file */
+	AXFS_WHY_SUFFIX,		/* XIP: after an XIP page (--xip-suffix) */
+	AXFS_WHY_COUNT
+};
+const char *tree_page_reason_name(enum axfs_page_reason r);
+
+/* The planner's decision for one page of a regular file. */
+struct axfs_page_plan {
+	uint8_t xip;		/* 1: store uncompressed in the XIP region */
+	uint8_t reason;		/* enum axfs_page_reason */
+	uint64_t count;		/* profile fault count (0 if none) */
+};
+
+struct axfs_tree_entry {
+	char *name;			/* component; "" for the root */
+	uint32_t name_len;
+	enum axfs_ftype type;
+	uint32_t mode;			/* S_IFMT bits | permissions (16 bits) */
+	uint32_t uid, gid;
+	uint64_t size;			/* regular: bytes; symlink: target len */
+	uint32_t rdev_major, rdev_minor;
+	char *link_target;		/* symlink target (owned) */
+	struct axfs_data_ref data;	/* regular files (owned) */
+	unsigned int lossy;		/* enum axfs_lossy bits seen */
+
+	struct axfs_tree_entry *parent;
+	struct axfs_tree_entry **children;	/* directories */
+	size_t nchildren, children_cap;
+
+	/* Hard links: every entry of a link group points at the group's
+	 * first entry (itself for the first); data is stored once. */
+	struct axfs_tree_entry *link_master;
+
+	uint64_t ino;			/* set by axfs_tree_finalize */
+
+	/* Set by the policy / command line before planning. */
+	int8_t want_xip;		/* -1 unset, 0 never, 1 whole file */
+	int8_t want_compress;		/* -1 unset, 0 store uncompressed */
+	uint8_t reason_override;	/* enum axfs_page_reason for want_* */
+
+	/* Set by the planner: one per page (NULL: all compressed/default). */
+	struct axfs_page_plan *pages;
+
+	/* Set by the packer: this entry's nodes are
+	 * [first_node, first_node + node_count). */
+	uint64_t first_node;
+	uint64_t node_count;
+	int packed;
+};
+
+struct axfs_tree {
+	struct axfs_tree_entry *root;
+	size_t count;			/* entries including the root */
+	/* After finalize: entries indexed by inode number. */
+	struct axfs_tree_entry **by_ino;
+	void *priv;			/* path index, arenas */
+	const struct axfs_logger *log;
+};
+
+int axfs_tree_init(struct axfs_tree *t, const struct axfs_logger *log,
+		   struct axfs_error *err);
+/*
+ * Adds (or replaces: the last entry for a path wins, with a warning) the
+ * entry from a source.  Missing parent directories are created as 0755
+ * root:root and reported at AXFS_LOG_INFO.  Takes ownership of
+ * e->data.host_path on success.
+ */
+int axfs_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
+		  struct axfs_tree_entry **out, struct axfs_error *err);
+/* "/a/b", "a/b" and "./a/b" all name the same entry; "/" is the root. */
+struct axfs_tree_entry *axfs_tree_lookup(const struct axfs_tree *t,
+					 const char *path);
+/* Sorts, checks limits (names <= 255 bytes, inode count), numbers. */
+int axfs_tree_finalize(struct axfs_tree *t, struct axfs_error *err);
+/* Full path of an entry, "/" for the root, "/a/b" otherwise. */
+size_t axfs_tree_path(const struct axfs_tree_entry *e, char *buf,
+		      size_t len);
+typedef void (*tree_entry_fn)(struct axfs_tree_entry *e, void *ctx);
+/* Visits every entry (parents before children, without recursion), also
+ * of a tree not yet finalised; -1 when out of memory. */
+int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx);
+void axfs_tree_free(struct axfs_tree *t);
+
+#endif

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * pack_dedup.c - data the packer stores once (see pack/internal.h for the
+ * packer's other files).
+ *
+ * Identical regular files (same size, same XIP plan and compress setting,
+ * same bytes: a 64-bit crc32+adler32 key then a byte-by-byte comparison,
+ * re-reading the earlier file) share nodes (AXFS_WHY_DEDUP,
+ * out->dedup_files).  Only files whose size occurs more than once are
+ * candidates, so unique files are never hashed.  Symlinks with the same
+ * target share their node.  Full pages bound for a cblock that equal an
+ * earlier one share its cnode (out->dedup_pages).
+ *
+ * Memory: 40 bytes per dedup candidate, 48 bytes per full page stored in
+ * a cblock, a 256 KiB compare buffer and up to 1 MiB for a small
+ * candidate.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* ---- keys and tables ---------------------------------------------------- */
+
+static uint64_t key_update(uint64_t key, const unsigned char *p, size_t n)
+{
+	uint32_t crc = (uint32_t)(key >> 32), ad = (uint32_t)key;
+
+	crc = (uint32_t)crc32_z(crc, p, n);
+	ad = (uint32_t)adler32_z(ad, p, n);
+	return ((uint64_t)crc << 32) | ad;
+}
+
+static uint64_t key_init(void)
+{
+	return ((uint64_t)crc32_z(0, NULL, 0) << 32) |
+	       (uint32_t)adler32_z(0, NULL, 0);
+}
+
+static size_t dd_slot(const struct dd_table *d, uint64_t key)
+{
+	return (size_t)((key * 0xff51afd7ed558ccdull) >> 17) &
+	       (d->nbucket - 1);
+}
+
+/* The chain that holds `key`, if any: index + 1 into v, 0 ends; follow
+ * ->next, and compare ->key (a chain holds other keys too). */
+static size_t dd_first(const struct dd_table *d, uint64_t key)
+{
+	return d->nbucket ? d->bucket[dd_slot(d, key)] : 0;
+}
+
+static int dd_add(struct dd_table *d, uint64_t key, uint64_t aux,
+		  struct axfs_tree_entry *e)
+{
+	size_t s;
+
+	if (d->n + 1 > d->nbucket / 2) {
+		size_t nb = d->nbucket ? d->nbucket * 2 : 1024;
+		size_t *b = calloc(nb, sizeof(*b));
+
+		if (!b)
+			return -1;
+		free(d->bucket);
+		d->bucket = b;
+		d->nbucket = nb;
+		for (size_t i = 0; i < d->n; i++) {
+			s = dd_slot(d, d->v[i].key);
+			d->v[i].next = b[s];
+			b[s] = i + 1;
+		}
+	}
+	if (pack_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
+		return -1;
+	s = dd_slot(d, key);
+	d->v[d->n].key = key;
+	d->v[d->n].aux = aux;
+	d->v[d->n].e = e;
+	d->v[d->n].next = d->bucket[s];
+	d->bucket[s] = d->n + 1;
+	d->n++;
+	return 0;
+}
+
+static void dd_free(struct dd_table *d)
+{
+	free(d->v);
+	free(d->bucket);
+	memset(d, 0, sizeof(*d));
+}
+
+/* ---- identical pages ------------------------------------------------------ */
+
+/*
+ * A full page bound for a cblock that equals a page already stored in a
+ * cblock, of this file or another (identical files already share all
+ * their nodes, see pack_dedup_file), is not stored again: its node takes
+ * the earlier node's type and index once that one is committed
+ * (resolve_shared_pages).  The driver reads a node through its own
+ * node_type and node_index entries, so two nodes may name one cnode.  On
+ * a 259 MiB Debian tree 2.9 % of the full pages repeat another
+ * (bench/RESULTS.md).  A key finds candidates (pk->pages, aux: the page
+ * number in its file); the earlier page is read again through the source
+ * and compared byte by byte, so colliding keys, by chance or crafted,
+ * never share.  A page that cannot be read again (the file changed, a
+ * read error) is simply stored.
+ */
+
+/*
+ * Two 64-bit multiply-xorshift lanes over the page's 8-byte words: about
+ * ten times faster than key_update (crc32 + adler32), which matters
+ * because every compressed full page of the tree goes through it on the
+ * reading thread.  Words are read in host order: the key never reaches
+ * the image, and which pages share depends only on their bytes.
+ */
+static uint64_t page_key(const unsigned char *page)
+{
+	uint64_t a = 0x9e3779b97f4a7c15u, b = 0xc2b2ae3d27d4eb4fu;
+
+	for (size_t i = 0; i < AXFS_PAGE_SIZE; i += 16) {
+		uint64_t x, y;
+
+		memcpy(&x, page + i, sizeof(x));
+		memcpy(&y, page + i + 8, sizeof(y));
+		a = (a ^ x) * 0xff51afd7ed558ccdu;
+		a ^= a >> 32;
+		b = (b ^ y) * 0xc4ceb9fe1a85ec53u;
+		b ^= b >> 29;
+	}
+	a ^= b * 0x9e3779b97f4a7c15u;
+	return a ^ (a >> 31);
+}
+
+static int same_page(struct packer *pk, const struct dd_ent *c,
+		     const unsigned char *d)
+{
+	struct axfs_error ignored;	/* a failed re-read only means "store" */
+	void *h = NULL;
+	size_t got = 0;
+	int rc;
+
+	if (pk->src->ops->data_open(pk->src, &c->e->data, &h, &ignored) < 0)
+		return 0;
+	rc = pk->src->ops->data_pread(pk->src, h, pk->pbuf, AXFS_PAGE_SIZE,
+				      c->aux * AXFS_PAGE_SIZE, &got, &ignored);
+	pack_data_close(pk, h);
+	return rc == 0 && got == AXFS_PAGE_SIZE &&
+	       !memcmp(pk->pbuf, d, AXFS_PAGE_SIZE);
+}
+
+int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
+		    uint64_t page, uint64_t node,
+		    const unsigned char *d)
+{
+	const struct dd_table *t = &pk->pages;
+	uint64_t key = page_key(d);
+
+	for (size_t i = dd_first(t, key); i; i = t->v[i - 1].next) {
+		const struct dd_ent *c = &t->v[i - 1];
+
+		if (c->key != key || !same_page(pk, c, d))
+			continue;
+		if (pack_grow((void **)&pk->shared, &pk->shared_cap,
+			 pk->nshared + 1, sizeof(*pk->shared)) < 0 ||
+		    pack_refine_reason(m, page, AXFS_WHY_DEDUP) < 0)
+			return pack_nomem(pk);
+		pk->shared[pk->nshared].node = node;
+		pk->shared[pk->nshared].master = c->e->first_node + c->aux;
+		pk->nshared++;
+		pk->out->dedup_pages++;
+		return 0;
+	}
+	if (dd_add(&pk->pages, key, page, m) < 0)
+		return pack_nomem(pk);
+	return pack_cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
+}
+
+/* After the last commit: every shared page's node gets its twin's place. */
+void pack_dedup_resolve_pages(struct packer *pk)
+{
+	struct axfs_packed *out = pk->out;
+
+	for (size_t i = 0; i < pk->nshared; i++) {
+		const struct shared_page *q = &pk->shared[i];
+
+		out->node_type[q->node] = out->node_type[q->master];
+		out->node_index[q->node] = out->node_index[q->master];
+	}
+}
+
+/* ---- identical files ------------------------------------------------------ */
+
+/* Same pages XIP and the same compress choice: the nodes can be shared. */
+static int same_plan(const struct axfs_tree_entry *a,
+		     const struct axfs_tree_entry *b)
+{
+	uint64_t n = npages_of(a);
+
+	if (a->size != b->size ||
+	    (a->want_compress == 0) != (b->want_compress == 0))
+		return 0;
+	for (uint64_t p = 0; p < n; p++)
+		if (page_is_xip(a, p) != page_is_xip(b, p))
+			return 0;
+	return 1;
+}
+
+/*
+ * Compares the data of a (re-read through the source) with b: in memory
+ * when bmem is given, else re-read too.  1 equal, 0 different, <0 error.
+ */
+static int same_bytes(struct packer *pk, struct axfs_tree_entry *a,
+		      struct axfs_tree_entry *b, const unsigned char *bmem)
+{
+	void *ha = NULL, *hb = NULL;
+	uint64_t pos = 0;
+	int rc, same = 1;
+
+	if ((rc = pack_data_open(pk, a, &ha)) < 0)
+		return rc;
+	if (!bmem && (rc = pack_data_open(pk, b, &hb)) < 0)
+		goto out;
+	while (pos < a->size && same) {
+		uint64_t left = a->size - pos;
+		size_t want = left < PACK_READ_CHUNK ? (size_t)left :
+						       PACK_READ_CHUNK;
+		size_t ga, gb;
+
+		if ((rc = pack_check_cancel(pk)) < 0 ||
+		    (rc = pack_read_full(pk, ha, pk->cbuf, want, &ga)) < 0)
+			goto out;
+		if (ga < want) {
+			rc = pack_shrank(pk, a);
+			goto out;
+		}
+		if (bmem) {
+			same = !memcmp(pk->cbuf, bmem + pos, want);
+		} else {
+			if ((rc = pack_read_full(pk, hb, pk->rbuf, want, &gb)) < 0)
+				goto out;
+			if (gb < want) {
+				rc = pack_shrank(pk, b);
+				goto out;
+			}
+			same = !memcmp(pk->cbuf, pk->rbuf, want);
+		}
+		pos += want;
+	}
+	rc = same;
+out:
+	pack_data_close(pk, ha);
+	pack_data_close(pk, hb);
+	return rc;
+}
+
+/* An earlier file with the same bytes and plan, or NULL (rc < 0: error). */
+static struct axfs_tree_entry *dd_find(struct packer *pk,
+				       struct axfs_tree_entry *m, uint64_t key,
+				       const unsigned char *mem, int *rc)
+{
+	const struct dd_table *d = &pk->files;
+
+	*rc = 0;
+	for (size_t i = dd_first(d, key); i; i = d->v[i - 1].next) {
+		const struct dd_ent *de = &d->v[i - 1];
+
+		if (de->aux != m->size || de->key != key ||
+		    !same_plan(de->e, m))
+			continue;
+		*rc = same_bytes(pk, de->e, m, mem);
+		if (*rc < 0)
+			return NULL;
+		if (*rc == 1) {
+			*rc = 0;
+			return de->e;
+		}
+	}
+	return NULL;
+}
+
+static int share_nodes(struct packer *pk, struct axfs_tree_entry *m,
+		       const struct axfs_tree_entry *a)
+{
+	uint64_t n = npages_of(m);
+
+	m->first_node = a->first_node;
+	m->node_count = a->node_count;
+	m->packed = 1;
+	for (uint64_t p = 0; p < n; p++)
+		if (!page_is_xip(m, p) &&
+		    pack_refine_reason(m, p, AXFS_WHY_DEDUP) < 0)
+			return pack_nomem(pk);
+	pk->out->dedup_files++;
+	pk->bytes_done += m->size;
+	return 0;
+}
+
+/* A file whose size is shared: find its twin or pack it. */
+int pack_dedup_file(struct packer *pk, struct axfs_tree_entry *m)
+{
+	struct axfs_tree_entry *twin;
+	uint64_t key = key_init();
+	void *h = NULL;
+	int rc;
+
+	if ((rc = pack_data_open(pk, m, &h)) < 0)
+		return rc;
+	if (m->size <= PACK_DEDUP_INMEM_MAX) {
+		size_t got;
+
+		rc = pack_read_full(pk, h, pk->mbuf, (size_t)m->size, &got);
+		if (rc == 0 && got < m->size)
+			rc = pack_shrank(pk, m);
+		if (rc == 0)
+			rc = pack_expect_eof(pk, m, h);
+		pack_data_close(pk, h);
+		if (rc < 0)
+			return rc;
+		key = key_update(key, pk->mbuf, (size_t)m->size);
+		twin = dd_find(pk, m, key, pk->mbuf, &rc);
+		if (rc < 0)
+			return rc;
+		if (twin)
+			return share_nodes(pk, m, twin);
+		struct freader r = { .pk = pk, .m = m, .mem = pk->mbuf };
+
+		rc = pack_file_pages(pk, &r);
+	} else {
+		uint64_t pos = 0;
+
+		/* Large: one pass for the key, a second to store it. */
+		while (rc == 0 && pos < m->size) {
+			uint64_t left = m->size - pos;
+			size_t want = left < PACK_READ_CHUNK ? (size_t)left :
+							       PACK_READ_CHUNK;
+			size_t got;
+
+			rc = pack_check_cancel(pk);
+			if (rc == 0)
+				rc = pack_read_full(pk, h, pk->rbuf, want, &got);
+			if (rc == 0 && got < want)
+				rc = pack_shrank(pk, m);
+			if (rc == 0)
+				key = key_update(key, pk->rbuf, want);
+			pos += want;
+		}
+		if (rc == 0)
+			rc = pack_expect_eof(pk, m, h);
+		pack_data_close(pk, h);
+		if (rc < 0)
+			return rc;
+		twin = dd_find(pk, m, key, NULL, &rc);
+		if (rc < 0)
+			return rc;
+		if (twin)
+			return share_nodes(pk, m, twin);
+		rc = pack_file_stream(pk, m);
+	}
+	if (rc == 0 && dd_add(&pk->files, key, m->size, m) < 0)
+		rc = pack_nomem(pk);
+	return rc;
+}
+
+/* ---- symlinks ------------------------------------------------------------- */
+
+static uint64_t link_key(const struct axfs_tree_entry *e)
+{
+	return key_update(key_init(), (const unsigned char *)e->link_target,
+			  (size_t)e->size);
+}
+
+/* An earlier symlink with the same target, or NULL. */
+struct axfs_tree_entry *pack_dedup_find_link(struct packer *pk,
+					     const struct axfs_tree_entry *e)
+{
+	const struct dd_table *d = &pk->links;
+	uint64_t key = link_key(e);
+
+	for (size_t i = dd_first(d, key); i; i = d->v[i - 1].next) {
+		const struct dd_ent *de = &d->v[i - 1];
+
+		if (de->aux == e->size && de->key == key &&
+		    !strcmp(de->e->link_target, e->link_target))
+			return de->e;
+	}
+	return NULL;
+}
+
+int pack_dedup_add_link(struct packer *pk, struct axfs_tree_entry *e)
+{
+	if (dd_add(&pk->links, link_key(e), e->size, e) < 0)
+		return pack_nomem(pk);
+	return 0;
+}
+
+/* ---- setup and teardown --------------------------------------------------- */
+
+struct size_ino {
+	uint64_t size;
+	uint64_t ino;
+};
+
+static int cmp_size_ino(const void *a, const void *b)
+{
+	const struct size_ino *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/* The buffers, and the candidates: regular files (masters) whose size
+ * another one has. */
+int pack_dedup_start(struct packer *pk)
+{
+	struct axfs_tree *t = pk->t;
+	struct size_ino *v;
+	size_t n = 0;
+
+	pk->cbuf = malloc(PACK_READ_CHUNK);
+	pk->mbuf = malloc(PACK_DEDUP_INMEM_MAX);
+	pk->pbuf = malloc(AXFS_PAGE_SIZE);
+	pk->cand = calloc(t->count ? t->count : 1, 1);
+	v = malloc((t->count ? t->count : 1) * sizeof(*v));
+	if (!pk->cbuf || !pk->mbuf || !pk->pbuf || !pk->cand || !v) {
+		free(v);
+		return pack_nomem(pk);
+	}
+	pk->share_pages = pk->src->ops->data_pread != NULL;
+	for (size_t i = 0; i < t->count; i++) {
+		const struct axfs_tree_entry *e = t->by_ino[i];
+
+		if (e->type != AXFS_FT_REG || !is_master(e) || !e->size)
+			continue;
+		v[n].size = e->size;
+		v[n].ino = e->ino;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), cmp_size_ino);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].size == v[i].size; j++)
+			;
+		if (j - i > 1)
+			for (size_t k = i; k < j; k++)
+				pk->cand[v[k].ino] = 1;
+	}
+	free(v);
+	return 0;
+}
+
+void pack_dedup_stop(struct packer *pk)
+{
+	free(pk->cbuf);
+	free(pk->mbuf);
+	free(pk->pbuf);
+	free(pk->shared);
+	free(pk->cand);
+	dd_free(&pk->files);
+	dd_free(&pk->links);
+	dd_free(&pk->pages);
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * pack_util.c - what every file of the packer uses: errors naming the
+ * entry, cancellation, progress, growing arrays, allocating nodes in the
+ * node tables, the reason a page got.  Calls no other file of the packer.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PACK_PROGRESS_BYTES	(4u * 1024 * 1024)
+#define PACK_PROGRESS_FILES	256u
+
+/* ---- small helpers ------------------------------------------------------ */
+
+int pack_err_path(struct packer *pk, int code, int errnum,
+		  const struct axfs_tree_entry *e, const char *what)
+{
+	size_t n = axfs_tree_path(e, NULL, 0);
+	char *p = malloc(n + 1);
+
+	if (p)
+		axfs_tree_path(e, p, n + 1);
+	if (errnum)
+		axfs_error_sys(pk->err, errnum, "'%s': %s", p ? p : "?", what);
+	else
+		axfs_error_set(pk->err, code, "'%s': %s", p ? p : "?", what);
+	free(p);
+	return pk->err ? pk->err->code : code;
+}
+
+int pack_nomem(struct packer *pk)
+{
+	return axfs_error_set(pk->err, AXFS_ERR_NOMEM,
+			      "out of memory packing file data");
+}
+
+int pack_check_cancel(struct packer *pk)
+{
+	if (pk->o->cancel && *pk->o->cancel)
+		return axfs_error_set(pk->err, AXFS_ERR_INTERRUPTED,
+				      "interrupted");
+	return 0;
+}
+
+void pack_progress(struct packer *pk, int force)
+{
+	const struct pack_opts *o = pk->o;
+
+	if (!o->progress)
+		return;
+	if (!force && pk->bytes_done - pk->last_bytes < PACK_PROGRESS_BYTES &&
+	    pk->files_done - pk->last_files < PACK_PROGRESS_FILES)
+		return;
+	pk->last_bytes = pk->bytes_done;
+	pk->last_files = pk->files_done;
+	o->progress(o->progress_ctx, pk->files_done, pk->files_total,
+		    pk->bytes_done, pk->bytes_total);
+}
+
+/* Grows *v (elements of `size` bytes) to hold at least `need`. */
+int pack_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t nc;
+	void *nv;
+
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap : 1024;
+	while (nc < need)
+		nc *= 2;
+	if (nc > SIZE_MAX / size)
+		return -1;
+	nv = realloc(*v, nc * size);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = nc;
+	return 0;
+}
+
+/* The node tables must be 64-bit addressable in this process. */
+int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first)
+{
+	struct axfs_packed *out = pk->out;
+	size_t cap = pk->node_cap;
+
+	if (n > SIZE_MAX - out->nnodes)
+		return pack_nomem(pk);
+	if (pack_grow((void **)&out->node_index, &cap, (size_t)(out->nnodes + n),
+		 sizeof(*out->node_index)) < 0)
+		return pack_nomem(pk);
+	cap = pk->node_cap;
+	if (pack_grow((void **)&out->node_type, &cap, (size_t)(out->nnodes + n),
+		 sizeof(*out->node_type)) < 0)
+		return pack_nomem(pk);
+	pk->node_cap = cap;
+	memset(out->node_type + out->nnodes, NODE_PENDING, (size_t)n);
+	memset(out->node_index + out->nnodes, 0,
+	       (size_t)n * sizeof(*out->node_index));
+	*first = out->nnodes;
+	out->nnodes += n;
+	return 0;
+}
+
+/* Records why a page is byte-aligned (only over the default reason). */
+int pack_refine_reason(struct axfs_tree_entry *e, uint64_t page,
+		       uint8_t reason)
+{
+	if (!e)
+		return 0;
+	if (!e->pages) {
+		e->pages = calloc((size_t)npages_of(e), sizeof(*e->pages));
+		if (!e->pages)
+			return -1;
+	}
+	if (e->pages[page].reason == AXFS_WHY_DEFAULT)
+		e->pages[page].reason = reason;
+	return 0;
+}
+

@@ -38,6 +38,7 @@
 #include "common.h"
 #include "image_operands.h"
 #include "options.h"
+#include "outputs.h"
 #include "progress.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
@@ -701,8 +702,14 @@ int cmd_extract(int argc, char **argv)
 			       &store);
 	if (c != CMD_OPT_NEXT)
 		return c;
-	if (tar)
+	if (tar) {
+		struct cmd_file in[] = { { image, "IMAGE" }, { store, "STORE" } };
+		struct cmd_file out = { tar, "--tar" };
+
+		if ((c = cmd_check_outputs(in, 2, &out, 1)) != 0)
+			return c;
 		return cmd_finish_stdout(extract_tar(image, store, tar));
+	}
 	if (jobs == 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 

@@ -21,6 +21,7 @@
 
 #include "common.h"
 #include "options.h"
+#include "outputs.h"
 #include "progress.h"
 #include "signals.h"
 #include "axfs_build.h"
@@ -204,6 +205,37 @@ static int add_string(const char ***v, size_t *n, const char *s)
 	nv[(*n)++] = s;
 	*v = nv;
 	return 0;
+}
+
+/* Every output against every input and the other outputs, and every
+ * output writable, before anything is read or written. */
+static int check_files(const struct axfs_build_opts *o, const char **profiles,
+		       size_t nprofiles, const char *policy_file,
+		       const char *report_text, const char *report_json,
+		       const char *report_svg)
+{
+	struct cmd_file out[] = {
+		{ o->output, "the image" },
+		{ report_text, "--report" },
+		{ report_json, "--report-json" },
+		{ report_svg, "--report-svg" },
+	};
+	struct cmd_file *in = calloc(nprofiles + 3, sizeof(*in));
+	size_t nin = 0;
+	int rc;
+
+	if (!in) {
+		cmd_error("out of memory");
+		return EXIT_OPERATIONAL;
+	}
+	in[nin++] = (struct cmd_file){ o->source, "SOURCE" };
+	in[nin++] = (struct cmd_file){ o->source_store, "the store segment" };
+	in[nin++] = (struct cmd_file){ policy_file, "--policy" };
+	for (size_t i = 0; i < nprofiles; i++)
+		in[nin++] = (struct cmd_file){ profiles[i], "--profile" };
+	rc = cmd_check_outputs(in, nin, out, sizeof(out) / sizeof(*out));
+	free(in);
+	return rc;
 }
 
 static void print_summary(const char *image,
@@ -463,6 +495,10 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	o.source = argv[optind];
 	o.output = output;
+	if ((rc = check_files(&o, profiles, nprofiles, policy_file, report_text,
+			      report_json, report_svg)) != 0)
+		goto out;
+	rc = EXIT_OPERATIONAL;
 	o.xip_globs = xip;
 	o.n_xip_globs = nxip;
 	o.log = &cmd_logger;

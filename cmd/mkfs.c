@@ -47,6 +47,7 @@ enum {
 	OPT_REPORT_JSON,
 	OPT_REPORT_SVG,
 	OPT_XATTRS,
+	OPT_STRICT_PROFILE,
 };
 
 static const struct option longopts[] = {
@@ -61,6 +62,7 @@ static const struct option longopts[] = {
 	{ "xip-budget", required_argument, NULL, OPT_XIP_BUDGET },
 	{ "mmap-limit", required_argument, NULL, OPT_MMAP_LIMIT },
 	{ "xip-suffix", no_argument, NULL, OPT_XIP_SUFFIX },
+	{ "strict-profile", no_argument, NULL, OPT_STRICT_PROFILE },
 	{ "pad", required_argument, NULL, OPT_PAD },
 	{ "pad-byte", required_argument, NULL, OPT_PAD_BYTE },
 	{ "all-root", no_argument, NULL, OPT_ALL_ROOT },
@@ -98,11 +100,14 @@ static int usage(void)
 "                            as '/bin/*') uncompressed for execute-in-place;\n"
 "                            repeatable\n"
 "  -p, --profile CSV         make the pages a profile counted XIP; repeatable\n"
+"      --strict-profile      a profile entry naming no page of the tree is an\n"
+"                            error (one that matches nothing always is)\n"
 "  -c, --policy YAML         build policy (see axfs-policy(5))\n"
-"      --xip-budget SIZE     most bytes of XIP pages (hottest pages first)\n"
+"      --xip-budget SIZE     most bytes of XIP pages (hottest pages first); a\n"
+"                            build whose whole-file XIP exceeds it fails\n"
 "      --mmap-limit SIZE     most bytes of the memory-mapped part of the image\n"
 "      --xip-suffix          make every page after a file's first XIP page XIP\n"
-"                            too, beyond the budget (for the 2008 driver)\n"
+"                            too, within the budget (for the 2008 driver)\n"
 "      --pad SIZE            pad the file to SIZE (a partition's size); the\n"
 "                            image itself keeps its own length\n"
 "      --pad-byte BYTE       the padding byte: 0x00 (default) or 0xff for\n"
@@ -368,6 +373,9 @@ int cmd_mkfs(int argc, char **argv)
 			break;
 		case OPT_XIP_SUFFIX:
 			o.xip_suffix = 1;
+			break;
+		case OPT_STRICT_PROFILE:
+			o.strict_profile = 1;
 			break;
 		case OPT_PAD:
 			if (axfs_parse_size(optarg, &o.pad_size, why,

@@ -28,6 +28,7 @@ void axfs_build_opts_init(struct axfs_build_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->all_root = -1;
 	o->xip_suffix = -1;
+	o->strict_profile = -1;
 	o->pad_byte = -1;
 	o->force_uid = -1;
 	o->force_gid = -1;
@@ -337,6 +338,9 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	}
 	plo.xip_suffix = o->xip_suffix >= 0 ? o->xip_suffix :
 			 pol && pol->xip_suffix >= 0 ? pol->xip_suffix : 0;
+	plo.strict_profile = o->strict_profile >= 0 ? o->strict_profile :
+			     pol && pol->strict_profile >= 0 ?
+			     pol->strict_profile : 0;
 	plo.log = o->log;
 	rc = axfs_plan(&res->tree, &plo, &res->plan, err);
 	if (rc < 0)

@@ -33,6 +33,7 @@ void axfs_policy_init(struct axfs_policy *p)
 	p->level = -1;
 	p->all_root = -1;
 	p->xip_suffix = -1;
+	p->strict_profile = -1;
 	p->pad_byte = -1;
 }
 
@@ -589,14 +590,14 @@ static int parse_glob_list(struct walk *w, yaml_node_t *n, const char *key,
 static int parse_xip(struct walk *w, yaml_node_t *n)
 {
 	static const char *const keys[] = { "budget", "min-count", "files", "exclude",
-					    "suffix", NULL };
+					    "suffix", "strict-profile", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "xip", "a mapping (budget, min-count, files, exclude, suffix)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "xip", "a mapping (budget, min-count, files, exclude, suffix, strict-profile)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "budget")) {
@@ -610,6 +611,10 @@ static int parse_xip(struct walk *w, yaml_node_t *n)
 		} else if (!strcmp(k, "suffix")) {
 			if ((rc = get_bool(w, v, "xip.suffix",
 					   &w->p->xip_suffix)) < 0)
+				return rc;
+		} else if (!strcmp(k, "strict-profile")) {
+			if ((rc = get_bool(w, v, "xip.strict-profile",
+					   &w->p->strict_profile)) < 0)
 				return rc;
 		} else if (!strcmp(k, "files")) {
 			if ((rc = parse_glob_list(w, v, "xip.files", &w->p->xip_files,

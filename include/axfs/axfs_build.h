@@ -38,6 +38,10 @@ struct axfs_build_opts {
 	uint64_t budget;
 	uint64_t mmap_limit;		/* 0: policy or none */
 	int xip_suffix;			/* -1: policy, else off */
+	int strict_profile;		/* -1: policy, else off: a profile
+					 * entry naming no page of the tree
+					 * is an error (one that matches
+					 * nothing always is) */
 	/* Pad the file to this many bytes (a partition's size) with
 	 * pad_byte; the superblock's size stays the image's own length. */
 	uint64_t pad_size;		/* 0: policy or none */

@@ -51,6 +51,7 @@ struct axfs_policy {
 	int has_xip_budget; uint64_t xip_budget;
 	uint64_t xip_min_count;		/* 0 unset */
 	int xip_suffix;			/* -1 unset */
+	int strict_profile;		/* xip.strict-profile; -1 unset */
 	char **xip_files; size_t n_xip_files;
 	char **xip_exclude; size_t n_xip_exclude;
 	/* where each xip.files / xip.exclude glob is (for warnings) */

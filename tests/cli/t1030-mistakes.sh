@@ -74,4 +74,41 @@ test_expect_success 'an image inside the source directory is left out of it' '
 	test_path_is_file out/etc/passwd
 '
 
+test_expect_success 'a profile that matches nothing is an error, naming it' '
+	printf "./usr/bin/true,0,9\n./usr/bin/env,4096,3\n" >stale.csv &&
+	test_expect_code 8 "$AXFS" mkfs -q tree -p stale.csv -o p.img 2>err &&
+	grep "^axfs mkfs: .stale.csv.: no profile entry names a page of the image" err &&
+	grep "2 not in the image" err && grep "/usr/bin/true" err &&
+	test_path_is_missing p.img
+'
+
+test_expect_success 'some entries skipped: a warning -q does not hide; --strict-profile and xip.strict-profile make it an error' '
+	printf "./bin/true,0,9\n./usr/bin/env,0,3\n" >half.csv &&
+	"$AXFS" mkfs -q tree -p half.csv -o h.img 2>err &&
+	grep "warning: 1 profile entry skipped (1 not in the image" err &&
+	grep "/usr/bin/env" err && test "$(wc -l <err)" -eq 1 &&
+	test "$(seedread xip h.img)" = "/bin/true,0" &&
+	test_expect_code 8 "$AXFS" mkfs -q tree -p half.csv --strict-profile -o s.img 2>err &&
+	grep "1 profile entry skipped.*--strict-profile (xip.strict-profile) makes that an error" err &&
+	test_path_is_missing s.img &&
+	printf "xip:\n  strict-profile: true\n" >strict.yaml &&
+	test_expect_code 8 "$AXFS" mkfs -q tree -c strict.yaml -p half.csv -o s.img 2>err &&
+	grep "makes that an error" err && test_path_is_missing s.img &&
+	printf "xip: {strict-profile: maybe}\n" >bad.yaml &&
+	test_expect_code 8 "$AXFS" mkfs -q tree -c bad.yaml -o s.img 2>err &&
+	grep "bad.yaml:1:23: xip.strict-profile" err
+'
+
+test_expect_success '--xip-budget is a limit: whole files over it fail the build, naming them' '
+	pages=$(( ($(wc -c <tree/bin/true) + 4095) / 4096 )) &&
+	test_expect_code 8 "$AXFS" mkfs -q tree --xip "/bin/*" --xip-budget 4KiB -o b.img 2>err &&
+	grep "whole-file XIP (--xip, xip.files, xip rules) takes $((pages * 4096)) bytes, more than the XIP budget of 4096 bytes" err &&
+	grep "./bin/true. ($pages pages)" err && test_path_is_missing b.img &&
+	printf "xip: {budget: 4KiB, files: [/bin/true]}\n" >b.yaml &&
+	test_expect_code 8 "$AXFS" mkfs -q tree -c b.yaml -o b.img 2>err &&
+	grep "more than the XIP budget of 4096 bytes" err &&
+	"$AXFS" mkfs -q tree --xip "/bin/*" --xip-budget $((pages * 4096)) -o b.img &&
+	test "$(seedread xip b.img | wc -l)" -eq "$pages"
+'
+
 test_done

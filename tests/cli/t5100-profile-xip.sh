@@ -241,13 +241,19 @@ test_expect_success 'the default build is unchanged; the policy key gives the sa
 	cmp last.axfs last2.axfs
 '
 
-test_expect_success '--xip-suffix adds pages on top of the budget' '
-	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 4KiB --xip-suffix -o sb.axfs &&
+test_expect_success '--xip-suffix stays within the budget: a page costs its suffix' '
+	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 20KiB --xip-suffix -o sb.axfs &&
 	seedread xip sb.axfs | sort >got &&
 	for p in 8192 12288 16384 20480 24576; do echo "/usr/bin/prog,$p"; done |
 		sort >want &&
 	diff want got &&
-	"$AXFS" fsck sb.axfs >out 2>&1 && ! grep "xip-order" out
+	"$AXFS" fsck sb.axfs >out 2>&1 && ! grep "xip-order" out &&
+	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 16KiB --xip-suffix -o s4.axfs &&
+	seedread xip s4.axfs | sort >got &&
+	for p in 0 4096 8192 12288; do echo "/usr/bin/other,$p"; done | sort >want &&
+	diff want got &&
+	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 36KiB --xip-suffix -o s9.axfs &&
+	test "$(seedread xip s9.axfs | wc -l)" -eq 9
 '
 
 test_expect_success '--xip-suffix with an mmap limit: the trim shrinks suffixes' '

@@ -238,7 +238,7 @@ START_TEST(test_xip_files_exclude)
 	ERR("xip: {exclude: {a: 1}}",
 	    "p.yaml:1:16: xip.exclude: expected a glob or a list of globs, got a mapping");
 	ERR("xip: [1]",
-	    "p.yaml:1:6: xip: expected a mapping (budget, min-count, files, exclude, suffix), got a list");
+	    "p.yaml:1:6: xip: expected a mapping (budget, min-count, files, exclude, suffix, strict-profile), got a list");
 }
 END_TEST
 

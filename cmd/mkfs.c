@@ -28,6 +28,7 @@
 #include "axfs_glob.h"
 #include "axfs_policy.h"
 #include "axfs_profile.h"
+#include "mkfs_summary.h"
 #include "util_report.h"
 
 enum {
@@ -243,25 +244,20 @@ static int check_files(const struct axfs_build_opts *o, const char **profiles,
 	return rc;
 }
 
-static void print_summary(const char *image,
-			  const struct axfs_build_result *res)
+static int report_is_stdout(const char *text, const char *json,
+			    const char *svg)
 {
-	const struct axfs_packed *p = &res->packed;
-	uint64_t n[AXFS_NODE_TYPE_COUNT] = { 0 };
+	return (text && !strcmp(text, "-")) || (json && !strcmp(json, "-")) ||
+	       (svg && !strcmp(svg, "-"));
+}
 
-	for (uint64_t i = 0; i < p->nnodes; i++)
-		if (p->node_type[i] < AXFS_NODE_TYPE_COUNT)
-			n[p->node_type[i]]++;
-	cmd_info("wrote '%s': %llu bytes (%llu memory-mapped), %zu inodes, "
-		 "%llu pages: %llu XIP, %llu compressed in %llu blocks of "
-		 "%u KiB, %llu byte-aligned", image,
-		 (unsigned long long)res->layout.image_size,
-		 (unsigned long long)res->layout.mmap_size, res->tree.count,
-		 (unsigned long long)p->nnodes,
-		 (unsigned long long)n[AXFS_NODE_XIP],
-		 (unsigned long long)n[AXFS_NODE_COMPRESSED],
-		 (unsigned long long)p->ncblocks, res->block_size / 1024,
-		 (unsigned long long)n[AXFS_NODE_BYTE_ALIGNED]);
+/* Seconds since an arbitrary point, for the build's time. */
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int cmd_mkfs(int argc, char **argv)
@@ -278,6 +274,7 @@ int cmd_mkfs(int argc, char **argv)
 	const char *report_text = NULL, *report_json = NULL, *report_svg = NULL;
 	int have_policy = 0, have_profile = 0;
 	int rc = EXIT_OPERATIONAL, c;
+	double started = now_seconds();
 	unsigned long long v;
 	char why[256];
 
@@ -550,7 +547,12 @@ int cmd_mkfs(int argc, char **argv)
 		goto out;
 	}
 	cmd_progress_end();
-	print_summary(output, &res);
+	/* On standard output as mksquashfs prints its own, unless a report
+	 * goes there. */
+	if (cmd_verbosity >= 1)
+		mkfs_print_summary(report_is_stdout(report_text, report_json,
+						    report_svg) ? stderr : stdout,
+				   output, &res, now_seconds() - started);
 	/* The image is complete; a report that cannot be written is an
 	 * error of its own but leaves the image in place. */
 	rc = mkfs_write_reports(&res, output, report_text, report_json,
@@ -568,5 +570,5 @@ out:
 		axfs_profile_free(&profile);
 	free(xip);
 	free(profiles);
-	return rc;
+	return cmd_finish_stdout(rc);
 }

@@ -59,6 +59,8 @@
 
 /* How many skipped profile entries the one warning names by path. */
 #define PLAN_WARN_EXAMPLES 3
+/* How many of them -v lists one per line; -vv lists them all. */
+#define PLAN_INFO_LINES 20
 
 enum {
 	F_GLOB = 1 << 0,	/* an --xip glob matched a path of the group */
@@ -218,12 +220,17 @@ static int report_bad(const struct axfs_plan_opts *o, const struct bad *bad,
 	for (size_t i = 0; i < nbad; i++) {
 		const struct axfs_profile_entry *pe = &p->v[bad[i].idx];
 
-		axfs_log(o->log, AXFS_LOG_INFO,
+		axfs_log(o->log, i < PLAN_INFO_LINES ? AXFS_LOG_INFO :
+			 AXFS_LOG_DEBUG,
 			 "%s:%zu: profile page '%s' at %llu skipped: %s",
 			 pe->file ? pe->file : "profile", pe->line, pe->path,
 			 (unsigned long long)pe->offset,
 			 bad_text(bad[i].kind));
 	}
+	if (nbad > PLAN_INFO_LINES)
+		axfs_log(o->log, AXFS_LOG_INFO, "... and %zu more skipped "
+			 "profile pages (-vv lists them)",
+			 nbad - PLAN_INFO_LINES);
 	ex[0] = '\0';
 	for (size_t i = 0; i < shown && len < sizeof(ex); i++) {
 		const struct axfs_profile_entry *pe = &p->v[bad[i].idx];
@@ -244,7 +251,7 @@ static int report_bad(const struct axfs_plan_opts *o, const struct bad *bad,
 		 (unsigned long long)kinds[BAD_NOT_REGULAR], \
 		 (unsigned long long)kinds[BAD_PAST_EOF], \
 		 (unsigned long long)kinds[BAD_MISALIGNED], ex, \
-		 nbad > shown ? ", ... (-v lists all)" : ""
+		 nbad > shown ? ", ... (-v lists them)" : ""
 	if (!nmatched)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 			"'%s': no profile entry names a page of the image, so "

@@ -257,9 +257,9 @@ test_expect_success '--xip-suffix stays within the budget: a page costs its suff
 '
 
 test_expect_success '--xip-suffix with an mmap limit: the trim shrinks suffixes' '
-	"$AXFS" mkfs -v tree -p mid.csv --xip-suffix --mmap-limit 1GiB \
-		-o full.axfs 2>err &&
-	mapped=$(sed -n "s/.*bytes (\([0-9]*\) memory-mapped).*/\1/p" err) &&
+	"$AXFS" mkfs tree -p mid.csv --xip-suffix --mmap-limit 1GiB \
+		-o full.axfs >out &&
+	mapped=$(sed -n "s/.*memory-mapped part: \([0-9]*\) bytes.*/\1/p" out) &&
 	test -n "$mapped" &&
 	"$AXFS" mkfs tree -p mid.csv --xip-suffix --xip-budget 1MiB \
 		--mmap-limit $((mapped - 4096)) -o lim.axfs \

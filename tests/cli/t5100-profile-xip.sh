@@ -198,8 +198,14 @@ test_expect_success 'without --xip-suffix: exactly the profile, and fsck notes t
 	printf "/usr/bin/other,0\n/usr/bin/prog,8192\n" >want &&
 	diff want got &&
 	"$AXFS" fsck mid.axfs >out 2>&1 &&
+	test "$(grep -c "xip-order" out)" -eq 1 &&
+	grep "^mid.axfs: notice: 2 findings: an XIP page is followed by a non-XIP page: the 2008 driver.* (-v lists them) \[node.xip-order\]$" out &&
+	grep "^mid.axfs: clean, " out && test "$(wc -l <out)" -eq 2 &&
+	"$AXFS" fsck -v mid.axfs >out 2>&1 &&
 	grep "/usr/bin/prog: notice: page 2 is XIP and page 3 is not.*\[node.xip-order\]" out &&
-	grep "/usr/bin/other: notice: .*\[node.xip-order\]" out
+	grep "/usr/bin/other: notice: .*\[node.xip-order\]" out &&
+	"$AXFS" fsck --json mid.axfs >out.json &&
+	test "$(grep -c node.xip-order out.json)" -eq 2
 '
 
 test_expect_success '--xip-suffix: every page from the first XIP page to the end is XIP' '

@@ -49,6 +49,8 @@ enum {
 	OPT_REPORT_SVG,
 	OPT_XATTRS,
 	OPT_STRICT_PROFILE,
+	OPT_EXCLUDE,
+	OPT_EXCLUDE_FROM,
 };
 
 static const struct option longopts[] = {
@@ -58,6 +60,8 @@ static const struct option longopts[] = {
 	{ "compressor", required_argument, NULL, OPT_COMPRESSOR },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "xip", required_argument, NULL, OPT_XIP },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "policy", required_argument, NULL, 'c' },
 	{ "xip-budget", required_argument, NULL, OPT_XIP_BUDGET },
@@ -100,6 +104,10 @@ static int usage(void)
 "      --xip GLOB            store the files matching GLOB (an image path such\n"
 "                            as '/bin/*') uncompressed for execute-in-place;\n"
 "                            repeatable\n"
+"      --exclude GLOB        leave the entries matching GLOB (an image path\n"
+"                            such as '/usr/share/doc/**') out, with what is\n"
+"                            under them; repeatable\n"
+"      --exclude-from FILE   the same for each line of FILE (# comments)\n"
 "  -p, --profile CSV         make the pages a profile counted XIP; repeatable\n"
 "      --strict-profile      a profile entry naming no page of the tree is an\n"
 "                            error (one that matches nothing always is)\n"
@@ -213,6 +221,109 @@ static int add_string(const char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+/* The excludes of the command line, with where each comes from; the
+ * strings of --exclude-from lines are owned (`owned`). */
+struct excludes {
+	const char **glob;
+	const char **where;
+	size_t n, nwhere;
+	char **owned;
+	size_t nowned;
+};
+
+static void excludes_free(struct excludes *x)
+{
+	for (size_t i = 0; i < x->nowned; i++)
+		free(x->owned[i]);
+	free(x->owned);
+	free(x->glob);
+	free(x->where);
+}
+
+static int own(struct excludes *x, char *s)
+{
+	char **nv;
+
+	if (!s)
+		return -1;
+	nv = realloc(x->owned, (x->nowned + 1) * sizeof(*nv));
+	if (!nv) {
+		free(s);
+		return -1;
+	}
+	nv[x->nowned++] = s;
+	x->owned = nv;
+	return 0;
+}
+
+/* One exclude glob: an image path, well formed.  0, -1 out of memory, or
+ * EXIT_USAGE/EXIT_OPERATIONAL after saying what is wrong. */
+static int add_exclude(struct excludes *x, const char *glob, const char *where,
+		       int from_file)
+{
+	char why[256];
+
+	if (glob[0] != '/' || axfs_glob_check(glob, why, sizeof(why)) < 0) {
+		if (glob[0] != '/')
+			snprintf(why, sizeof(why), "the pattern must be an "
+				 "image path starting with '/', such as "
+				 "'/usr/share/doc/**'");
+		if (from_file) {
+			cmd_error("%s: '%s': %s", where, glob, why);
+			return EXIT_OPERATIONAL;
+		}
+		return cmd_usage_error("--exclude '%s': %s", glob, why);
+	}
+	if (add_string(&x->glob, &x->n, glob) < 0 ||
+	    add_string(&x->where, &x->nwhere, where) < 0)
+		return -1;
+	return 0;
+}
+
+/* --exclude-from FILE: a glob a line; blank lines and lines starting with
+ * '#' are skipped; an error names FILE:LINE. */
+static int read_exclude_file(struct excludes *x, const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
+	char *line = NULL, *where;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	int rc = 0;
+
+	if (!f) {
+		cmd_error("cannot open '%s': %s", file, strerror(errno));
+		return EXIT_OPERATIONAL;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (!len || line[0] == '#')
+			continue;
+		if (memchr(line, '\0', (size_t)len)) {
+			cmd_error("%s:%zu: a NUL byte in the line", file, lineno);
+			rc = EXIT_OPERATIONAL;
+			break;
+		}
+		if (asprintf(&where, "%s:%zu", file, lineno) < 0 ||
+		    own(x, where) < 0 || own(x, strdup(line)) < 0) {
+			rc = -1;
+			break;
+		}
+		rc = add_exclude(x, x->owned[x->nowned - 1], where, 1);
+		if (rc != 0)
+			break;
+	}
+	if (rc == 0 && ferror(f)) {
+		cmd_error("cannot read '%s': %s", file, strerror(errno));
+		rc = EXIT_OPERATIONAL;
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
 /* Every output against every input and the other outputs, and every
  * output writable, before anything is read or written. */
 static int check_files(const struct axfs_build_opts *o, const char **profiles,
@@ -269,6 +380,7 @@ int cmd_mkfs(int argc, char **argv)
 	struct axfs_profile profile;
 	struct axfs_error err;
 	const char **xip = NULL, **profiles = NULL;
+	struct excludes excl = { 0 };
 	size_t nxip = 0, nprofiles = 0;
 	const char *output = NULL, *policy_file = NULL;
 	const char *report_text = NULL, *report_json = NULL, *report_svg = NULL;
@@ -339,6 +451,17 @@ int cmd_mkfs(int argc, char **argv)
 		case 'p':
 			if (add_string(&profiles, &nprofiles, optarg) < 0)
 				goto nomem;
+			break;
+		case OPT_EXCLUDE:
+		case OPT_EXCLUDE_FROM:
+			rc = c == OPT_EXCLUDE ?
+			     add_exclude(&excl, optarg, "--exclude", 0) :
+			     read_exclude_file(&excl, optarg);
+			if (rc < 0)
+				goto nomem;
+			if (rc > 0)
+				goto out;
+			rc = EXIT_OPERATIONAL;
 			break;
 		case 'c':
 			policy_file = optarg;
@@ -506,6 +629,9 @@ int cmd_mkfs(int argc, char **argv)
 	rc = EXIT_OPERATIONAL;
 	o.xip_globs = xip;
 	o.n_xip_globs = nxip;
+	o.exclude_globs = excl.glob;
+	o.exclude_where = excl.where;
+	o.n_exclude_globs = excl.n;
 	o.log = &cmd_logger;
 	o.cancel = &cmd_cancelled;
 
@@ -570,5 +696,6 @@ out:
 		axfs_profile_free(&profile);
 	free(xip);
 	free(profiles);
+	excludes_free(&excl);
 	return cmd_finish_stdout(rc);
 }

@@ -92,14 +92,32 @@ static int read_source(const struct axfs_build_opts *o,
 		       struct axfs_error *err)
 {
 	struct axfs_src_entry ent;
+	struct build_exclude x;
 	int64_t first_mtime = 0;
 	int have_first = 0, all_same = 1;
 	int rc;
 
+	if ((rc = build_exclude_init(&x, o, err)) < 0)
+		return rc;
 	for (;;) {
 		rc = src->ops->next(src, &ent, err);
 		if (rc <= 0)
 			break;
+		if (build_exclude_test(&x, ent.path, o->log)) {
+			free(ent.data.host_path);
+			continue;
+		}
+		/* The data of a hard link is its target's: with the target
+		 * left out there is nothing to link to. */
+		if (ent.hardlink_to &&
+		    build_exclude_test(&x, ent.hardlink_to, NULL)) {
+			free(ent.data.host_path);
+			rc = axfs_error_set(err, AXFS_ERR_INVALID, "'/%s' is a "
+				"hard link to '/%s', which is excluded: "
+				"exclude both or neither", ent.path,
+				ent.hardlink_to);
+			break;
+		}
 		/* Per-file times are lost unless every entry shares one
 		 * time; the build decides, as only it knows the image
 		 * timestamp. */
@@ -115,11 +133,16 @@ static int read_source(const struct axfs_build_opts *o,
 		rc = axfs_tree_add(t, &ent, NULL, err);
 		if (rc < 0) {
 			free(ent.data.host_path);
-			return rc;
+			break;
 		}
-		if (o->cancel && *o->cancel)
-			return build_check_cancel(o, err);
+		if (o->cancel && *o->cancel) {
+			rc = build_check_cancel(o, err);
+			break;
+		}
 	}
+	if (rc == 0)
+		build_exclude_report(&x, o->log);
+	build_exclude_free(&x);
 	if (rc < 0)
 		return rc;
 	if (all_same && build_for_each_entry(t, clear_mtime_lossy, NULL) < 0)

@@ -53,6 +53,8 @@ void axfs_policy_free(struct axfs_policy *p)
 	free_list(p->xip_exclude, p->n_xip_exclude);
 	free(p->xip_files_pos);
 	free(p->xip_exclude_pos);
+	free_list(p->exclude, p->n_exclude);
+	free(p->exclude_pos);
 	for (size_t i = 0; i < p->n_rules; i++)
 		free(p->rules[i].match);
 	free(p->rules);
@@ -993,14 +995,14 @@ static int parse_root(struct walk *w, yaml_node_t *n)
 {
 	static const char *const keys[] = { "compression", "xip", "owners", "files",
 					     "devices", "timestamp", "split", "xattrs",
-					     "pad", NULL };
+					     "pad", "exclude", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "compression"))
@@ -1019,6 +1021,9 @@ static int parse_root(struct walk *w, yaml_node_t *n)
 			rc = get_xattrs(w, v);
 		else if (!strcmp(k, "pad"))
 			rc = parse_pad(w, v);
+		else if (!strcmp(k, "exclude"))
+			rc = parse_glob_list(w, v, "exclude", &w->p->exclude,
+					     &w->p->n_exclude, &w->p->exclude_pos);
 		else {
 			rc = get_timestamp(w, v, "timestamp", &w->p->timestamp);
 			w->p->has_timestamp = rc == 0;

@@ -32,6 +32,13 @@ struct axfs_build_opts {
 	int64_t force_uid, force_gid;	/* -1: keep */
 	const char *const *xip_globs;
 	size_t n_xip_globs;
+	/* Entries left out of the image, with everything under them (the
+	 * policy's exclude too); exclude_where[i] names where each glob
+	 * comes from in messages ("--exclude", "list.txt:3"; NULL: all
+	 * "--exclude"). */
+	const char *const *exclude_globs;
+	const char *const *exclude_where;
+	size_t n_exclude_globs;
 	const struct axfs_policy *policy;	/* may be NULL */
 	const struct axfs_profile *profile;	/* canonical; may be NULL */
 	int has_budget;

@@ -54,6 +54,8 @@ struct axfs_policy {
 	int strict_profile;		/* xip.strict-profile; -1 unset */
 	char **xip_files; size_t n_xip_files;
 	char **xip_exclude; size_t n_xip_exclude;
+	char **exclude; size_t n_exclude;	/* entries left out */
+	struct axfs_policy_pos *exclude_pos;
 	/* where each xip.files / xip.exclude glob is (for warnings) */
 	struct axfs_policy_pos { size_t line, column; }
 		*xip_files_pos, *xip_exclude_pos;

@@ -12,6 +12,7 @@
  * Applying the parsed policy to a tree is policy_apply.c.
  */
 #include "axfs_policy.h"
+#include "axfs_suggest.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -338,41 +339,11 @@ static int get_timestamp(struct walk *w, yaml_node_t *n, const char *key,
 
 /* ---- mappings: known keys, duplicates, suggestions ----------------------- */
 
-/* Optimal string alignment distance (a swap of two letters costs 1). */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t d[34][34];
-
-	if (la > 32 || lb > 32)
-		return SIZE_MAX;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-			size_t v = d[i - 1][j - 1] + cost;
-
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[la][lb];
-}
-
 static int unknown_key(struct walk *w, yaml_node_t *k, const char *path,
 		       const char *const *keys)
 {
-	const char *s = scalar(k), *best = NULL;
-	size_t bestd = SIZE_MAX, len = 0;
+	const char *s = scalar(k), *best;
+	size_t len = 0;
 	char full[256], list[256];
 	char canon[40];
 
@@ -383,16 +354,8 @@ static int unknown_key(struct walk *w, yaml_node_t *k, const char *path,
 	snprintf(canon, sizeof(canon), "%s", s);
 	for (char *c = canon; *c; c++)
 		*c = *c == '_' ? '-' : (char)((*c >= 'A' && *c <= 'Z') ? *c + 32 : *c);
-	for (size_t i = 0; keys[i]; i++) {
-		size_t d = edit_distance(canon, keys[i]);
-
-		if (d < bestd) {
-			bestd = d;
-			best = keys[i];
-		}
-	}
-	if (best && (bestd <= 2 || bestd * 3 <= strlen(best)) &&
-	    bestd < strlen(best))
+	best = axfs_suggest(canon, keys);
+	if (best)
 		return FAIL(w, k, full, "unknown key; did you mean '%s'?", best);
 	list[0] = '\0';
 	for (size_t i = 0; keys[i] && len < sizeof(list); i++)

@@ -111,4 +111,21 @@ test_expect_success '--xip-budget is a limit: whole files over it fail the build
 	test "$(seedread xip b.img | wc -l)" -eq "$pages"
 '
 
+test_expect_success 'did you mean: a misspelt subcommand or option; axfs help nothing exits 16' '
+	test_expect_code 16 "$AXFS" help nothing 2>err &&
+	grep "^axfs: .nothing. is not an axfs command. See .axfs --help.\.$" err &&
+	test_expect_code 16 "$AXFS" mkfz tree -o x.img 2>err &&
+	grep "^axfs: .mkfz. is not an axfs command; did you mean .mkfs.?" err &&
+	test_expect_code 16 "$AXFS" help fsk 2>err && grep "did you mean .fsck.?" err &&
+	test_expect_code 16 "$AXFS" help mkfs fsck 2>err && grep "takes one command" err &&
+	test_expect_code 16 "$AXFS" mkfs --xip-budgte 1MiB tree -o x.img 2>err &&
+	grep "^axfs mkfs: unrecognized option .--xip-budgte.; did you mean .--xip-budget.?$" err &&
+	test_expect_code 16 "$AXFS" fsck --stirct=1 img 2>err &&
+	grep "unrecognized option .--stirct=1.; did you mean .--strict.?$" err &&
+	test_expect_code 16 "$AXFS" extract --frobnicate img out 2>err &&
+	grep "^axfs extract: unrecognized option .--frobnicate.$" err &&
+	"$AXFS" help mkfs >help.out && grep "^usage: axfs mkfs" help.out &&
+	test_path_is_missing x.img
+'
+
 test_done

@@ -178,7 +178,7 @@ static int write_all(struct tar_out *t)
 
 int extract_tar(const char *image, const char *store, const char *file)
 {
-	struct axfs_outfile of = { NULL, NULL, -1 };
+	struct axfs_outfile of = { NULL, NULL, -1, 0 };
 	struct axfs_source_opts so;
 	struct axfs_error err;
 	struct tar_out t;

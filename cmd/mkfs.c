@@ -673,16 +673,16 @@ int cmd_mkfs(int argc, char **argv)
 		goto out;
 	}
 	cmd_progress_end();
-	/* On standard output as mksquashfs prints its own, unless a report
-	 * goes there. */
-	if (cmd_verbosity >= 1)
-		mkfs_print_summary(report_is_stdout(report_text, report_json,
-						    report_svg) ? stderr : stdout,
-				   output, &res, now_seconds() - started);
 	/* The image is complete; a report that cannot be written is an
 	 * error of its own but leaves the image in place. */
 	rc = mkfs_write_reports(&res, output, report_text, report_json,
 				report_svg) < 0 ? EXIT_OPERATIONAL : EXIT_OK;
+	/* Last, on standard output as mksquashfs prints its own (unless a
+	 * report went there): a reader that went away misses no file. */
+	if (cmd_verbosity >= 1)
+		mkfs_print_summary(report_is_stdout(report_text, report_json,
+						    report_svg) ? stderr : stdout,
+				   output, &res, now_seconds() - started);
 	axfs_build_result_free(&res);
 	goto out;
 

@@ -260,7 +260,7 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	       struct axfs_error *err)
 {
 	const struct axfs_policy *pol = o->policy;
-	struct axfs_outfile of = { NULL, NULL, -1 };
+	struct axfs_outfile of = { NULL, NULL, -1, 0 };
 	struct axfs_source *src = NULL;
 	struct axfs_source_opts so;
 	struct axfs_plan_opts plo;
@@ -298,7 +298,8 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	excl[1] = of.tmp_path;
 	so.log = o->log;
 	so.exclude_host_paths = excl;
-	so.n_exclude_host_paths = 2;
+	/* An unnamed temporary file is in no directory listing. */
+	so.n_exclude_host_paths = of.unnamed ? 1 : 2;
 	so.tmpdir = o->tmpdir;
 	so.store_path = o->source_store;
 	rc = axfs_source_open(&src, o->source, &so, err);

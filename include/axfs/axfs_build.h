@@ -81,11 +81,16 @@ int axfs_build(const struct axfs_build_opts *o, struct axfs_build_result *res,
 	       struct axfs_error *err);
 void axfs_build_result_free(struct axfs_build_result *res);
 
-/* Atomic output helpers (also used by split and merge-profile). */
+/* Atomic output helpers (also used by split and merge-profile): an
+ * unnamed O_TMPFILE where the filesystem has them (nothing is left by any
+ * signal, SIGKILL included), else a named temporary file beside the output
+ * (removed on failure and by SIGINT, SIGTERM, SIGHUP). */
 struct axfs_outfile {
 	char *final_path;
-	char *tmp_path;
+	char *tmp_path;		/* ".NAME.XXXXXX" beside it; for an unnamed
+				 * file only the template until commit */
 	int fd;
+	int unnamed;		/* an O_TMPFILE without a name yet */
 };
 int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 		      struct axfs_error *err);

@@ -128,4 +128,37 @@ test_expect_success 'did you mean: a misspelt subcommand or option; axfs help no
 	test_path_is_missing x.img
 '
 
+test_expect_success 'SIGKILL mid-build leaves no temporary file (O_TMPFILE)' '
+	mkdir k && mkfifo k/fifo &&
+	ls -A k >before &&
+	{ "$AXFS" mkfs -q - -o k/k.img <k/fifo & } &&
+	pid=$! && exec 3>k/fifo &&
+	n=0 && until ls -l /proc/$pid/fd 2>/dev/null | grep -q "$TRASH/k/.*(deleted)"; do
+		n=$((n + 1)) && test $n -lt 100 || break; sleep 0.1
+	done &&
+	ls -l /proc/$pid/fd | grep "$TRASH/k/.*(deleted)" &&
+	kill -9 $pid && { wait $pid; true; } && exec 3>&- &&
+	ls -A k >after && test_cmp before after
+'
+
+test_expect_success 'a reader that goes away (SIGPIPE) leaves no temporary file' '
+	mkdir sp && cp -r tree sp/t &&
+	for i in $(seq 1 200); do echo $i >sp/t/etc/f$i; done &&
+	touch -d @1000000 sp/t/etc/f1 &&
+	("$AXFS" mkfs -vv sp/t -o sp/s.img 2>&1 | head -1 >/dev/null) &&
+	! ls -A sp | grep "^\.s\.img\." &&
+	{ test_path_is_missing sp/s.img || "$AXFS" fsck -q sp/s.img; }
+'
+
+test_expect_success 'a full TMPDIR is named in the message' '
+	mkdir spool && head -c 2000000 /dev/urandom >tree/big &&
+	tar cf big.tar -C tree . && rm tree/big &&
+	(ulimit -f 200; TMPDIR=$TRASH/spool "$AXFS" mkfs -q big.tar -o big.img) 2>err;
+	test $? -eq 8 &&
+	grep "cannot write the spool file for the archive.s data in .$TRASH/spool.: File too large" err &&
+	test_path_is_missing big.img && ! ls -A | grep "^\.big\.img\." &&
+	(ulimit -f 200; TMPDIR=$TRASH/spool "$AXFS" mkfs -q - -o big.img <big.tar) 2>err;
+	test $? -eq 8 && grep "in .$TRASH/spool." err
+'
+
 test_done

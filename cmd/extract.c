@@ -554,6 +554,49 @@ static int extract_fn(void *ctx, const char *path,
 	return rc < 0 ? 1 : 0;	/* 1: failed, already reported */
 }
 
+/*
+ * An input that lies inside the target directory where the image holds an
+ * entry of the same name would be replaced by that entry (with --force, or
+ * into a directory that holds nothing else): refused before anything is
+ * written.  Returns 1 after saying so, else 0.
+ */
+static int input_in_target(struct axfs_image *img, const char *dir,
+			   const char *input, const char *role)
+{
+	char *rd, *ri;
+	size_t l;
+	int clash = 0;
+
+	if (!input || !strcmp(input, "-"))
+		return 0;
+	rd = realpath(dir, NULL);
+	ri = realpath(input, NULL);
+	if (rd && ri) {
+		l = strlen(rd);
+		if (l > 1 && !strncmp(ri, rd, l) && ri[l] == '/')
+			memmove(ri, ri + l, strlen(ri + l) + 1);
+		else if (l == 1)
+			;	/* the root: ri is its own relative path */
+		else
+			goto out;
+		{
+			struct axfs_error err;
+			uint64_t ino = UINT64_MAX;
+
+			clash = axfs_image_lookup(img, ri, &ino, &err) == 0 &&
+				ino != UINT64_MAX;
+		}
+		if (clash)
+			cmd_error("the image holds '%s', which would replace "
+				  "the input '%s' (%s) in '%s': extract "
+				  "elsewhere", ri, input, role, dir);
+	}
+out:
+	free(rd);
+	free(ri);
+	return clash;
+}
+
 static int extract(const char *image, const char *store, const char *dir,
 		   int force, unsigned int jobs)
 {
@@ -616,6 +659,11 @@ static int extract(const char *image, const char *store, const char *dir,
 				  "into it)", dir);
 			goto out;
 		}
+	}
+	if (input_in_target(x.img, dir, image, "IMAGE") ||
+	    input_in_target(x.img, dir, store, "STORE")) {
+		close(fd);
+		goto out;
 	}
 	x.cap = 64;
 	x.lv = calloc(x.cap, sizeof(*x.lv));

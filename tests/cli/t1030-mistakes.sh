@@ -161,4 +161,13 @@ test_expect_success 'a full TMPDIR is named in the message' '
 	test $? -eq 8 && grep "in .$TRASH/spool." err
 '
 
+test_expect_success 'extract --force into the directory of the image: an entry of its name is refused' '
+	mkdir -p holds out2 && echo data >holds/e.img && "$AXFS" mkfs -q holds -o out2/e.img &&
+	cp out2/e.img e.orig &&
+	(cd out2 && test_expect_code 8 "$AXFS" extract --force e.img .) 2>err &&
+	grep "the image holds ./e.img., which would replace the input .e.img. (IMAGE) in .\.." err &&
+	cmp out2/e.img e.orig &&
+	"$AXFS" extract --force out2/e.img out2/sub && cmp out2/sub/e.img holds/e.img
+'
+
 test_done

@@ -28,6 +28,7 @@
 #include "axfs_glob.h"
 #include "axfs_policy.h"
 #include "axfs_profile.h"
+#include "mkfs_exclude.h"
 #include "mkfs_summary.h"
 #include "util_report.h"
 
@@ -219,109 +220,6 @@ static int add_string(const char ***v, size_t *n, const char *s)
 	nv[(*n)++] = s;
 	*v = nv;
 	return 0;
-}
-
-/* The excludes of the command line, with where each comes from; the
- * strings of --exclude-from lines are owned (`owned`). */
-struct excludes {
-	const char **glob;
-	const char **where;
-	size_t n, nwhere;
-	char **owned;
-	size_t nowned;
-};
-
-static void excludes_free(struct excludes *x)
-{
-	for (size_t i = 0; i < x->nowned; i++)
-		free(x->owned[i]);
-	free(x->owned);
-	free(x->glob);
-	free(x->where);
-}
-
-static int own(struct excludes *x, char *s)
-{
-	char **nv;
-
-	if (!s)
-		return -1;
-	nv = realloc(x->owned, (x->nowned + 1) * sizeof(*nv));
-	if (!nv) {
-		free(s);
-		return -1;
-	}
-	nv[x->nowned++] = s;
-	x->owned = nv;
-	return 0;
-}
-
-/* One exclude glob: an image path, well formed.  0, -1 out of memory, or
- * EXIT_USAGE/EXIT_OPERATIONAL after saying what is wrong. */
-static int add_exclude(struct excludes *x, const char *glob, const char *where,
-		       int from_file)
-{
-	char why[256];
-
-	if (glob[0] != '/' || axfs_glob_check(glob, why, sizeof(why)) < 0) {
-		if (glob[0] != '/')
-			snprintf(why, sizeof(why), "the pattern must be an "
-				 "image path starting with '/', such as "
-				 "'/usr/share/doc/**'");
-		if (from_file) {
-			cmd_error("%s: '%s': %s", where, glob, why);
-			return EXIT_OPERATIONAL;
-		}
-		return cmd_usage_error("--exclude '%s': %s", glob, why);
-	}
-	if (add_string(&x->glob, &x->n, glob) < 0 ||
-	    add_string(&x->where, &x->nwhere, where) < 0)
-		return -1;
-	return 0;
-}
-
-/* --exclude-from FILE: a glob a line; blank lines and lines starting with
- * '#' are skipped; an error names FILE:LINE. */
-static int read_exclude_file(struct excludes *x, const char *file)
-{
-	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
-	char *line = NULL, *where;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	int rc = 0;
-
-	if (!f) {
-		cmd_error("cannot open '%s': %s", file, strerror(errno));
-		return EXIT_OPERATIONAL;
-	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (!len || line[0] == '#')
-			continue;
-		if (memchr(line, '\0', (size_t)len)) {
-			cmd_error("%s:%zu: a NUL byte in the line", file, lineno);
-			rc = EXIT_OPERATIONAL;
-			break;
-		}
-		if (asprintf(&where, "%s:%zu", file, lineno) < 0 ||
-		    own(x, where) < 0 || own(x, strdup(line)) < 0) {
-			rc = -1;
-			break;
-		}
-		rc = add_exclude(x, x->owned[x->nowned - 1], where, 1);
-		if (rc != 0)
-			break;
-	}
-	if (rc == 0 && ferror(f)) {
-		cmd_error("cannot read '%s': %s", file, strerror(errno));
-		rc = EXIT_OPERATIONAL;
-	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	return rc;
 }
 
 /* Every output against every input and the other outputs, and every

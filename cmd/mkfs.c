@@ -225,7 +225,8 @@ static int add_string(const char ***v, size_t *n, const char *s)
 /* Every output against every input and the other outputs, and every
  * output writable, before anything is read or written. */
 static int check_files(const struct axfs_build_opts *o, const char **profiles,
-		       size_t nprofiles, const char *policy_file,
+		       size_t nprofiles, const struct excludes *excl,
+		       const char *policy_file,
 		       const char *report_text, const char *report_json,
 		       const char *report_svg)
 {
@@ -235,7 +236,7 @@ static int check_files(const struct axfs_build_opts *o, const char **profiles,
 		{ report_json, "--report-json" },
 		{ report_svg, "--report-svg" },
 	};
-	struct cmd_file *in = calloc(nprofiles + 3, sizeof(*in));
+	struct cmd_file *in = calloc(nprofiles + excl->nfiles + 3, sizeof(*in));
 	size_t nin = 0;
 	int rc;
 
@@ -248,6 +249,8 @@ static int check_files(const struct axfs_build_opts *o, const char **profiles,
 	in[nin++] = (struct cmd_file){ policy_file, "--policy" };
 	for (size_t i = 0; i < nprofiles; i++)
 		in[nin++] = (struct cmd_file){ profiles[i], "--profile" };
+	for (size_t i = 0; i < excl->nfiles; i++)
+		in[nin++] = (struct cmd_file){ excl->files[i], "--exclude-from" };
 	rc = cmd_check_outputs(in, nin, out, sizeof(out) / sizeof(*out));
 	free(in);
 	return rc;
@@ -521,8 +524,8 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	o.source = argv[optind];
 	o.output = output;
-	if ((rc = check_files(&o, profiles, nprofiles, policy_file, report_text,
-			      report_json, report_svg)) != 0)
+	if ((rc = check_files(&o, profiles, nprofiles, &excl, policy_file,
+			      report_text, report_json, report_svg)) != 0)
 		goto out;
 	rc = EXIT_OPERATIONAL;
 	o.xip_globs = xip;

@@ -33,6 +33,7 @@ void excludes_free(struct excludes *x)
 	free(x->owned);
 	free(x->glob);
 	free(x->where);
+	free(x->files);
 }
 
 static int own(struct excludes *x, char *s)
@@ -84,6 +85,11 @@ int read_exclude_file(struct excludes *x, const char *file)
 	if (!f) {
 		cmd_error("cannot open '%s': %s", file, strerror(errno));
 		return EXIT_OPERATIONAL;
+	}
+	if (append(&x->files, &x->nfiles, file) < 0) {
+		if (f != stdin)
+			fclose(f);
+		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;

@@ -14,6 +14,8 @@ struct excludes {
 	size_t n, nwhere;
 	char **owned;
 	size_t nowned;
+	const char **files;	/* the --exclude-from files: inputs */
+	size_t nfiles;
 };
 
 /* One glob (--exclude, or a line of a file with from_file): an image path,

@@ -69,6 +69,9 @@ test_expect_success '--exclude-from: a glob a line, comments, FILE:LINE in error
 	grep "warning: nomatch.list:1: ./nope. matches nothing" err &&
 	test_expect_code 8 "$AXFS" mkfs -q tree -o b.axfs --exclude-from missing.list 2>err &&
 	grep "cannot open .missing.list.: No such file or directory" err &&
+	test_expect_code 16 "$AXFS" mkfs -q tree -o b.axfs --exclude-from ex.list \
+		--report ex.list 2>err &&
+	grep "the output .ex.list. (--report) is the input .ex.list. (--exclude-from)" err &&
 	test_expect_code 16 "$AXFS" mkfs -q tree -o b.axfs --exclude "etc" 2>err &&
 	grep "^axfs mkfs: --exclude .etc.: the pattern must be an image path" err
 '

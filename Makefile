@@ -102,7 +102,7 @@ FLAGS_STAMP := $(B)/.build-flags
 # Sanitizer pass run by `make check` (and CI): unit + CLI tests again
 # under ASan+UBSan, built in build-san/.
 .PHONY: check-san check-san-build fuzz-replay
-.PHONY: all deps check check-all check-unit check-cli check-kernel check-arm64 demo install uninstall clean fuzz bench FORCE
+.PHONY: all deps check check-all check-unit check-cli check-kernel check-arm64 demo install install-man uninstall clean fuzz bench FORCE
 
 all: $(AXFS) $(LIBSO) $(LIBA)
 
@@ -328,7 +328,7 @@ demo:
 	$(Q)sh examples/demo.sh $(AXFS)
 
 # ---- install ---------------------------------------------------------------
-install: all $(LIBA)
+install: all $(LIBA) install-man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/axfs \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
@@ -341,15 +341,24 @@ install: all $(LIBA)
 	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so.$(SOVERSION)
 	ln -sf libaxfsimg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libaxfsimg.so
 	install -m 644 $(API_HDRS) $(DESTDIR)$(INCLUDEDIR)/axfs/
-	for m in man/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man1/; done; true
-	for m in man/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man5/; done; true
-	for m in man/*.8; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(MANDIR)/man8/; done; true
 	install -d $(DESTDIR)$(DATADIR)/bash-completion/completions
 	install -m 644 contrib/bash-completion/axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/axfs
 	ln -sf axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/mkfs.axfs
 	ln -sf axfs $(DESTDIR)$(DATADIR)/bash-completion/completions/fsck.axfs
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(PC_LIBDIR)|; s|@INCLUDEDIR@|$(PC_INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
 		libaxfsimg/axfsimg.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/axfsimg.pc
+
+# An alias page (mkfs.axfs.8) is a symbolic link in man/, so that
+# `man -l man/mkfs.axfs.8` works in the tree; installed, it is a .so page
+# naming its target in that target's section directory.
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	for m in man/*.[158]; do \
+		d=$(DESTDIR)$(MANDIR)/man$${m##*.}; \
+		if [ -L "$$m" ]; then t=$$(readlink "$$m"); \
+			printf '%s\n' '.\" SPDX-License-Identifier: GPL-2.0-or-later' ".so man$${t##*.}/$$t" >$$d/$${m#man/} && chmod 644 $$d/$${m#man/}; \
+		else install -m 644 $$m $$d/; fi || exit 1; \
+	done
 
 # axfsimg.pc names its directories under ${prefix} where they are, so that
 # `pkg-config --define-prefix` finds a relocated (DESTDIR) install.

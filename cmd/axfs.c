@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axfs_suggest.h"
 #include "common.h"
 
 struct cmd_struct {
@@ -39,6 +40,27 @@ static const struct cmd_struct *find_command(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
+}
+
+/* "'mkfz' is not an axfs command", with the nearest one when there is. */
+static int unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS + 2];
+	const char *best;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	names[NCOMMANDS] = "help";
+	names[NCOMMANDS + 1] = NULL;
+	best = axfs_suggest(name, names);
+	cmd_name = "axfs";
+	if (best)
+		cmd_error("'%s' is not an axfs command; did you mean '%s'? "
+			  "See 'axfs --help'.", name, best);
+	else
+		cmd_error("'%s' is not an axfs command. See 'axfs --help'.",
+			  name);
+	return EXIT_USAGE;
 }
 
 static void usage(FILE *f)
@@ -87,10 +109,18 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0 &&
-		    (c = find_command(argv[2]))) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
 			char *args[] = { argv[2], (char *)"--help", NULL };
 
+			if (argc > 3) {
+				cmd_name = "axfs";
+				cmd_error("'axfs help' takes one command, not '%s'",
+					  argv[3]);
+				return EXIT_USAGE;
+			}
+			c = find_command(argv[2]);
+			if (!c)
+				return unknown_command(argv[2]);
 			return run(c, 2, args);
 		}
 		usage(stdout);
@@ -101,10 +131,7 @@ int main(int argc, char **argv)
 		return cmd_print_version();
 	}
 	c = find_command(argv[1]);
-	if (!c) {
-		cmd_error("'%s' is not an axfs command. See 'axfs --help'.",
-			  argv[1]);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return unknown_command(argv[1]);
 	return run(c, argc - 1, argv + 1);
 }

@@ -165,8 +165,8 @@ int cmd_finish_stdout(int rc)
 static void logger_fn(void *ctx, enum axfs_log_level level, const char *msg)
 {
 	(void)ctx;
-	if (level == AXFS_LOG_WARN) {
-		if (cmd_verbosity >= 1) {
+	if (level <= AXFS_LOG_WARN) {
+		if (cmd_verbosity >= 1 || level == AXFS_LOG_ALERT) {
 			msg_prefix(MSG_WARNING);
 			cmd_put_escaped(stderr, msg);
 			fputc('\n', stderr);

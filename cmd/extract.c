@@ -57,6 +57,7 @@
 #include "escape.h"
 #include "image_operands.h"
 #include "options.h"
+#include "outputs.h"
 #include "progress.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
@@ -844,6 +845,49 @@ static int extract_fn(void *ctx, const char *path,
 }
 
 /*
+ * An input that lies inside the target directory where the image holds an
+ * entry of the same name would be replaced by that entry (with --force, or
+ * into a directory that holds nothing else): refused before anything is
+ * written.  Returns 1 after saying so, else 0.
+ */
+static int input_in_target(struct axfs_image *img, const char *dir,
+			   const char *input, const char *role)
+{
+	char *rd, *ri;
+	size_t l;
+	int clash = 0;
+
+	if (!input || !strcmp(input, "-"))
+		return 0;
+	rd = realpath(dir, NULL);
+	ri = realpath(input, NULL);
+	if (rd && ri) {
+		l = strlen(rd);
+		if (l > 1 && !strncmp(ri, rd, l) && ri[l] == '/')
+			memmove(ri, ri + l, strlen(ri + l) + 1);
+		else if (l == 1)
+			;	/* the root: ri is its own relative path */
+		else
+			goto out;
+		{
+			struct axfs_error err;
+			uint64_t ino = UINT64_MAX;
+
+			clash = axfs_image_lookup(img, ri, &ino, &err) == 0 &&
+				ino != UINT64_MAX;
+		}
+		if (clash)
+			cmd_error("the image holds '%s', which would replace "
+				  "the input '%s' (%s) in '%s': extract "
+				  "elsewhere", ri, input, role, dir);
+	}
+out:
+	free(rd);
+	free(ri);
+	return clash;
+}
+
+/*
  * Before anything is written: the files' bytes (link groups once) must
  * fit in the free space of DIR's file system, and under --max-size, so
  * that an image of a few KiB claiming GiB is refused with a message, not
@@ -970,7 +1014,9 @@ static int extract(const char *image, const char *store, const char *dir,
 			goto out;
 		}
 	}
-	if (check_space(&x, fd, max_size) < 0) {
+	if (input_in_target(x.img, dir, image, "IMAGE") ||
+	    input_in_target(x.img, dir, store, "STORE") ||
+	    check_space(&x, fd, max_size) < 0) {
 		close(fd);
 		if (created)
 			rmdir(dir);
@@ -1078,10 +1124,16 @@ int cmd_extract(int argc, char **argv)
 	if (tar && (same_perms || max_size))
 		return cmd_usage_error("-p and --max-size are for a target "
 				       "directory, not --tar");
-	if (tar)
+	if (tar) {
+		struct cmd_file in[] = { { image, "IMAGE" }, { store, "STORE" } };
+		struct cmd_file out = { tar, "--tar" };
+
+		if ((c = cmd_check_outputs(in, 2, &out, 1)) != 0)
+			return c;
 		return cmd_finish_stdout(extract_tar(image, store, tar,
 						     argv + first,
 						     argc - first));
+	}
 	if (jobs == 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 

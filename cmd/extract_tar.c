@@ -243,7 +243,7 @@ static int resolve_paths(struct extract_paths *sel, const char *image,
 int extract_tar(const char *image, const char *store, const char *file,
 		char **paths, int npaths)
 {
-	struct axfs_outfile of = { NULL, NULL, -1 };
+	struct axfs_outfile of = { NULL, NULL, -1, 0 };
 	struct extract_paths sel;
 	struct axfs_source_opts so;
 	struct axfs_error err;

@@ -68,11 +68,24 @@ static const struct option longopts[] = {
 	CMD_LONGOPTS_PROGRESS_END,
 };
 
+/* The notices of one check, held back to be printed as one line. */
+struct notice_group {
+	const char *check;	/* the finding's stable id */
+	uint64_t n;
+	char *first;		/* the first one's line, as printed */
+};
+
 struct out {
 	const char *image;
 	int json;
 	int quiet;
 	int nfind;		/* findings printed (JSON commas) */
+	/* Without -v, the notices of a check (node.xip-order: one per file
+	 * of a profiled image, about the 2008 driver's read()) are one
+	 * line, not a screenful before "clean". */
+	int group_notices;
+	struct notice_group *groups;
+	size_t ngroups;
 };
 
 /* ---- output -------------------------------------------------------------- */
@@ -84,11 +97,96 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 		cmd_progress_update(0, 0, done, total);
 }
 
+static void print_finding(FILE *to, const struct out *o,
+			  const struct axfs_fsck_finding *f)
+{
+	/* On a terminal, an error's "IMAGE: byte OFFSET:" is red (errors
+	 * carry no severity word), as the "axfs mkfs:" of an error message
+	 * is, and the word "warning" yellow. */
+	int red = f->severity == AXFS_FSCK_ERROR;
+
+	fprintf(to, "%s%s: byte %llu:%s ", red ? cmd_color(stdout, CMD_RED) : "",
+		cmd_esc(o->image), (unsigned long long)f->offset,
+		red ? cmd_color(stdout, CMD_RESET) : "");
+	if (f->path)
+		fprintf(to, "%s: ", cmd_esc(f->path));
+	if (f->severity == AXFS_FSCK_WARNING)
+		fprintf(to, "%swarning:%s ", cmd_color(stdout, CMD_YELLOW),
+			cmd_color(stdout, CMD_RESET));
+	else if (!red)
+		fprintf(to, "%s: ", axfs_fsck_severity_name(f->severity));
+	fprintf(to, "%s [%s]\n", cmd_esc(f->message), f->check);
+}
+
+/* Holds a notice back in its check's group; 0, or -1 out of memory (the
+ * notice is then printed at once). */
+static int group_notice(struct out *o, const struct axfs_fsck_finding *f)
+{
+	struct notice_group *g = NULL, *ng;
+	size_t len;
+	FILE *m;
+
+	for (size_t i = 0; i < o->ngroups; i++)
+		if (!strcmp(o->groups[i].check, f->check))
+			g = &o->groups[i];
+	if (!g) {
+		ng = realloc(o->groups, (o->ngroups + 1) * sizeof(*ng));
+		if (!ng)
+			return -1;
+		o->groups = ng;
+		g = &ng[o->ngroups];
+		g->check = f->check;
+		g->n = 0;
+		g->first = NULL;
+		m = open_memstream(&g->first, &len);
+		if (!m)
+			return -1;
+		print_finding(m, o, f);
+		if (fclose(m) != 0) {
+			free(g->first);
+			return -1;
+		}
+		o->ngroups++;
+	}
+	g->n++;
+	return 0;
+}
+
+/* The held-back notices: a check's only one as it is, more as one line. */
+static void print_notice_groups(struct out *o)
+{
+	size_t nchecks;
+	const struct axfs_fsck_check *c = axfs_fsck_checks(&nchecks);
+
+	for (size_t i = 0; i < o->ngroups; i++) {
+		struct notice_group *g = &o->groups[i];
+		const char *summary = "";
+
+		if (g->n == 1) {
+			fputs(g->first, stdout);
+		} else {
+			for (size_t k = 0; k < nchecks; k++)
+				if (!strcmp(c[k].id, g->check))
+					summary = c[k].summary;
+			printf("%s: notice: %llu findings: %s (-v lists them) "
+			       "[%s]\n", o->image, (unsigned long long)g->n,
+			       summary, g->check);
+		}
+		free(g->first);
+	}
+	free(o->groups);
+	o->groups = NULL;
+	o->ngroups = 0;
+}
+
 static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 {
 	struct out *o = ctx;
 
 	if (o->quiet)
+		return 0;
+	if (!o->json && o->group_notices && f->severity == AXFS_FSCK_NOTICE &&
+	    group_notice(o, f) == 0)
 		return 0;
 	cmd_progress_clear();
 	if (o->json) {
@@ -108,22 +206,7 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 		cmd_json_text(f->message);
 		putchar('}');
 	} else {
-		/* On a terminal, an error's "IMAGE: byte OFFSET:" is red
-		 * (errors carry no severity word), as the "axfs mkfs:" of an
-		 * error message is, and the word "warning" yellow. */
-		int red = f->severity == AXFS_FSCK_ERROR;
-
-		printf("%s%s: byte %llu:%s ", red ? cmd_color(stdout, CMD_RED) : "",
-		       cmd_esc(o->image), (unsigned long long)f->offset,
-		       red ? cmd_color(stdout, CMD_RESET) : "");
-		if (f->path)
-			printf("%s: ", cmd_esc(f->path));
-		if (f->severity == AXFS_FSCK_WARNING)
-			printf("%swarning:%s ", cmd_color(stdout, CMD_YELLOW),
-			       cmd_color(stdout, CMD_RESET));
-		else if (!red)
-			printf("%s: ", axfs_fsck_severity_name(f->severity));
-		printf("%s [%s]\n", cmd_esc(f->message), f->check);
+		print_finding(stdout, o, f);
 	}
 	o->nfind++;
 	return 0;
@@ -220,6 +303,7 @@ int cmd_fsck(int argc, char **argv)
 	out.image = image;
 	out.json = json;
 	out.quiet = cmd_verbosity == 0;
+	out.group_notices = cmd_verbosity < 2;
 	fo.report = on_finding;
 	fo.report_ctx = &out;
 	fo.progress = on_progress;
@@ -241,6 +325,8 @@ int cmd_fsck(int argc, char **argv)
 	rc = axfs_fsck_file(image, store, &fo, &res, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	cmd_progress_end();
+	if (!json)
+		print_notice_groups(&out);
 	if (rc < 0) {
 		if (json && !out.quiet)
 			fputs("\n  ],\n  \"operational_error\": ", stdout),

@@ -25,6 +25,7 @@
 #include "escape.h"
 #include "json.h"
 #include "options.h"
+#include "outputs.h"
 #include "signals.h"
 
 static int usage(void)
@@ -444,6 +445,23 @@ int cmd_merge_profile(int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++)
 		nstdin += strcmp(argv[i], "-") == 0;
+	if (output && strcmp(output, "-") != 0) {
+		struct cmd_file out = { output, "-o" };
+		struct cmd_file *in = calloc((size_t)(argc - optind),
+					     sizeof(*in));
+
+		if (!in) {
+			cmd_error("out of memory");
+			goto done;
+		}
+		for (int i = optind; i < argc; i++)
+			in[i - optind] = (struct cmd_file){ argv[i], "CSV" };
+		rc = cmd_check_outputs(in, (size_t)(argc - optind), &out, 1);
+		free(in);
+		if (rc != 0)
+			goto done;
+		rc = EXIT_OPERATIONAL;
+	}
 	if (nstdin > 1) {
 		rc = cmd_usage_error("standard input ('-') can be read only once");
 		goto done;

@@ -21,6 +21,7 @@
 
 #include "common.h"
 #include "options.h"
+#include "outputs.h"
 #include "progress.h"
 #include "signals.h"
 #include "axfs_build.h"
@@ -29,6 +30,8 @@
 #include "axfs_policy.h"
 #include "axfs_profile.h"
 #include "axfs_source.h"
+#include "mkfs_exclude.h"
+#include "mkfs_summary.h"
 #include "util_report.h"
 
 enum {
@@ -48,6 +51,9 @@ enum {
 	OPT_REPORT_JSON,
 	OPT_REPORT_SVG,
 	OPT_XATTRS,
+	OPT_STRICT_PROFILE,
+	OPT_EXCLUDE,
+	OPT_EXCLUDE_FROM,
 };
 
 static const struct option longopts[] = {
@@ -57,11 +63,14 @@ static const struct option longopts[] = {
 	{ "compressor", required_argument, NULL, OPT_COMPRESSOR },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "xip", required_argument, NULL, OPT_XIP },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "exclude-from", required_argument, NULL, OPT_EXCLUDE_FROM },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "policy", required_argument, NULL, 'c' },
 	{ "xip-budget", required_argument, NULL, OPT_XIP_BUDGET },
 	{ "mmap-limit", required_argument, NULL, OPT_MMAP_LIMIT },
 	{ "xip-suffix", no_argument, NULL, OPT_XIP_SUFFIX },
+	{ "strict-profile", no_argument, NULL, OPT_STRICT_PROFILE },
 	{ "pad", required_argument, NULL, OPT_PAD },
 	{ "pad-byte", required_argument, NULL, OPT_PAD_BYTE },
 	{ "all-root", no_argument, NULL, OPT_ALL_ROOT },
@@ -98,12 +107,19 @@ static int usage(void)
 "      --xip GLOB            store the files matching GLOB (an image path such\n"
 "                            as '/bin/*') uncompressed for execute-in-place;\n"
 "                            repeatable\n"
+"      --exclude GLOB        leave the entries matching GLOB (an image path\n"
+"                            such as '/usr/share/doc/**') out, with what is\n"
+"                            under them; repeatable\n"
+"      --exclude-from FILE   the same for each line of FILE (# comments)\n"
 "  -p, --profile CSV         make the pages a profile counted XIP; repeatable\n"
+"      --strict-profile      a profile entry naming no page of the tree is an\n"
+"                            error (one that matches nothing always is)\n"
 "  -c, --policy YAML         build policy (see axfs-policy(5))\n"
-"      --xip-budget SIZE     most bytes of XIP pages (hottest pages first)\n"
+"      --xip-budget SIZE     most bytes of XIP pages (hottest pages first); a\n"
+"                            build whose whole-file XIP exceeds it fails\n"
 "      --mmap-limit SIZE     most bytes of the memory-mapped part of the image\n"
 "      --xip-suffix          make every page after a file's first XIP page XIP\n"
-"                            too, beyond the budget (for the 2008 driver)\n"
+"                            too, within the budget (for the 2008 driver)\n"
 "      --pad SIZE            pad the file to SIZE (a partition's size); the\n"
 "                            image itself keeps its own length\n"
 "      --pad-byte BYTE       the padding byte: 0x00 (default) or 0xff for\n"
@@ -208,22 +224,54 @@ static int add_string(const char ***v, size_t *n, const char *s)
 	return 0;
 }
 
-static void print_summary(const char *image,
-			  const struct axfs_build_result *res)
+/* Every output against every input and the other outputs, and every
+ * output writable, before anything is read or written. */
+static int check_files(const struct axfs_build_opts *o, const char **profiles,
+		       size_t nprofiles, const struct excludes *excl,
+		       const char *policy_file,
+		       const char *report_text, const char *report_json,
+		       const char *report_svg)
 {
-	const struct axfs_build_summary *s = axfs_build_summary(res);
+	struct cmd_file out[] = {
+		{ o->output, "the image" },
+		{ report_text, "--report" },
+		{ report_json, "--report-json" },
+		{ report_svg, "--report-svg" },
+	};
+	struct cmd_file *in = calloc(nprofiles + excl->nfiles + 3, sizeof(*in));
+	size_t nin = 0;
+	int rc;
 
-	cmd_info("wrote '%s': %llu bytes (%llu memory-mapped), %llu inodes, "
-		 "%llu pages: %llu XIP, %llu compressed in %llu blocks of "
-		 "%u KiB, %llu byte-aligned", image,
-		 (unsigned long long)s->image_size,
-		 (unsigned long long)s->mmap_size,
-		 (unsigned long long)s->inodes,
-		 (unsigned long long)s->pages,
-		 (unsigned long long)s->xip_pages,
-		 (unsigned long long)s->compressed_pages,
-		 (unsigned long long)s->cblocks, s->block_size / 1024,
-		 (unsigned long long)s->byte_aligned_pages);
+	if (!in) {
+		cmd_error("out of memory");
+		return EXIT_OPERATIONAL;
+	}
+	in[nin++] = (struct cmd_file){ o->source, "SOURCE" };
+	in[nin++] = (struct cmd_file){ o->source_store, "the store segment" };
+	in[nin++] = (struct cmd_file){ policy_file, "--policy" };
+	for (size_t i = 0; i < nprofiles; i++)
+		in[nin++] = (struct cmd_file){ profiles[i], "--profile" };
+	for (size_t i = 0; i < excl->nfiles; i++)
+		in[nin++] = (struct cmd_file){ excl->files[i], "--exclude-from" };
+	rc = cmd_check_outputs(in, nin, out, sizeof(out) / sizeof(*out));
+	free(in);
+	return rc;
+}
+
+static int report_is_stdout(const char *text, const char *json,
+			    const char *svg)
+{
+	return (text && !strcmp(text, "-")) || (json && !strcmp(json, "-")) ||
+	       (svg && !strcmp(svg, "-"));
+}
+
+/* Seconds since an arbitrary point, for the build's time. */
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int cmd_mkfs(int argc, char **argv)
@@ -235,11 +283,13 @@ int cmd_mkfs(int argc, char **argv)
 	struct axfs_profile profile;
 	struct axfs_error err;
 	const char **xip = NULL, **profiles = NULL;
+	struct excludes excl = { 0 };
 	size_t nxip = 0, nprofiles = 0;
 	const char *output = NULL, *policy_file = NULL;
 	const char *report_text = NULL, *report_json = NULL, *report_svg = NULL;
 	int have_policy = 0, have_profile = 0;
 	int rc = EXIT_OPERATIONAL, c;
+	double started = now_seconds();
 	unsigned long long v;
 	char why[256];
 
@@ -305,6 +355,17 @@ int cmd_mkfs(int argc, char **argv)
 			if (add_string(&profiles, &nprofiles, optarg) < 0)
 				goto nomem;
 			break;
+		case OPT_EXCLUDE:
+		case OPT_EXCLUDE_FROM:
+			rc = c == OPT_EXCLUDE ?
+			     add_exclude(&excl, optarg, "--exclude", 0) :
+			     read_exclude_file(&excl, optarg);
+			if (rc < 0)
+				goto nomem;
+			if (rc > 0)
+				goto out;
+			rc = EXIT_OPERATIONAL;
+			break;
 		case 'c':
 			policy_file = optarg;
 			break;
@@ -335,6 +396,9 @@ int cmd_mkfs(int argc, char **argv)
 			break;
 		case OPT_XIP_SUFFIX:
 			o.xip_suffix = 1;
+			break;
+		case OPT_STRICT_PROFILE:
+			o.strict_profile = 1;
 			break;
 		case OPT_PAD:
 			if (axfs_parse_size(optarg, &o.pad_size, why,
@@ -462,8 +526,15 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	o.source = argv[optind];
 	o.output = output;
+	if ((rc = check_files(&o, profiles, nprofiles, &excl, policy_file,
+			      report_text, report_json, report_svg)) != 0)
+		goto out;
+	rc = EXIT_OPERATIONAL;
 	o.xip_globs = xip;
 	o.n_xip_globs = nxip;
+	o.exclude_globs = excl.glob;
+	o.exclude_where = excl.where;
+	o.n_exclude_globs = excl.n;
 	o.log = &cmd_logger;
 	o.cancel = &cmd_cancelled;
 
@@ -505,11 +576,16 @@ int cmd_mkfs(int argc, char **argv)
 		goto out;
 	}
 	cmd_progress_end();
-	print_summary(output, res);
 	/* The image is complete; a report that cannot be written is an
 	 * error of its own but leaves the image in place. */
 	rc = mkfs_write_reports(res, output, report_text, report_json,
 				report_svg) < 0 ? EXIT_OPERATIONAL : EXIT_OK;
+	/* Last, on standard output as mksquashfs prints its own (unless a
+	 * report went there): a reader that went away misses no file. */
+	if (cmd_verbosity >= 1)
+		mkfs_print_summary(report_is_stdout(report_text, report_json,
+						    report_svg) ? stderr : stdout,
+				   output, res, now_seconds() - started);
 	axfs_build_result_free(res);
 	goto out;
 
@@ -523,5 +599,6 @@ out:
 		axfs_profile_free(&profile);
 	free(xip);
 	free(profiles);
-	return rc;
+	excludes_free(&excl);
+	return cmd_finish_stdout(rc);
 }

@@ -3,20 +3,57 @@
 #include "options.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "axfs_suggest.h"
 #include "common.h"
 #include "progress.h"
+
+/* "unrecognized option '--xip-budgte'; did you mean '--xip-budget'?": the
+ * nearest long option of the command, as for policy keys. */
+static int unknown_long_option(const char *arg, const struct option *longopts)
+{
+	const char **names;
+	const char *best = NULL;
+	char word[64];
+	size_t n = 0, len;
+
+	len = strcspn(arg + 2, "=");
+	if (strncmp(arg, "--", 2) != 0 || len >= sizeof(word))
+		return cmd_usage_error("unrecognized option '%s'", arg);
+	memcpy(word, arg + 2, len);
+	word[len] = '\0';
+	while (longopts[n].name)
+		n++;
+	names = calloc(n + 1, sizeof(*names));
+	if (names) {
+		for (size_t i = 0; i < n; i++)
+			names[i] = longopts[i].name;
+		best = axfs_suggest(word, names);
+	}
+	if (best) {
+		char sugg[80];
+
+		snprintf(sugg, sizeof(sugg), "%s", best);
+		free(names);
+		return cmd_usage_error("unrecognized option '%s'; did you mean "
+				       "'--%s'?", arg, sugg);
+	}
+	free(names);
+	return cmd_usage_error("unrecognized option '%s'", arg);
+}
 
 /* What shared_option() returns for an option of the command's own. */
 #define OWN_OPTION	(-3)
 
 /* An option every subcommand has: CMD_OPT_NEXT to go on, or the exit
  * code the subcommand returns now. */
-static int shared_option(int c, char **argv, int (*usage)(void))
+static int shared_option(int c, char **argv, const struct cmd_getopt *g)
 {
 	switch (c) {
 	case 'h':
-		return usage();
+		return g->usage();
 	case 'q':
 		cmd_verbosity = 0;
 		return CMD_OPT_NEXT;
@@ -40,8 +77,7 @@ static int shared_option(int c, char **argv, int (*usage)(void))
 		 * for a long one it leaves 0 and the word is in argv. */
 		if (optopt > 0 && optopt < 256)
 			return cmd_usage_error("invalid option -- '%c'", optopt);
-		return cmd_usage_error("unrecognized option '%s'",
-				       argv[optind - 1]);
+		return unknown_long_option(argv[optind - 1], g->longopts);
 	default:
 		return OWN_OPTION;
 	}
@@ -59,7 +95,7 @@ int cmd_getopt(int argc, char **argv, struct cmd_getopt *g)
 	}
 	while ((c = getopt_long(argc, argv, g->optstring, g->longopts,
 				NULL)) != -1) {
-		rc = shared_option(c, argv, g->usage);
+		rc = shared_option(c, argv, g);
 		if (rc == OWN_OPTION)
 			return c;
 		if (rc != CMD_OPT_NEXT) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* cmd/signals.c - no temporary output left behind by SIGINT, SIGTERM, SIGHUP */
+/* cmd/signals.c - no temporary output left behind by SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE (where outputs are named temporary files, not O_TMPFILE) */
 #include "signals.h"
 
 #include <signal.h>
@@ -21,7 +22,8 @@ static void on_signal(int sig)
 
 void cmd_remove_output_on_signal(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	/* SIGPIPE: `axfs mkfs -v ... 2>&1 | head -1` ends us mid-build. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));

@@ -21,6 +21,7 @@
 #include "image_operands.h"
 #include "json.h"
 #include "options.h"
+#include "outputs.h"
 #include "signals.h"
 
 static int usage(void)
@@ -297,6 +298,8 @@ int cmd_split(int argc, char **argv)
 	};
 	struct cmd_getopt g = CMD_GETOPT_INIT("m:s:Jo:i", longopts, usage);
 	const char *mmap_out = NULL, *store_out = NULL, *out = NULL;
+	struct cmd_file in[2] = { { NULL, "MMAP" }, { NULL, "STORE" } };
+	struct cmd_file outs[2] = { { NULL, "-o" }, { NULL, NULL } };
 	int join = 0, info = 0, json = 0, c;
 
 	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
@@ -328,11 +331,22 @@ int cmd_split(int argc, char **argv)
 	if (join) {
 		if (argc != 2 || !out)
 			return cmd_usage_error("--join takes MMAP STORE -o IMAGE");
+		in[0].path = argv[0];
+		in[1].path = argv[1];
+		outs[0].path = out;
+		if ((c = cmd_check_outputs(in, 2, outs, 1)) != 0)
+			return c;
 		return do_join(argv[0], argv[1], out);
 	}
 	if (argc != 1)
 		return cmd_usage_error("expected one IMAGE");
 	if (!mmap_out || !store_out)
 		return cmd_usage_error("both --mmap and --store are required");
+	in[0].path = argv[0];
+	in[1].path = NULL;
+	outs[0] = (struct cmd_file){ mmap_out, "--mmap" };
+	outs[1] = (struct cmd_file){ store_out, "--store" };
+	if ((c = cmd_check_outputs(in, 1, outs, 2)) != 0)
+		return c;
 	return do_split(argv[0], mmap_out, store_out);
 }

@@ -58,6 +58,8 @@
 
 /* How many skipped profile entries the one warning names by path. */
 #define PLAN_WARN_EXAMPLES 3
+/* How many of them -v lists one per line; -vv lists them all. */
+#define PLAN_INFO_LINES 20
 
 enum {
 	F_GLOB = 1 << 0,	/* an --xip glob matched a path of the group */
@@ -196,9 +198,16 @@ static const char *bad_text(enum bad_kind k)
 	}
 }
 
-/* One warning for all skipped profile entries, each one at INFO. */
-static void warn_bad(const struct plan_opts *o, const struct bad *bad,
-		     size_t nbad, const uint64_t kinds[BAD_KINDS])
+/*
+ * Skipped profile entries: each one at INFO, then one message for all of
+ * them.  A profile none of whose entries names a page of the tree (another
+ * prefix, a stale profile) would ship an untuned image unnoticed: an error,
+ * as is any skip with strict_profile.  Otherwise a warning -q does not hide
+ * (AXFS_LOG_ALERT).  Returns 0 or the error.
+ */
+static int report_bad(const struct plan_opts *o, const struct bad *bad,
+		      size_t nbad, size_t nmatched,
+		      const uint64_t kinds[BAD_KINDS], struct axfs_error *err)
 {
 	const struct axfs_profile *p = o->profile;
 	char ex[1024];
@@ -206,7 +215,21 @@ static void warn_bad(const struct plan_opts *o, const struct bad *bad,
 	size_t shown = nbad < PLAN_WARN_EXAMPLES ? nbad : PLAN_WARN_EXAMPLES;
 
 	if (!nbad)
-		return;
+		return 0;
+	for (size_t i = 0; i < nbad; i++) {
+		const struct axfs_profile_entry *pe = &p->v[bad[i].idx];
+
+		axfs_log(o->log, i < PLAN_INFO_LINES ? AXFS_LOG_INFO :
+			 AXFS_LOG_DEBUG,
+			 "%s:%zu: profile page '%s' at %llu skipped: %s",
+			 pe->file ? pe->file : "profile", pe->line, pe->path,
+			 (unsigned long long)pe->offset,
+			 bad_text(bad[i].kind));
+	}
+	if (nbad > PLAN_INFO_LINES)
+		axfs_log(o->log, AXFS_LOG_INFO, "... and %zu more skipped "
+			 "profile pages (-vv lists them)",
+			 nbad - PLAN_INFO_LINES);
 	ex[0] = '\0';
 	for (size_t i = 0; i < shown && len < sizeof(ex); i++) {
 		const struct axfs_profile_entry *pe = &p->v[bad[i].idx];
@@ -219,24 +242,30 @@ static void warn_bad(const struct plan_opts *o, const struct bad *bad,
 			break;
 		len += (size_t)n;
 	}
-	axfs_log(o->log, AXFS_LOG_WARN,
-		 "%zu profile entr%s skipped (%llu not in the image, %llu not "
-		 "regular files, %llu past the end of the file, %llu not "
-		 "page-aligned): %s%s", nbad, nbad == 1 ? "y" : "ies",
-		 (unsigned long long)kinds[BAD_MISSING],
-		 (unsigned long long)kinds[BAD_NOT_REGULAR],
-		 (unsigned long long)kinds[BAD_PAST_EOF],
-		 (unsigned long long)kinds[BAD_MISALIGNED], ex,
-		 nbad > shown ? ", ... (-v lists all)" : "");
-	for (size_t i = 0; i < nbad; i++) {
-		const struct axfs_profile_entry *pe = &p->v[bad[i].idx];
-
-		axfs_log(o->log, AXFS_LOG_INFO,
-			 "%s:%zu: profile page '%s' at %llu skipped: %s",
-			 pe->file ? pe->file : "profile", pe->line, pe->path,
-			 (unsigned long long)pe->offset,
-			 bad_text(bad[i].kind));
-	}
+#define BAD_FMT "%zu profile entr%s skipped (%llu not in the image, %llu " \
+		"not regular files, %llu past the end of the file, %llu not " \
+		"page-aligned): %s%s"
+#define BAD_ARGS nbad, nbad == 1 ? "y" : "ies", \
+		 (unsigned long long)kinds[BAD_MISSING], \
+		 (unsigned long long)kinds[BAD_NOT_REGULAR], \
+		 (unsigned long long)kinds[BAD_PAST_EOF], \
+		 (unsigned long long)kinds[BAD_MISALIGNED], ex, \
+		 nbad > shown ? ", ... (-v lists them)" : ""
+	if (!nmatched)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+			"'%s': no profile entry names a page of the image, so "
+			"the profile would make no page XIP (a profile of "
+			"another tree or prefix?): " BAD_FMT,
+			p->v[bad[0].idx].file ? p->v[bad[0].idx].file :
+			"profile", BAD_ARGS);
+	if (o->strict_profile)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+			BAD_FMT "; --strict-profile (xip.strict-profile) makes "
+			"that an error", BAD_ARGS);
+	axfs_log(o->log, AXFS_LOG_ALERT, BAD_FMT, BAD_ARGS);
+#undef BAD_FMT
+#undef BAD_ARGS
+	return 0;
 }
 
 static void reset_plan(struct axfs_tree *t)
@@ -408,26 +437,64 @@ static int read_profile(struct axfs_tree *t, const struct plan_opts *o,
 	return 0;
 }
 
-/* xip_suffix: every page after a master's first XIP page becomes XIP. */
-static void extend_suffixes(struct axfs_tree *t, struct axfs_plan_stats *st)
+/*
+ * xip_suffix: the pages that making page `p` of master `m` XIP costs, since
+ * every page after a file's first XIP page is XIP too: `p` and the pages
+ * up to the file's first XIP page after it (or its end).  The XIP pages of
+ * every file form a suffix all along, so that budget checks the total.
+ */
+static uint64_t suffix_cost(const struct axfs_tree_entry *m, uint64_t p)
 {
-	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *m = t->by_ino[i];
-		uint64_t n = npages_of(m), p = 0;
+	uint64_t n = npages_of(m), q = p;
 
-		if (!is_master(m) || !m->pages)
+	while (q < n && !m->pages[q].xip)
+		q++;
+	return q - p;
+}
+
+/* Whole-file XIP alone over the budget: an error naming the biggest. */
+static int whole_over_budget(const struct axfs_tree *t,
+			     const struct plan_opts *o, uint64_t whole,
+			     struct axfs_error *err)
+{
+	const struct axfs_tree_entry *big[PLAN_WARN_EXAMPLES] = { NULL };
+	char ex[1024];
+	size_t len = 0;
+
+	for (size_t i = 0; i < t->count; i++) {
+		const struct axfs_tree_entry *m = t->by_ino[i];
+		size_t k = PLAN_WARN_EXAMPLES;
+
+		if (!is_master(m) || !m->pages || !npages_of(m) ||
+		    !m->pages[0].xip)
 			continue;
-		while (p < n && !m->pages[p].xip)
-			p++;
-		for (; p < n; p++) {
-			if (m->pages[p].xip)
-				continue;
-			m->pages[p].xip = 1;
-			m->pages[p].reason = AXFS_WHY_SUFFIX;
-			st->suffix_pages++;
-			st->xip_pages++;
-		}
+		while (k > 0 && (!big[k - 1] || big[k - 1]->size < m->size))
+			k--;
+		if (k >= PLAN_WARN_EXAMPLES)
+			continue;
+		memmove(&big[k + 1], &big[k],
+			(PLAN_WARN_EXAMPLES - 1 - k) * sizeof(*big));
+		big[k] = m;
 	}
+	ex[0] = '\0';
+	for (size_t k = 0; k < PLAN_WARN_EXAMPLES && big[k]; k++) {
+		char *path = path_dup(big[k]);
+		int n = snprintf(ex + len, sizeof(ex) - len, "%s'%s' (%llu "
+				 "pages)", k ? ", " : "", path ? path : "?",
+				 (unsigned long long)npages_of(big[k]));
+
+		free(path);
+		if (n < 0 || (size_t)n >= sizeof(ex) - len)
+			break;
+		len += (size_t)n;
+	}
+	return axfs_error_set(err, AXFS_ERR_LIMIT,
+		"whole-file XIP (--xip, xip.files, xip rules) takes %llu bytes, "
+		"more than the XIP budget of %llu bytes (--xip-budget, "
+		"xip.budget): it does not fit; the biggest: %s; raise the "
+		"budget or make fewer files XIP",
+		(unsigned long long)whole * AXFS_PAGE_SIZE,
+		(unsigned long long)o->budget, ex);
 }
 
 int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
@@ -458,7 +525,10 @@ int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
 		goto nomem;
 	if (read_profile(t, o, st, &c, &nc, &bad, &nbad, kinds) < 0)
 		goto nomem;
-	warn_bad(o, bad, nbad, kinds);
+	if ((rc = report_bad(o, bad, nbad, nc, kinds, err)) < 0) {
+		reset_plan(t);
+		goto out;
+	}
 
 	sel = malloc((nc ? nc : 1) * sizeof(*sel));
 	if (!sel)
@@ -489,31 +559,44 @@ int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
 	if (o->has_budget) {
 		uint64_t cap = o->budget / AXFS_PAGE_SIZE;
 
-		if (whole > cap)
-			axfs_log(o->log, AXFS_LOG_WARN,
-				 "whole-file XIP takes %llu bytes, more than "
-				 "the XIP budget of %llu bytes; no profile page "
-				 "is made XIP",
-				 (unsigned long long)whole * AXFS_PAGE_SIZE,
-				 (unsigned long long)o->budget);
-		room = whole >= cap ? 0 : cap - whole;
+		if (whole > cap) {
+			rc = whole_over_budget(t, o, whole, err);
+			reset_plan(t);
+			goto out;
+		}
+		room = cap - whole;
 	}
 	qsort(sel, nsel, sizeof(*sel), cmp_cand_hot);
 	for (size_t i = 0; i < nsel; i++) {
-		struct axfs_page_plan *pg = &sel[i].m->pages[sel[i].page];
+		struct axfs_tree_entry *m = sel[i].m;
+		uint64_t p = sel[i].page, cost = 1;
+		struct axfs_page_plan *pg = &m->pages[p];
 
-		if (i < room) {
-			pg->xip = 1;
+		if (pg->xip) {
+			/* In the suffix of a hotter page: its own reason now. */
 			pg->reason = AXFS_WHY_PROFILE;
-			st->xip_pages++;
-		} else {
+			st->suffix_pages--;
+			continue;
+		}
+		if (o->xip_suffix)
+			cost = suffix_cost(m, p);
+		if (cost > room) {
 			pg->reason = AXFS_WHY_BUDGET;
 			st->budget_dropped++;
+			continue;
+		}
+		room -= cost;
+		pg->xip = 1;
+		pg->reason = AXFS_WHY_PROFILE;
+		st->xip_pages++;
+		for (uint64_t q = p + 1; q < p + cost; q++) {
+			m->pages[q].xip = 1;
+			m->pages[q].reason = AXFS_WHY_SUFFIX;
+			st->suffix_pages++;
+			st->xip_pages++;
 		}
 	}
 	st->xip_pages += whole;
-	if (o->xip_suffix)
-		extend_suffixes(t, st);
 	if (plan_sync_link_members(t) < 0)
 		goto nomem;
 	if (o->profile || whole)

@@ -65,6 +65,17 @@ struct axfs_build_opts {
 			 uint64_t bytes_done, uint64_t bytes_total);
 	void *progress_ctx;
 	volatile int *cancel;
+	/* Entries left out of the image, with everything under them (the
+	 * policy's exclude too); exclude_where[i] names where each glob
+	 * comes from in messages ("--exclude", "list.txt:3"; NULL: all
+	 * "--exclude"). */
+	const char *const *exclude_globs;
+	const char *const *exclude_where;
+	size_t n_exclude_globs;
+	int strict_profile;		/* -1: policy, else off: a profile
+					 * entry naming no page of the tree
+					 * is an error (one that matches
+					 * nothing always is) */
 };
 
 /* What a build made: the library's, read-only; later releases may add

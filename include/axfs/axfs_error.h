@@ -52,6 +52,9 @@ const char *axfs_strerror(int code);
  * itself never writes to stdout or stderr.  A NULL logger drops messages.
  */
 enum axfs_log_level {
+	AXFS_LOG_ALERT = -1,	/* a warning shown even with -q: a likely
+				 * mistake (a profile entry that matches
+				 * nothing) that must not pass unnoticed */
 	AXFS_LOG_WARN = 0,	/* shown unless -q */
 	AXFS_LOG_INFO = 1,	/* shown with -v */
 	AXFS_LOG_DEBUG = 2,	/* shown with -vv */

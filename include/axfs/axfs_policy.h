@@ -31,7 +31,7 @@ struct axfs_policy_rule {
 	int xip;		/* -1 unset, 0 never, 1 whole file */
 	enum axfs_ftype type;	/* only entries of this type; NONE: any */
 	size_t line, column;	/* where the rule starts */
-	size_t matched;		/* filled by axfs_policy_apply */
+	size_t matched;		/* filled by policy_apply() */
 };
 
 struct axfs_policy_device {
@@ -67,6 +67,9 @@ struct axfs_policy {
 	enum axfs_xattr_action xattrs;	/* UNSET: not given */
 	uint64_t pad_size;		/* pad.size; 0 unset */
 	int pad_byte;			/* pad.byte; -1 unset */
+	int strict_profile;		/* xip.strict-profile; -1 unset */
+	char **exclude; size_t n_exclude;	/* entries left out */
+	struct axfs_policy_pos *exclude_pos;
 };
 
 void axfs_policy_init(struct axfs_policy *p);

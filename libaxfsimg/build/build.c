@@ -29,6 +29,7 @@ void axfs_build_opts_init(struct axfs_build_opts *o)
 	o->struct_size = sizeof(*o);
 	o->all_root = -1;
 	o->xip_suffix = -1;
+	o->strict_profile = -1;
 	o->pad_byte = -1;
 	o->force_uid = -1;
 	o->force_gid = -1;
@@ -92,14 +93,32 @@ static int read_source(const struct axfs_build_opts *o,
 		       struct axfs_error *err)
 {
 	struct axfs_src_entry ent;
+	struct build_exclude x;
 	int64_t first_mtime = 0;
 	int have_first = 0, all_same = 1;
 	int rc;
 
+	if ((rc = build_exclude_init(&x, o, err)) < 0)
+		return rc;
 	for (;;) {
 		rc = src->ops->next(src, &ent, err);
 		if (rc <= 0)
 			break;
+		if (build_exclude_test(&x, ent.path, o->log)) {
+			free(ent.data.host_path);
+			continue;
+		}
+		/* The data of a hard link is its target's: with the target
+		 * left out there is nothing to link to. */
+		if (ent.hardlink_to &&
+		    build_exclude_test(&x, ent.hardlink_to, NULL)) {
+			free(ent.data.host_path);
+			rc = axfs_error_set(err, AXFS_ERR_INVALID, "'/%s' is a "
+				"hard link to '/%s', which is excluded: "
+				"exclude both or neither", ent.path,
+				ent.hardlink_to);
+			break;
+		}
 		/* Per-file times are lost unless every entry shares one
 		 * time; the build decides, as only it knows the image
 		 * timestamp. */
@@ -115,11 +134,16 @@ static int read_source(const struct axfs_build_opts *o,
 		rc = axfs_tree_add(t, &ent, NULL, err);
 		if (rc < 0) {
 			free(ent.data.host_path);
-			return rc;
+			break;
 		}
-		if (o->cancel && *o->cancel)
-			return build_check_cancel(o, err);
+		if (o->cancel && *o->cancel) {
+			rc = build_check_cancel(o, err);
+			break;
+		}
 	}
+	if (rc == 0)
+		build_exclude_report(&x, o->log);
+	build_exclude_free(&x);
 	if (rc < 0)
 		return rc;
 	if (all_same && tree_for_each_entry(t, clear_mtime_lossy, NULL) < 0)
@@ -237,7 +261,7 @@ static int build_run(const struct axfs_build_opts *o,
 		     struct axfs_build_result *res, struct axfs_error *err)
 {
 	const struct axfs_policy *pol = o->policy;
-	struct axfs_outfile of = { NULL, NULL, -1 };
+	struct axfs_outfile of = { NULL, NULL, -1, 0 };
 	struct axfs_source *src = NULL;
 	struct axfs_source_opts so;
 	struct plan_opts plo;
@@ -275,7 +299,8 @@ static int build_run(const struct axfs_build_opts *o,
 	excl[1] = of.tmp_path;
 	so.log = o->log;
 	so.exclude_host_paths = excl;
-	so.n_exclude_host_paths = 2;
+	/* An unnamed temporary file is in no directory listing. */
+	so.n_exclude_host_paths = of.unnamed ? 1 : 2;
 	so.tmpdir = o->tmpdir;
 	so.store_path = o->source_store;
 	rc = axfs_source_open(&src, o->source, &so, err);
@@ -338,6 +363,9 @@ static int build_run(const struct axfs_build_opts *o,
 	}
 	plo.xip_suffix = o->xip_suffix >= 0 ? o->xip_suffix :
 			 pol && pol->xip_suffix >= 0 ? pol->xip_suffix : 0;
+	plo.strict_profile = o->strict_profile >= 0 ? o->strict_profile :
+			     pol && pol->strict_profile >= 0 ?
+			     pol->strict_profile : 0;
 	plo.log = o->log;
 	rc = plan_tree(&res->tree, &plo, &res->plan, err);
 	if (rc < 0)

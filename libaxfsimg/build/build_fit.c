@@ -154,7 +154,7 @@ int build_pack_and_write(const struct axfs_build_opts *o,
 		*packed = 0;
 		if (ftruncate(of->fd, 0) < 0)
 			return axfs_error_sys(err, errno, "cannot write '%s'",
-					      of->tmp_path);
+					      of->final_path);
 		rc = pack(o, &res->tree, src, res, err);
 		if (rc < 0)
 			return rc;

@@ -39,9 +39,12 @@ static enum axfs_xattr_action xattr_action(const struct axfs_build_opts *o)
 }
 
 /*
- * One warning for everything AXFS v1 cannot store; each path with -v.
- * Extended attributes and ACLs (SELinux labels, file capabilities) follow
- * the --xattrs action: warn, fail naming the first path, or say nothing.
+ * One warning for the extended attributes and ACLs AXFS v1 cannot store,
+ * each path with -v.  They follow the --xattrs action: warn, fail naming
+ * the first path, or say nothing.  Per-file modification times are lost
+ * in nearly every build from a directory (AXFS has one timestamp), so they
+ * are no warning: one line at INFO (-v), each path at DEBUG (-vv), and a
+ * sentence in axfs-mkfs(1).
  */
 int build_report_lossy(const struct axfs_tree *t,
 		       const struct axfs_build_opts *o, unsigned int *all,
@@ -75,7 +78,8 @@ int build_report_lossy(const struct axfs_tree *t,
 			snprintf(first, sizeof(first), "%s", path);
 			first_bits = lossy;
 		}
-		axfs_log(log, AXFS_LOG_INFO, "'%s': not stored:%s%s%s%s", path,
+		axfs_log(log, lossy & ~AXFS_LOSSY_MTIME ? AXFS_LOG_INFO :
+			 AXFS_LOG_DEBUG, "'%s': not stored:%s%s%s%s", path,
 			 lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
 			 lossy & AXFS_LOSSY_XATTR ?
 			 (lossy & AXFS_LOSSY_SELINUX ?
@@ -101,17 +105,16 @@ int build_report_lossy(const struct axfs_tree *t,
 			first_bits & AXFS_LOSSY_XATTR ? "extended attributes" :
 			"an ACL", (unsigned long long)nx,
 			nx == 1 ? "entry has" : "entries have");
-	if (mt || xa || acl) {
+	if (mt)
+		axfs_log(log, AXFS_LOG_INFO, "per-file modification times are "
+			 "not stored: %llu %s get%s the image timestamp (-vv "
+			 "lists them)", (unsigned long long)mt,
+			 mt == 1 ? "entry" : "entries", mt == 1 ? "s" : "");
+	if (xa || acl) {
 		char what[256];
 		size_t n = 0;
 
 		what[0] = '\0';
-		if (mt)
-			n += (size_t)snprintf(what + n, sizeof(what) - n,
-				"per-file modification times (%llu %s; every "
-				"inode gets the image timestamp)",
-				(unsigned long long)mt, mt == 1 ? "entry" :
-				"entries");
 		if (xa && n < sizeof(what))
 			n += (size_t)snprintf(what + n, sizeof(what) - n,
 				"%sextended attributes (%llu %s)",

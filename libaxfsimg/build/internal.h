@@ -6,6 +6,8 @@
  *                   stages called in order, the output file;
  *   build_policy.c  policy and command-line owners on the tree, the report
  *                   of what AXFS cannot store;
+ *   build_exclude.c the entries --exclude and the policy's exclude leave
+ *                   out;
  *   build_fit.c     pack and write, packing again with fewer XIP pages
  *                   while the memory-mapped part is over the mmap limit.
  */
@@ -36,6 +38,25 @@ int build_apply_policy(const struct axfs_build_opts *o, struct axfs_tree *t,
 int build_report_lossy(const struct axfs_tree *t,
 		       const struct axfs_build_opts *o, unsigned int *all,
 		       struct axfs_error *err);
+
+/* build_exclude.c: the globs that leave entries of the source out. */
+struct build_exclude {
+	const char **glob;	/* command line first, then the policy */
+	char **where;		/* "--exclude", "list:3", "p.yaml:2:3: exclude[0]" */
+	uint64_t *matched;	/* entries each glob matched itself */
+	size_t n;
+	uint64_t count;		/* entries left out, with those below */
+};
+int build_exclude_init(struct build_exclude *x, const struct axfs_build_opts *o,
+		       struct axfs_error *err);
+/* 1 when the entry at `path` (image path without the leading '/') or a
+ * directory above it is excluded; logs it (-v for a match, -vv below). */
+int build_exclude_test(struct build_exclude *x, const char *path,
+		       const struct axfs_logger *log);
+/* A warning per glob that matched nothing; the count at INFO. */
+void build_exclude_report(const struct build_exclude *x,
+			  const struct axfs_logger *log);
+void build_exclude_free(struct build_exclude *x);
 
 /* build_fit.c: packs res->tree and writes it to `of`; *packed says
  * whether res->packed holds data to free. */

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * outfile.c - atomic output files (axfs_build.h): written under a
- * temporary name beside the output, renamed when complete, removed on
- * failure or when a signal ends the process.
+ * outfile.c - atomic output files (internal/axfs_outfile.h).  Where the filesystem
+ * allows it the file is an unnamed O_TMPFILE in the output's directory,
+ * given a name (linkat through /proc/self/fd) and renamed over the output
+ * only when complete: nothing is left behind whatever ends the process,
+ * SIGKILL and SIGPIPE included.  Elsewhere (no O_TMPFILE, no /proc) it is
+ * written under a temporary name beside the output, renamed when complete,
+ * removed on failure or when a caught signal ends the process.
  *
  * The hostile input rule for names we create (README.md): the temporary
- * file is made by mkostemp() (O_EXCL: a new file, never through a
- * symlink), its mode is set with fchmod() on that descriptor, and
- * rename() replaces whatever is at the output's name, a symlink
+ * file is made with O_TMPFILE or mkostemp() (O_EXCL: a new file, never
+ * through a symlink), its mode is set with fchmod() on that descriptor,
+ * and rename() replaces whatever is at the output's name, a symlink
  * included, without following it.
  */
 #include "axfs_outfile.h"
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -85,6 +90,7 @@ int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 	of->final_path = NULL;
 	of->tmp_path = NULL;
 	of->fd = -1;
+	of->unnamed = 0;
 	if (!path || !*path)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "no output file given");
@@ -116,6 +122,23 @@ int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 	 * rename() is atomic, and hidden from a casual ls. */
 	memcpy(of->tmp_path, path, dirlen);
 	sprintf(of->tmp_path + dirlen, ".%s.XXXXXX", base);
+
+	/* An unnamed file first: the mode is 0666 less the umask, as for
+	 * any new file.  linkat() needs /proc to name it at the end.
+	 * AXFS_OUTFILE_NAMED (axfs(1)) asks for the named file instead,
+	 * for a filesystem whose O_TMPFILE misbehaves, and the tests. */
+	if (!getenv("AXFS_OUTFILE_NAMED")) {
+		char *dir = dirlen ? strndup(path, dirlen) : strdup(".");
+
+		fd = dir && access("/proc/self/fd", X_OK) == 0 ?
+		     open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666) : -1;
+		free(dir);
+		if (fd >= 0) {
+			of->fd = fd;
+			of->unnamed = 1;	/* tmp_path is made at commit */
+			return 0;
+		}
+	}
 
 	/* No signal between creating the file and recording it. */
 	sigemptyset(&block);
@@ -153,19 +176,93 @@ int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 	return 0;
 }
 
+/*
+ * The unnamed file gets the name of_tmp (".NAME.XXXXXX", a new one while
+ * it exists), registered for removal by a signal like a named temporary
+ * file.  0, or -1 with errno.
+ */
+static int name_tmpfile(struct axfs_outfile *of)
+{
+	static const char chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char proc[64];
+	size_t len = strlen(of->tmp_path);
+	unsigned long long r;
+	struct timespec ts;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", of->fd);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r = (unsigned long long)ts.tv_nsec * 2654435761u ^
+	    (unsigned long long)getpid() << 20;
+	for (int tries = 0; tries < 100; tries++) {
+		for (size_t i = len - 6; i < len; i++) {
+			of->tmp_path[i] = chars[r % (sizeof(chars) - 1)];
+			r = r / (sizeof(chars) - 1) ^ r * 6364136223846793005ull;
+		}
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, of->tmp_path,
+			   AT_SYMLINK_FOLLOW) == 0) {
+			if (outfile_register(of->tmp_path) < 0) {
+				unlink(of->tmp_path);
+				errno = ENAMETOOLONG;
+				return -1;
+			}
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+		r += (unsigned long long)tries * 7919u + 1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 {
 	char *dir, *slash;
-	int rc, dfd;
+	sigset_t block, old;
+	int rc, dfd, anonymous;
 
-	if (of->fd < 0 || !of->tmp_path)
+	if (of->fd < 0 || !of->final_path || !of->tmp_path)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "the output file is not open");
+	anonymous = of->unnamed;
 	if (fsync(of->fd) < 0) {
 		rc = axfs_error_sys(err, errno, "cannot write '%s'",
-				    of->tmp_path);
+				    of->final_path);
 		axfs_outfile_abort(of);
 		return rc;
+	}
+	if (anonymous) {
+		/* The name lives only until the rename below: no signal in
+		 * between. */
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		sigaddset(&block, SIGHUP);
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		rc = name_tmpfile(of);
+		if (rc < 0) {
+			rc = axfs_error_sys(err, errno, "cannot create a file "
+					    "beside '%s'", of->final_path);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			axfs_outfile_abort(of);
+			return rc;
+		}
+		of->unnamed = 0;
+		rc = close(of->fd);
+		of->fd = -1;
+		if (rc < 0 || rename(of->tmp_path, of->final_path) < 0) {
+			rc = axfs_error_sys(err, errno, rc < 0 ?
+					    "cannot write '%s'" :
+					    "cannot rename '%s' to '%s'",
+					    of->tmp_path, of->final_path);
+			axfs_outfile_abort(of);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			return rc;
+		}
+		outfile_unregister(of->tmp_path);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		goto renamed;
 	}
 	rc = close(of->fd);
 	of->fd = -1;
@@ -182,6 +279,7 @@ int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 		return rc;
 	}
 	outfile_unregister(of->tmp_path);
+renamed:
 	/* Make the rename itself durable. */
 	dir = strdup(of->final_path);
 	if (dir) {
@@ -211,11 +309,15 @@ void axfs_outfile_abort(struct axfs_outfile *of)
 		of->fd = -1;
 	}
 	if (of->tmp_path) {
-		unlink(of->tmp_path);
-		outfile_unregister(of->tmp_path);
+		/* An unnamed file's tmp_path is only the template. */
+		if (!of->unnamed) {
+			unlink(of->tmp_path);
+			outfile_unregister(of->tmp_path);
+		}
 		free(of->tmp_path);
 		of->tmp_path = NULL;
 	}
+	of->unnamed = 0;
 	free(of->final_path);
 	of->final_path = NULL;
 }

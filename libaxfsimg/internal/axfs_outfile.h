@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_outfile.h - atomic output: a temporary file beside the output,
- * renamed over it only when complete, and removed on failure or on a
- * signal.  axfs_build() writes images so; cmd/ its other outputs (split,
+ * axfs_outfile.h - atomic output: an unnamed temporary file (or a named
+ * one beside the output), renamed over it only when complete, and removed
+ * on failure or on a signal.  axfs_build() writes images so; cmd/ its other outputs (split,
  * merge-profile, extract --tar).  Internal: not installed, not exported.
  */
 #ifndef AXFS_OUTFILE_H
@@ -10,11 +10,16 @@
 
 #include "axfs_error.h"
 
-/* Atomic output helpers (also used by split and merge-profile). */
+/* Atomic output helpers (also used by split and merge-profile): an
+ * unnamed O_TMPFILE where the filesystem has them (nothing is left by any
+ * signal, SIGKILL included), else a named temporary file beside the output
+ * (removed on failure and by SIGINT, SIGTERM, SIGHUP). */
 struct axfs_outfile {
 	char *final_path;
-	char *tmp_path;
+	char *tmp_path;		/* ".NAME.XXXXXX" beside it; for an unnamed
+				 * file only the template until commit */
 	int fd;
+	int unnamed;		/* an O_TMPFILE without a name yet */
 };
 int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 		      struct axfs_error *err);

@@ -28,6 +28,8 @@ struct plan_opts {
 	uint64_t budget;		/* bytes of XIP pages at most; whole
 					 * files are kept and count first,
 					 * profile pages get the rest */
+	int strict_profile;		/* a skipped profile entry is an
+					 * error, not a warning */
 	int xip_suffix;			/* every page after a file's first
 					 * XIP page is XIP too (AXFS_WHY_SUFFIX),
 					 * on top of the budget */

@@ -49,6 +49,7 @@ static int pack_spool_open(struct pack_spool *w, struct axfs_error *err)
 	unlink(path);
 	free(path);
 	w->sp->fd = fd;
+	w->dir = dir;
 	return 0;
 }
 
@@ -67,8 +68,11 @@ static int write_all(struct pack_spool *w, const void *data, size_t n,
 			if (errno == EINTR)
 				continue;
 			return axfs_error_sys(err, errno, "cannot write the "
-					      "temporary file of the %s region",
-					      w->what);
+					      "temporary file of the %s region "
+					      "in '%s'%s", w->what, w->dir,
+					      errno == ENOSPC || errno == EDQUOT ?
+					      " (set TMPDIR to a directory "
+					      "with room)" : "");
 		}
 		p += k;
 		n -= (size_t)k;

@@ -21,6 +21,7 @@ struct pack_spool {
 	struct axfs_spool *sp;
 	const char *tmpdir;		/* NULL: $TMPDIR, /tmp */
 	const char *what;		/* "XIP", ... for messages */
+	const char *dir;		/* where the spool file is, once open */
 	unsigned char *buf;
 	size_t len, cap;
 };

@@ -12,6 +12,7 @@
  * Applying the parsed policy to a tree is policy_apply.c.
  */
 #include "axfs_policy.h"
+#include "axfs_suggest.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -33,6 +34,7 @@ void axfs_policy_init(struct axfs_policy *p)
 	p->level = -1;
 	p->all_root = -1;
 	p->xip_suffix = -1;
+	p->strict_profile = -1;
 	p->pad_byte = -1;
 }
 
@@ -52,6 +54,8 @@ void axfs_policy_free(struct axfs_policy *p)
 	free_list(p->xip_exclude, p->n_xip_exclude);
 	free(p->xip_files_pos);
 	free(p->xip_exclude_pos);
+	free_list(p->exclude, p->n_exclude);
+	free(p->exclude_pos);
 	for (size_t i = 0; i < p->n_rules; i++)
 		free(p->rules[i].match);
 	free(p->rules);
@@ -335,41 +339,11 @@ static int get_timestamp(struct walk *w, yaml_node_t *n, const char *key,
 
 /* ---- mappings: known keys, duplicates, suggestions ----------------------- */
 
-/* Optimal string alignment distance (a swap of two letters costs 1). */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t d[34][34];
-
-	if (la > 32 || lb > 32)
-		return SIZE_MAX;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1];
-			size_t v = d[i - 1][j - 1] + cost;
-
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[la][lb];
-}
-
 static int unknown_key(struct walk *w, yaml_node_t *k, const char *path,
 		       const char *const *keys)
 {
-	const char *s = scalar(k), *best = NULL;
-	size_t bestd = SIZE_MAX, len = 0;
+	const char *s = scalar(k), *best;
+	size_t len = 0;
 	char full[256], list[256];
 	char canon[40];
 
@@ -380,16 +354,8 @@ static int unknown_key(struct walk *w, yaml_node_t *k, const char *path,
 	snprintf(canon, sizeof(canon), "%s", s);
 	for (char *c = canon; *c; c++)
 		*c = *c == '_' ? '-' : (char)((*c >= 'A' && *c <= 'Z') ? *c + 32 : *c);
-	for (size_t i = 0; keys[i]; i++) {
-		size_t d = edit_distance(canon, keys[i]);
-
-		if (d < bestd) {
-			bestd = d;
-			best = keys[i];
-		}
-	}
-	if (best && (bestd <= 2 || bestd * 3 <= strlen(best)) &&
-	    bestd < strlen(best))
+	best = axfs_suggest(canon, keys);
+	if (best)
 		return FAIL(w, k, full, "unknown key; did you mean '%s'?", best);
 	list[0] = '\0';
 	for (size_t i = 0; keys[i] && len < sizeof(list); i++)
@@ -589,14 +555,14 @@ static int parse_glob_list(struct walk *w, yaml_node_t *n, const char *key,
 static int parse_xip(struct walk *w, yaml_node_t *n)
 {
 	static const char *const keys[] = { "budget", "min-count", "files", "exclude",
-					    "suffix", NULL };
+					    "suffix", "strict-profile", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "xip", "a mapping (budget, min-count, files, exclude, suffix)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "xip", "a mapping (budget, min-count, files, exclude, suffix, strict-profile)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "budget")) {
@@ -610,6 +576,10 @@ static int parse_xip(struct walk *w, yaml_node_t *n)
 		} else if (!strcmp(k, "suffix")) {
 			if ((rc = get_bool(w, v, "xip.suffix",
 					   &w->p->xip_suffix)) < 0)
+				return rc;
+		} else if (!strcmp(k, "strict-profile")) {
+			if ((rc = get_bool(w, v, "xip.strict-profile",
+					   &w->p->strict_profile)) < 0)
 				return rc;
 		} else if (!strcmp(k, "files")) {
 			if ((rc = parse_glob_list(w, v, "xip.files", &w->p->xip_files,
@@ -988,14 +958,14 @@ static int parse_root(struct walk *w, yaml_node_t *n)
 {
 	static const char *const keys[] = { "compression", "xip", "owners", "files",
 					     "devices", "timestamp", "split", "xattrs",
-					     "pad", NULL };
+					     "pad", "exclude", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "compression"))
@@ -1014,6 +984,9 @@ static int parse_root(struct walk *w, yaml_node_t *n)
 			rc = get_xattrs(w, v);
 		else if (!strcmp(k, "pad"))
 			rc = parse_pad(w, v);
+		else if (!strcmp(k, "exclude"))
+			rc = parse_glob_list(w, v, "exclude", &w->p->exclude,
+					     &w->p->n_exclude, &w->p->exclude_pos);
 		else {
 			rc = get_timestamp(w, v, "timestamp", &w->p->timestamp);
 			w->p->has_timestamp = rc == 0;

@@ -307,7 +307,9 @@ static int spool_flush(struct spool *sp, struct axfs_error *err)
 		if (n <= 0)
 			return axfs_error_sys(err, n < 0 ? errno : ENOSPC,
 				"cannot write the spool file for the archive's "
-				"data in '%s'", sp->dir);
+				"data in '%s'%s", sp->dir, n == 0 ||
+				errno == ENOSPC || errno == EDQUOT ?
+				" (set TMPDIR to a directory with room)" : "");
 		done += (size_t)n;
 	}
 	sp->buf_off += sp->used;

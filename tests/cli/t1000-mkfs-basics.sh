@@ -97,10 +97,18 @@ test_expect_success 'the image of a tree inside the tree leaves itself out' '
 	test "$(be first.axfs 64 8)" -eq 9
 '
 
-test_expect_success '-q prints nothing, -v prints a summary' '
-	"$AXFS" mkfs -q tree -o q.axfs 2>err && ! test -s err &&
-	"$AXFS" mkfs -v tree -o v.axfs 2>err &&
-	grep "wrote .v.axfs.: [0-9]* bytes" err && cmp q.axfs v.axfs
+test_expect_success 'a plain mkfs ends with a summary of at most 5 lines; -q prints nothing' '
+	"$AXFS" mkfs -q tree -o q.axfs >out 2>err && ! test -s err && ! test -s out &&
+	"$AXFS" mkfs tree -o s.axfs >out 2>err && ! test -s err &&
+	size=$(stat -c %s s.axfs) &&
+	grep "^wrote .s.axfs.: $size bytes (.*) in [0-9.]* s$" out &&
+	grep "^  [0-9]* inodes, .* of file data: the image is [0-9.]*% of it$" out &&
+	grep "^  [0-9]* pages: 0 XIP (0 bytes), [0-9]* compressed (.* in [0-9]* blocks of 64 KiB), [0-9]* byte-aligned" out &&
+	test "$(wc -l <out)" -le 5 &&
+	"$AXFS" mkfs -v tree -o v.axfs >out 2>err && grep "^wrote .v.axfs.: $size bytes" out &&
+	cmp q.axfs v.axfs && cmp q.axfs s.axfs &&
+	"$AXFS" mkfs tree -o r.axfs --report - >out 2>err &&
+	grep "^wrote .r.axfs." err && ! grep "^wrote" out
 '
 
 test_expect_success 'no progress bar when stderr is not a terminal' '

@@ -110,9 +110,9 @@ test_expect_success 'an invalid SOURCE_DATE_EPOCH is an error' '
 	test $? -eq 8 && grep "SOURCE_DATE_EPOCH" err && test ! -e t.axfs
 '
 
-test_expect_success 'SIGTERM while building removes the temporary file' '
+test_expect_success 'SIGTERM while building removes the named temporary file' '
 	mkfifo fifo &&
-	{ "$AXFS" mkfs - -o sig.axfs <fifo 2>err & pid=$!; } &&
+	{ AXFS_OUTFILE_NAMED=1 "$AXFS" mkfs - -o sig.axfs <fifo 2>err & pid=$!; } &&
 	exec 3>fifo &&
 	i=0 && while ! ls -a | grep -q "^\.sig\.axfs\." && test $i -lt 100; do
 		sleep 0.1; i=$((i + 1))
@@ -121,6 +121,24 @@ test_expect_success 'SIGTERM while building removes the temporary file' '
 	kill -TERM $pid && exec 3>&- &&
 	{ wait $pid; test $? -ne 0; } &&
 	test ! -e sig.axfs && ! ls -a | grep "^\.sig\.axfs\."
+'
+
+test_expect_success 'SIGTERM while building: the unnamed temporary file goes with us' '
+	{ "$AXFS" mkfs - -o sig2.axfs <fifo 2>err & pid=$!; } &&
+	exec 3>fifo &&
+	i=0 && until ls -l /proc/$pid/fd 2>/dev/null | grep -q "$TRASH/.*(deleted)" || test $i -ge 100; do
+		sleep 0.1; i=$((i + 1))
+	done &&
+	ls -l /proc/$pid/fd | grep "$TRASH/.*(deleted)" &&
+	kill -TERM $pid && exec 3>&- &&
+	{ wait $pid; test $? -ne 0; } &&
+	test ! -e sig2.axfs && ! ls -a | grep "^\.sig2\.axfs\."
+'
+
+test_expect_success 'the named temporary file (AXFS_OUTFILE_NAMED) gives the same image' '
+	AXFS_OUTFILE_NAMED=1 "$AXFS" mkfs -q tree -o named.axfs &&
+	"$AXFS" mkfs -q tree -o unnamed.axfs && cmp named.axfs unnamed.axfs &&
+	! ls -a | grep "^\.named\.axfs\."
 '
 
 test_done

@@ -198,8 +198,14 @@ test_expect_success 'without --xip-suffix: exactly the profile, and fsck notes t
 	printf "/usr/bin/other,0\n/usr/bin/prog,8192\n" >want &&
 	diff want got &&
 	"$AXFS" fsck mid.axfs >out 2>&1 &&
+	test "$(grep -c "xip-order" out)" -eq 1 &&
+	grep "^mid.axfs: notice: 2 findings: an XIP page is followed by a non-XIP page: the 2008 driver.* (-v lists them) \[node.xip-order\]$" out &&
+	grep "^mid.axfs: clean, " out && test "$(wc -l <out)" -eq 2 &&
+	"$AXFS" fsck -v mid.axfs >out 2>&1 &&
 	grep "/usr/bin/prog: notice: page 2 is XIP and page 3 is not.*\[node.xip-order\]" out &&
-	grep "/usr/bin/other: notice: .*\[node.xip-order\]" out
+	grep "/usr/bin/other: notice: .*\[node.xip-order\]" out &&
+	"$AXFS" fsck --json mid.axfs >out.json &&
+	test "$(grep -c node.xip-order out.json)" -eq 2
 '
 
 test_expect_success '--xip-suffix: every page from the first XIP page to the end is XIP' '
@@ -241,19 +247,25 @@ test_expect_success 'the default build is unchanged; the policy key gives the sa
 	cmp last.axfs last2.axfs
 '
 
-test_expect_success '--xip-suffix adds pages on top of the budget' '
-	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 4KiB --xip-suffix -o sb.axfs &&
+test_expect_success '--xip-suffix stays within the budget: a page costs its suffix' '
+	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 20KiB --xip-suffix -o sb.axfs &&
 	seedread xip sb.axfs | sort >got &&
 	for p in 8192 12288 16384 20480 24576; do echo "/usr/bin/prog,$p"; done |
 		sort >want &&
 	diff want got &&
-	"$AXFS" fsck sb.axfs >out 2>&1 && ! grep "xip-order" out
+	"$AXFS" fsck sb.axfs >out 2>&1 && ! grep "xip-order" out &&
+	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 16KiB --xip-suffix -o s4.axfs &&
+	seedread xip s4.axfs | sort >got &&
+	for p in 0 4096 8192 12288; do echo "/usr/bin/other,$p"; done | sort >want &&
+	diff want got &&
+	"$AXFS" mkfs -q tree -p mid.csv --xip-budget 36KiB --xip-suffix -o s9.axfs &&
+	test "$(seedread xip s9.axfs | wc -l)" -eq 9
 '
 
 test_expect_success '--xip-suffix with an mmap limit: the trim shrinks suffixes' '
-	"$AXFS" mkfs -v tree -p mid.csv --xip-suffix --mmap-limit 1GiB \
-		-o full.axfs 2>err &&
-	mapped=$(sed -n "s/.*bytes (\([0-9]*\) memory-mapped).*/\1/p" err) &&
+	"$AXFS" mkfs tree -p mid.csv --xip-suffix --mmap-limit 1GiB \
+		-o full.axfs >out &&
+	mapped=$(sed -n "s/.*memory-mapped part: \([0-9]*\) bytes.*/\1/p" out) &&
 	test -n "$mapped" &&
 	"$AXFS" mkfs tree -p mid.csv --xip-suffix --xip-budget 1MiB \
 		--mmap-limit $((mapped - 4096)) -o lim.axfs \

@@ -347,10 +347,23 @@ test_expect_success 'a /usr/local install in a DESTDIR builds a program with pkg
 
 if command -v mkfs >/dev/null 2>&1 && command -v fsck >/dev/null 2>&1; then
 test_expect_success 'mkfs -t axfs and fsck -t axfs reach our commands' '
-	PATH="$D/usr/sbin:$D/usr/bin:$PATH" mkfs -t axfs tree viamkfs.axfs &&
+	PATH="$D/usr/sbin:$D/usr/bin:$PATH" mkfs -t axfs tree viamkfs.axfs >mkfs.out &&
+	grep "^wrote .viamkfs.axfs.: [0-9]* bytes" mkfs.out &&
 	cmp tree.axfs viamkfs.axfs &&
-	PATH="$D/usr/sbin:$D/usr/bin:$PATH" fsck -t axfs viamkfs.axfs >fsck.out 2>&1 ||
-		{ cat fsck.out; false; }
+	PATH="$D/usr/sbin:$D/usr/bin:$PATH" fsck -t axfs "$PWD/viamkfs.axfs" >fsck.out 2>&1 ||
+		{ cat fsck.out; false; } &&
+	grep "viamkfs.axfs: clean, " fsck.out
+'
+
+# As the README shows it: util-linux fsck(8) passes an absolute file name
+# on (a relative one that is no device it skips, exit 0, checking nothing),
+# and a truncated image must fail through it and through fsck.axfs alone.
+test_expect_success 'fsck -t axfs /abs/path and fsck.axfs fail on a truncated image' '
+	head -c 3000 viamkfs.axfs >trunc.axfs &&
+	PATH="$D/usr/sbin:$D/usr/bin:$PATH" fsck -t axfs "$PWD/trunc.axfs" >fsck.out 2>&1;
+	test $? -eq 4 && grep "trunc.axfs: byte 72: size is .* (truncated?) \[sb.size\]" fsck.out &&
+	PATH="$D/usr/sbin:$D/usr/bin:$PATH" fsck.axfs trunc.axfs >fsck.out 2>&1;
+	test $? -eq 4 && grep "\[sb.size\]" fsck.out
 '
 else
 	test_skip 'util-linux mkfs/fsck are not installed'

@@ -84,13 +84,12 @@ test_expect_success 'axfs(1) names every command, its aliases and environment' '
 	test $bad = 0
 '
 
-# The pages laid out as installed (man1/, man5/, man8/), so that the .so
-# requests of the alias pages (mkfs.axfs.8, fsck.axfs.8) resolve as they
-# do under /usr/share/man: man and lexgrog look for them from the cwd.
+# The pages laid out as `make install` lays them out (man1/, man5/, man8/),
+# so that the .so requests of the alias pages (mkfs.axfs.8, fsck.axfs.8)
+# resolve as they do under /usr/share/man: man and lexgrog look for them
+# from the cwd.
 mt=$TRASH/mantree
-for p in "$man"/*.[158]; do
-	mkdir -p "$mt/man${p##*.}" && cp "$p" "$mt/man${p##*.}/"
-done
+make -s -C "$AXFS_TOP" B="${AXFS_BUILD:-build}" install-man DESTDIR="$mt" MANDIR= >/dev/null
 
 if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
 	for p in "$man"/*.[158]; do
@@ -142,9 +141,10 @@ test_expect_success 'every page the pages refer to exists' '
 	test $bad = 0
 '
 
-test_expect_success 'every .so request names a page in its section directory' '
-	grep -h "^\.so" "$man"/*.[158] >so &&
+test_expect_success 'every installed .so request names a page in its section directory' '
+	grep -h "^\.so" "$mt"/man?/*.[158] >so &&
 	test "$(wc -l <so)" -ge 2 &&
+	! grep -h "^\.so" "$man"/*.[158] &&
 	bad=0 &&
 	while read -r so r; do
 		case $r in
@@ -155,6 +155,19 @@ test_expect_success 'every .so request names a page in its section directory' '
 	done <so &&
 	test $bad = 0
 '
+
+# In the tree an alias page is a symbolic link to its page, so that
+# `man -l man/mkfs.axfs.8` shows it before anything is installed.
+if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
+test_expect_success 'man -l man/mkfs.axfs.8 and man/fsck.axfs.8 work in the tree' '
+	test "$(readlink "$man/mkfs.axfs.8")" = axfs-mkfs.1 &&
+	test "$(readlink "$man/fsck.axfs.8")" = axfs-fsck.8 &&
+	(cd "$AXFS_TOP" && MANWIDTH=80 man -l -Tutf8 man/mkfs.axfs.8) >t1 2>err &&
+	! test -s err && grep -q "^AXFS-MKFS(1)" t1 &&
+	(cd "$AXFS_TOP" && MANWIDTH=80 man -l -Tutf8 man/fsck.axfs.8) >t8 2>err &&
+	! test -s err && grep -q "^AXFS-FSCK(8)" t8
+'
+fi
 
 test_expect_success 'the required pages exist' '
 	for p in axfs.1 axfs-mkfs.1 axfs-dump.1 axfs-extract.1 axfs-fsck.8 \

@@ -188,16 +188,18 @@ START_TEST(test_whole_files_and_budget)
 	ck_assert_int_eq(why(&t, "/a", 2), AXFS_WHY_BUDGET);
 	ck_assert_uint_eq(st.xip_pages, 7);
 
-	/* Whole files alone over the budget: kept, no profile page, one
-	 * warning. */
+	/* Whole files alone over the budget: the budget is a limit, so an
+	 * error naming the biggest of them (/d/e, 3 pages, first). */
 	o.budget = 4 * 4096;
-	lc.warn = 0;
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), AXFS_ERR_LIMIT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "takes 20480 bytes, more than "
+					      "the XIP budget of 16384"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "'/d/e' (3 pages), '/c' (2 pages)"));
+	/* Exactly the budget fits. */
+	o.budget = 5 * 4096;
 	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
-	ck_assert_str_eq(xmap(&t, "/c"), "XX");
-	ck_assert_str_eq(xmap(&t, "/d/e"), "XXX");
-	ck_assert_str_eq(xmap(&t, "/a"), ".....");
 	ck_assert_uint_eq(st.xip_pages, 5);
-	ck_assert_int_eq(lc.warn, 1);
+	ck_assert_str_eq(xmap(&t, "/a"), ".....");
 }
 END_TEST
 
@@ -328,7 +330,7 @@ START_TEST(test_xip_suffix)
 	prof(&p, "/b", 2, 1);		/* left out by the budget */
 	prof(&p, "/d/e", 2, 4);		/* the last page: nothing to add */
 	o.has_budget = 1;
-	o.budget = 5 * AXFS_PAGE_SIZE;	/* /c (2) + 3 profile pages */
+	o.budget = 7 * AXFS_PAGE_SIZE;	/* /c (2) + 3 profile + 2 suffix */
 	o.xip_suffix = 1;
 	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".XXXX");
@@ -342,7 +344,7 @@ START_TEST(test_xip_suffix)
 	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_SUFFIX);
 	ck_assert_int_eq(why(&t, "/b", 2), AXFS_WHY_BUDGET);
 	ck_assert_str_eq(tree_page_reason_name(AXFS_WHY_SUFFIX), "suffix");
-	/* on top of the budget: 5 chosen, 2 added */
+	/* within the budget: 5 chosen, 2 added */
 	ck_assert_uint_eq(st.suffix_pages, 2);
 	ck_assert_uint_eq(st.xip_pages, 7);
 
@@ -358,6 +360,17 @@ START_TEST(test_xip_suffix)
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
 	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
 	ck_assert_uint_eq(plan_trim_suffix(&t), 0);
+
+	/* The suffix counts against the budget: with 5 pages, /a@3 (2 pages
+	 * with its suffix) and /d/e@2 fit; /a@1 would cost 2 more. */
+	o.budget = 5 * AXFS_PAGE_SIZE;
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
+	ck_assert_str_eq(xmap(&t, "/a"), "...XX");
+	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
+	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_BUDGET);
+	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_SUFFIX);
+	ck_assert_uint_eq(st.xip_pages, 5);
+	ck_assert_uint_eq(st.suffix_pages, 1);
 
 	/* without the option: exactly the chosen pages */
 	o.xip_suffix = 0;

@@ -238,7 +238,7 @@ START_TEST(test_xip_files_exclude)
 	ERR("xip: {exclude: {a: 1}}",
 	    "p.yaml:1:16: xip.exclude: expected a glob or a list of globs, got a mapping");
 	ERR("xip: [1]",
-	    "p.yaml:1:6: xip: expected a mapping (budget, min-count, files, exclude, suffix), got a list");
+	    "p.yaml:1:6: xip: expected a mapping (budget, min-count, files, exclude, suffix, strict-profile), got a list");
 }
 END_TEST
 
@@ -470,9 +470,9 @@ START_TEST(test_unknown_keys)
 	ERR("devices:\n  - {path: /dev/x, type: fifo, owner: 0}\n",
 	    "p.yaml:2:32: devices[0].owner: unknown key (valid keys: path, type, major, minor, mode, uid, gid)");
 	ERR("frobnicate: 1\n",
-	    "p.yaml:1:1: frobnicate: unknown key (valid keys: compression, xip, owners, files, devices, timestamp, split, xattrs, pad)");
+	    "p.yaml:1:1: frobnicate: unknown key (valid keys: compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)");
 	ERR("base: &b {level: 9}\ncompression:\n  <<: *b\n",
-	    "p.yaml:1:1: base: unknown key (valid keys: compression, xip, owners, files, devices, timestamp, split, xattrs, pad)");
+	    "p.yaml:1:1: base: unknown key (valid keys: compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)");
 	ERR("compression:\n  <<: {level: 9}\n",
 	    "p.yaml:2:3: compression.<<: YAML merge keys ('<<') are not supported");
 }
@@ -492,9 +492,9 @@ END_TEST
 START_TEST(test_wrong_shapes)
 {
 	ERR("- compression\n",
-	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad), got a list");
+	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude), got a list");
 	ERR("just words\n",
-	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad), got a scalar");
+	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude), got a scalar");
 	ERR("? [a, b]\n: 1\n",
 	    "p.yaml:1:3: keys must be plain words, not a list");
 	ERR("compression: {level: \"9\\0\"}\n",

@@ -75,7 +75,7 @@ static void log_fn(void *ctx, enum axfs_log_level level, const char *msg)
 {
 	struct unit_log *c = ctx;
 
-	if (level == AXFS_LOG_WARN) {
+	if (level <= AXFS_LOG_WARN) {
 		c->warn++;
 		snprintf(c->last_warn, sizeof(c->last_warn), "%s", msg);
 	} else if (level == AXFS_LOG_INFO) {

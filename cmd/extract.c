@@ -51,17 +51,19 @@ static const struct option longopts[] = {
 	{ "force", no_argument, NULL, 'f' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "tar", required_argument, NULL, OPT_TAR },
+	CMD_LONGOPTS_IMAGE,
 	CMD_LONGOPTS_PROGRESS_END,
 };
 
 static int usage(void)
 {
 	printf(
-"usage: axfs extract [options] IMAGE [STORE] DIR\n"
-"       axfs extract --tar FILE|- [options] IMAGE [STORE]\n"
+"usage: axfs extract [options] IMAGE DIR\n"
+"       axfs extract --tar FILE|- [options] IMAGE\n"
 "\n"
-"Recreate the tree stored in the AXFS image IMAGE (STORE: the store segment\n"
-"of a split image) under DIR, which is created if needed and must be empty.\n"
+"Recreate the tree stored in the AXFS image IMAGE (- for standard input;\n"
+"--store FILE: the store segment of a split image) under DIR, which is\n"
+"created if needed and must be empty.\n"
 "Nothing is written outside DIR.  Owners and device nodes are restored when\n"
 "run as root.\n"
 "\n"
@@ -71,6 +73,7 @@ static int usage(void)
 "                      CPU; 1: no extra thread)\n"
 "      --tar FILE      write a pax archive instead (- for standard output),\n"
 "                      with owners, devices and hard links, without root\n");
+	cmd_print_image_help(22);
 	return cmd_print_shared_help(22, 1, NULL,
 				     "print each path as it is written",
 				     "\nSee axfs-extract(1).\n");
@@ -697,8 +700,8 @@ int cmd_extract(int argc, char **argv)
 		}
 	}
 	/* --tar FILE stands for DIR. */
-	c = cmd_image_operands(argc, argv, !tar, "target directory", &image,
-			       &store);
+	c = cmd_image_operands(argc, argv, !tar, "target directory", 0,
+			       &image, &store);
 	if (c != CMD_OPT_NEXT)
 		return c;
 	if (tar)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "image_operands.h"
 #include "progress.h"
 
 /* What shared_option() returns for an option of the command's own. */
@@ -32,6 +33,9 @@ static int shared_option(int c, char **argv, int (*usage)(void))
 	case CMD_OPT_NO_PROGRESS:
 		cmd_progress_forced = 0;
 		return CMD_OPT_NEXT;
+	case CMD_OPT_STORE:
+	case CMD_OPT_MAX_MEMORY:
+		return cmd_image_option(c, optarg);
 	case ':':
 		return cmd_usage_error("option '%s' needs a value",
 				       argv[optind - 1]);

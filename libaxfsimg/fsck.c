@@ -174,23 +174,22 @@ void fsck_progress(struct fsck *f, uint64_t done, uint64_t total)
 int fsck_mem_reserve(struct fsck *f, uint64_t bytes, uint64_t off,
 		     const char *what)
 {
-	if (bytes > f->mem_limit || f->mem_used > f->mem_limit - bytes) {
+	if (axfs__budget_take(&f->mem, bytes) < 0) {
 		fsck_report(f, FC_LIMIT_MEMORY, off, FSCK_NO_INO,
 			    "%s would need %llu bytes; %llu of the %llu-byte "
 			    "limit are in use (if the image is trusted, raise "
 			    "the limit with --max-memory)", what,
 			    (unsigned long long)bytes,
-			    (unsigned long long)f->mem_used,
-			    (unsigned long long)f->mem_limit);
+			    (unsigned long long)f->mem.used,
+			    (unsigned long long)f->mem.limit);
 		return -1;
 	}
-	f->mem_used += bytes;
 	return 0;
 }
 
 void fsck_mem_release(struct fsck *f, uint64_t bytes)
 {
-	f->mem_used -= bytes < f->mem_used ? bytes : f->mem_used;
+	axfs__budget_give(&f->mem, bytes);
 }
 
 void *fsck_alloc(struct fsck *f, uint64_t nmemb, uint64_t size, uint64_t off,
@@ -220,12 +219,11 @@ void *fsck_try_alloc(struct fsck *f, uint64_t bytes)
 {
 	void *p;
 
-	if (bytes > SIZE_MAX || bytes > f->mem_limit ||
-	    f->mem_used > f->mem_limit - bytes)
+	if (bytes > SIZE_MAX || axfs__budget_take(&f->mem, bytes) < 0)
 		return NULL;
 	p = malloc(bytes ? (size_t)bytes : 1);
-	if (p)
-		f->mem_used += bytes;
+	if (!p)
+		axfs__budget_give(&f->mem, bytes);
 	return p;
 }
 
@@ -475,9 +473,8 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	f->res = res;
 	/* Metadata, inflated, and a few bytes per node and location: a few
 	 * times the image at most for anything mkfs writes. */
-	f->mem_limit = o->max_memory ? o->max_memory :
-		       (len > (UINT64_MAX - (8u << 20)) / 8 ? UINT64_MAX :
-			8 * len + (8u << 20));
+	f->mem.limit = o->max_memory ? o->max_memory :
+		       axfs__budget_default(len);
 	f->zs_ok = inflateInit(&f->zs) == Z_OK;
 	if (!f->zs_ok) {
 		free(f);

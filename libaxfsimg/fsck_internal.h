@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <zlib.h>
 
+#include "budget.h"
+
 #include "axfs_format.h"
 #include "axfs_fsck.h"
 
@@ -169,7 +171,7 @@ struct fsck {
 	struct axfs_fsck_result *res;
 	int stop;
 	uint64_t per_check[FC_COUNT];
-	uint64_t mem_used, mem_limit;
+	struct axfs__budget mem;	/* budget.h: the reader's rule */
 
 	/* Superblock values. */
 	uint32_t cblock_size;

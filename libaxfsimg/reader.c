@@ -29,6 +29,8 @@
 #include <unistd.h>
 #include <libdeflate.h>
 
+#include "image_input.h"
+
 const char *axfs_region_name(enum axfs_region r)
 {
 	return axfs_format_region_name(r);
@@ -139,8 +141,8 @@ static int seg_read(struct axfs_image *img, int second, void *buf,
 	if (rc == -ENODATA)
 		return axfs_error_set(err, AXFS_ERR_IO,
 				      "'%s': byte %" PRIu64 ": unexpected end "
-				      "of file (did it change while we read "
-				      "it?)", name, off);
+				      "of file: the image changed while it "
+				      "was read", name, off);
 	if (rc < 0)
 		return axfs_error_sys(err, -rc, "'%s': cannot read %zu bytes "
 				      "at byte %" PRIu64, name, len, off);
@@ -175,7 +177,9 @@ int axfs_image_pread(struct axfs_image *img, void *buf, size_t len,
 	return 0;
 }
 
-/* Length of an open file or block device. */
+/* Length of an open file or block device; 1 (and nothing read) for an
+ * input that cannot be read in place: a pipe, a FIFO, a socket, a
+ * character device that is not MTD. */
 static int fd_length(int fd, const char *name, uint64_t *len,
 		     struct axfs_error *err)
 {
@@ -192,6 +196,8 @@ static int fd_length(int fd, const char *name, uint64_t *len,
 	rc = axfs__fd_length(fd, &st, len, &dev);
 	if (rc == 0)
 		return 0;
+	if (rc == -ENOTTY && !S_ISREG(st.st_mode))
+		return 1;
 	end = rc == -ENOTTY ? lseek(fd, 0, SEEK_END) : -1;
 	if (end < 0)
 		return axfs_error_sys(err, rc == -ENOTTY ? errno : -rc,
@@ -482,6 +488,16 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 				     " bytes; this reader loads at most %llu",
 				     axfs_region_name(r), ri->size,
 				     AXFS_READER_MAX_INCORE);
+	if (!img->lenient &&
+	    ri->size > axfs__region_max(r, img->sb.files, img->sb.blocks))
+		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
+				     d + AXFS_RD_SIZE, "region '%s' claims %"
+				     PRIu64 " bytes; the superblock's %" PRIu64
+				     " inodes and %" PRIu64 " nodes allow at "
+				     "most %" PRIu64, axfs_region_name(r),
+				     ri->size, img->sb.files, img->sb.blocks,
+				     axfs__region_max(r, img->sb.files,
+						      img->sb.blocks));
 	if (ri->compressed_size &&
 	    ri->size / AXFS_ZLIB_MAX_RATIO > ri->compressed_size + 1)
 		return axfs__img_err(img, err, AXFS_ERR_FORMAT,
@@ -490,6 +506,17 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 				     " zlib stream, more than zlib can expand",
 				     axfs_region_name(r), ri->size,
 				     ri->compressed_size);
+	/* The region and, while it inflates, its stream. */
+	if (axfs__budget_take(&img->mem, ri->size + ri->compressed_size) < 0)
+		return axfs__img_err(img, err, AXFS_ERR_LIMIT,
+				     d + AXFS_RD_SIZE, "region '%s' needs %"
+				     PRIu64 " bytes; %" PRIu64 " of the %" PRIu64
+				     "-byte memory budget are in use (if the "
+				     "image is trusted, raise it with "
+				     "--max-memory)", axfs_region_name(r),
+				     ri->size + ri->compressed_size,
+				     img->mem.used, img->mem.limit);
+	axfs__budget_give(&img->mem, ri->compressed_size);
 	data = malloc((size_t)ri->size);
 	if (!data)
 		return axfs_error_sys(err, ENOMEM, "'%s': region '%s' (%" PRIu64
@@ -688,6 +715,8 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 	if (rc < 0)
 		return rc;
 
+	img->mem.limit = o && o->max_memory ? o->max_memory :
+			 axfs__budget_default(img->file_size);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct axfs_error *e = img->lenient ? &img->why[r] : err;
 
@@ -764,18 +793,30 @@ static int open_store(struct axfs_image *img, const struct axfs_open_opts *o,
 int axfs_image_open(struct axfs_image **out, const char *path,
 		    const struct axfs_open_opts *o, struct axfs_error *err)
 {
-	struct axfs_image *img = image_new(path);
-	int rc;
+	const char *name = path;
+	struct axfs_image *img;
+	int fd, rc;
 
 	*out = NULL;
-	if (!img)
-		return axfs_error_sys(err, ENOMEM, "'%s'", path);
-	img->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (img->fd < 0) {
-		rc = axfs_error_sys(err, errno, "cannot open '%s'", path);
-		goto fail;
+	fd = axfs__input_open(path, &name, err);
+	if (fd < 0)
+		return fd;
+	img = image_new(name);
+	if (!img) {
+		close(fd);
+		return axfs_error_sys(err, ENOMEM, "'%s'", name);
 	}
-	rc = fd_length(img->fd, path, &img->seg0_len, err);
+	img->fd = fd;
+	rc = fd_length(img->fd, name, &img->seg0_len, err);
+	if (rc == 1) {
+		/* Read it into memory: superblock first, then what it
+		 * claims, within the budget. */
+		rc = axfs__load_stream(img->fd, name, o ? o->max_memory : 0,
+				       0, &img->own_buf, &img->seg0_len, err);
+		img->buf = img->own_buf;
+		close(img->fd);
+		img->fd = -1;
+	}
 	if (rc == 0)
 		rc = open_store(img, o, err);
 	if (rc == 0)
@@ -830,6 +871,7 @@ void axfs_image_close(struct axfs_image *img)
 			close(img->store_fd);
 		free(img->store_name);
 		free(img->name);
+		free(img->own_buf);
 	}
 	free(img);
 }

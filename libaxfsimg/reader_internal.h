@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <zlib.h>
 #include "axfs_reader.h"
+#include "budget.h"
 
 struct libdeflate_decompressor;
 struct stat;
@@ -45,6 +46,10 @@ struct axfs_image {
 	int fd;				/* -1 in buffer mode */
 	int store_fd;			/* -1 when there is no store */
 	const uint8_t *buf;		/* buffer mode */
+	uint8_t *own_buf;		/* buf when we read it (a stream) */
+	/* Memory the loaded regions may take (budget.h): the caller's
+	 * max_memory, or 64 MiB + 8 x the image's real size. */
+	struct axfs__budget mem;
 	uint64_t seg0_len;		/* bytes readable from the first segment */
 	uint64_t split_at;		/* offsets >= this are in the store */
 	uint64_t file_size;		/* logical length of the whole image */

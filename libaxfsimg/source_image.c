@@ -296,6 +296,7 @@ int axfs_source_image_open(struct axfs_source **out, const char *path,
 	}
 	memset(&oo, 0, sizeof(oo));
 	oo.store_path = opts ? opts->store_path : NULL;
+	oo.max_memory = opts ? opts->max_memory : 0;
 	rc = axfs_image_open(&s->img, path, &oo, err);
 	if (rc < 0) {
 		img_destroy(&s->base);

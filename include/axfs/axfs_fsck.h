@@ -10,7 +10,7 @@
  *
  * The image is untrusted.  No allocation is sized from an unchecked field:
  * every count is bounded by bytes that exist, and the total is capped by
- * max_memory (default: 8 times the image size plus 8 MiB).
+ * max_memory (default: 64 MiB plus 8 times the image size).
  */
 #ifndef AXFS_FSCK_H
 #define AXFS_FSCK_H
@@ -44,7 +44,7 @@ typedef int (*axfs_fsck_report_fn)(void *ctx,
 struct axfs_fsck_opts {
 	int deep;		/* 1: inflate every cblock, read every page */
 	int digest;		/* 1: verify the SHA-1 digest */
-	uint64_t max_memory;	/* 0: 8 x image size + 8 MiB */
+	uint64_t max_memory;	/* 0: 64 MiB + 8 x image size */
 	/* Findings of one check beyond this many are counted but not
 	 * passed to report(); one summary finding says how many.  0: all. */
 	uint64_t per_check_limit;

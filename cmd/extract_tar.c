@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "image_operands.h"
 #include "extract_tar.h"
 #include "signals.h"
 #include "axfs_build.h"
@@ -192,10 +193,13 @@ int extract_tar(const char *image, const char *store, const char *file)
 	so.store_path = store;
 	t.name = to_stdout ? "standard output" : file;
 	t.fd = STDOUT_FILENO;
-	if (!axfs_source_is_image(image)) {
+	/* Not a directory or an archive: only an image (the reader says
+	 * so when IMAGE is none); "-" is standard input. */
+	if (strcmp(image, "-") != 0 && !axfs_source_is_image(image)) {
 		cmd_error("'%s' is not an AXFS image", image);
 		return EXIT_OPERATIONAL;
 	}
+	so.max_memory = cmd_image.max_memory;
 	if (axfs_source_image_open(&t.src, image, &so, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return EXIT_OPERATIONAL;

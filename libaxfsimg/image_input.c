@@ -32,8 +32,7 @@ int axfs__input_open(const char *path, const char **name,
 	return fd;
 }
 
-/* read() until `want` bytes or the end: the count read, or -errno. */
-static int64_t read_upto(int fd, uint8_t *p, uint64_t want)
+int64_t axfs__read_upto(int fd, uint8_t *p, uint64_t want)
 {
 	uint64_t have = 0;
 
@@ -53,8 +52,10 @@ static int64_t read_upto(int fd, uint8_t *p, uint64_t want)
 	return (int64_t)have;
 }
 
-int axfs__load_stream(int fd, const char *name, uint64_t max, int keep_bad,
-		      uint8_t **buf, uint64_t *len, struct axfs_error *err)
+/* axfs__load_stream(), after `plen` bytes of `prefix` were read. */
+static int load(int fd, const char *name, uint64_t max, int keep_bad,
+		const uint8_t *prefix, size_t plen, uint8_t **buf,
+		uint64_t *len, struct axfs_error *err)
 {
 	uint64_t claimed, want, cap, have;
 	uint8_t *p, *np;
@@ -68,7 +69,13 @@ int axfs__load_stream(int fd, const char *name, uint64_t max, int keep_bad,
 	p = malloc((size_t)cap);
 	if (!p)
 		return axfs_error_sys(err, ENOMEM, "'%s'", name);
-	n = read_upto(fd, p, cap);
+	if (plen > cap)
+		plen = (size_t)cap;
+	if (plen)
+		memcpy(p, prefix, plen);
+	n = axfs__read_upto(fd, p + plen, cap - plen);
+	if (n >= 0)
+		n += (int64_t)plen;
 	if (n < 0) {
 		free(p);
 		return axfs_error_sys(err, (int)-n, "cannot read '%s'", name);
@@ -123,7 +130,7 @@ int axfs__load_stream(int fd, const char *name, uint64_t max, int keep_bad,
 					      " bytes", name, cap);
 		}
 		p = np;
-		n = read_upto(fd, p + have, cap - have);
+		n = axfs__read_upto(fd, p + have, cap - have);
 		if (n < 0) {
 			free(p);
 			return axfs_error_sys(err, (int)-n, "cannot read '%s'",
@@ -134,6 +141,20 @@ int axfs__load_stream(int fd, const char *name, uint64_t max, int keep_bad,
 	*buf = p;
 	*len = have;
 	return 0;
+}
+
+int axfs__load_stream(int fd, const char *name, uint64_t max, int keep_bad,
+		      uint8_t **buf, uint64_t *len, struct axfs_error *err)
+{
+	return load(fd, name, max, keep_bad, NULL, 0, buf, len, err);
+}
+
+int axfs__load_stream_prefixed(int fd, const char *name, uint64_t max,
+			       const uint8_t *prefix, size_t plen,
+			       uint8_t **buf, uint64_t *len,
+			       struct axfs_error *err)
+{
+	return load(fd, name, max, 0, prefix, plen, buf, len, err);
 }
 
 int axfs__load_file(int fd, const char *name, uint64_t len, uint8_t **buf,

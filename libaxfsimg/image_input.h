@@ -37,6 +37,14 @@ int axfs__input_open(const char *path, const char **name,
  */
 int axfs__load_stream(int fd, const char *name, uint64_t max, int keep_bad,
 		      uint8_t **buf, uint64_t *len, struct axfs_error *err);
+/* The same when the first `plen` bytes (at most AXFS_SUPER_SIZE_EXT) were
+ * already read from fd into `prefix` (mkfs - looking at what it got). */
+int axfs__load_stream_prefixed(int fd, const char *name, uint64_t max,
+			       const uint8_t *prefix, size_t plen,
+			       uint8_t **buf, uint64_t *len,
+			       struct axfs_error *err);
+/* read() until `want` bytes or the end: the count read, or -errno. */
+int64_t axfs__read_upto(int fd, uint8_t *p, uint64_t want);
 
 /*
  * Copies `len` bytes of a regular file with pread(): a file that ends

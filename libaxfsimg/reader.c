@@ -367,7 +367,8 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 					     " bytes): this looks like the mmap "
 					     "segment of a split image (mmap_size"
 					     " %" PRIu64 "); give its store "
-					     "segment too", s->size,
+					     "segment too (--store FILE)",
+					     s->size,
 					     img->file_size, s->mmap_size);
 		return axfs__img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
 				     "image size %" PRIu64 " is larger than "
@@ -842,6 +843,32 @@ int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
 	if (!img)
 		return axfs_error_sys(err, ENOMEM, "image buffer");
 	img->buf = buf;
+	img->seg0_len = len;
+	rc = open_store(img, o, err);
+	if (rc == 0)
+		rc = open_common(img, o, err);
+	if (rc < 0) {
+		axfs_image_close(img);
+		return rc;
+	}
+	*out = img;
+	return 0;
+}
+
+int axfs__image_open_owned(struct axfs_image **out, uint8_t *buf,
+			   uint64_t len, const char *name,
+			   const struct axfs_open_opts *o,
+			   struct axfs_error *err)
+{
+	struct axfs_image *img = image_new(name);
+	int rc;
+
+	*out = NULL;
+	if (!img) {
+		free(buf);
+		return axfs_error_sys(err, ENOMEM, "image buffer");
+	}
+	img->buf = img->own_buf = buf;
 	img->seg0_len = len;
 	rc = open_store(img, o, err);
 	if (rc == 0)

@@ -133,6 +133,13 @@ int axfs__pool_get(struct axfs_cblock_pool *pool, struct axfs_image *img,
 void axfs__pool_put(struct axfs_cblock_pool *pool,
 		    struct axfs_cblock_ref *ref);
 
+/* axfs_image_open_buffer() of a malloc'd buffer the image then owns
+ * (freed with it, or here when the open fails). */
+int axfs__image_open_owned(struct axfs_image **out, uint8_t *buf,
+			   uint64_t len, const char *name,
+			   const struct axfs_open_opts *o,
+			   struct axfs_error *err);
+
 /* Human-readable file type name of a mode ("directory", ...). */
 const char *axfs__type_name(uint32_t mode);
 

@@ -79,7 +79,10 @@ struct axfs_fsck_result {
 };
 
 /*
- * Checks the image at `path` (a regular file or a block device; for a
+ * Checks the image at `path` (a regular file, copied with pread() so that
+ * a file cut short is an error, never SIGBUS; a block or MTD device; "-"
+ * for standard input, or a pipe, FIFO or other character device, read
+ * superblock first and only as far as it claims, within max_memory; for a
  * split image, `store_path` is the store segment, else NULL).  Returns 0
  * when the image was examined (look at res->errors/warnings), or a
  * negative error when it could not be read (err filled).

@@ -563,16 +563,46 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 	return 0;
 }
 
+/* The entries the superblock counts for table r: one an inode, one a
+ * node (one more for cblock_offset's sentinel). */
+static uint64_t counted_entries(const struct axfs_image *img,
+				enum axfs_region r)
+{
+	switch (r) {
+	case AXFS_R_INODE_FILE_SIZE: case AXFS_R_INODE_NAME_OFFSET:
+	case AXFS_R_INODE_NUM_ENTRIES: case AXFS_R_INODE_MODE_INDEX:
+	case AXFS_R_INODE_ARRAY_INDEX:
+	case AXFS_R_MODES: case AXFS_R_UIDS: case AXFS_R_GIDS:
+		return img->sb.files;
+	case AXFS_R_CBLOCK_OFFSET:
+		return img->sb.blocks < UINT64_MAX ? img->sb.blocks + 1 :
+		       img->sb.blocks;
+	default:
+		return img->sb.blocks;
+	}
+}
+
+/*
+ * A depth-0 table reads as 0 everywhere and holds no bytes: it has as
+ * many entries as the image's size (so that every loop is bounded by
+ * it), or, in strict mode, as the superblock counts when that is more.
+ * A sparse file's pages all share one zero page, so a 4 KiB image may
+ * hold 262145 nodes whose node_index is all zeros: what mkfs writes must
+ * read back.  Entries only bound indexes; no loop runs over them.
+ */
 static void compute_entries(struct axfs_image *img, enum axfs_region r)
 {
 	const struct axfs_region_info *ri = &img->reg[r];
 
-	if (img->bad[r])
+	if (img->bad[r]) {
 		img->entries[r] = 0;
-	else if (ri->depth == 0)
-		img->entries[r] = img->limit;
-	else
+	} else if (ri->depth == 0) {
+		uint64_t n = img->lenient ? 0 : counted_entries(img, r);
+
+		img->entries[r] = n > img->limit ? n : img->limit;
+	} else {
 		img->entries[r] = ri->size / ri->depth;
+	}
 }
 
 static const enum axfs_region inode_tables[] = {

@@ -163,6 +163,20 @@ test_expect_success 'fsck of an image cut short while it is checked: a message o
 	test $bad = 0
 '
 
+test_expect_success 'a sparse file (all its pages one shared zero page): every reader takes what mkfs writes' '
+	mkdir -p sparse &&
+	truncate -s 64M sparse/hole &&
+	echo end >>sparse/hole &&
+	tar -C sparse -cSf sparse.tar . &&
+	"$AXFS" mkfs -q sparse.tar -o sparse.axfs &&
+	test $(stat -c %s sparse.axfs) -lt 16384 &&
+	"$AXFS" fsck -q sparse.axfs &&
+	"$AXFS" dump --inodes sparse.axfs >/dev/null &&
+	"$AXFS" cat sparse.axfs /hole | cmp - sparse/hole &&
+	"$AXFS" extract -q sparse.axfs sx &&
+	cmp sx/hole sparse/hole
+'
+
 test_expect_success 'merge-profile /dev/zero: an error with file:line, no output' '
 	test_expect_code 8 "$AXFS" merge-profile /dev/zero -o m.csv 2>err &&
 	grep "/dev/zero:1: line longer than 16384 bytes" err &&

@@ -31,7 +31,7 @@
 #define CAT_MAX_POS	7		/* below EXIT_OPERATIONAL */
 
 static const struct option longopts[] = {
-	{ "store", required_argument, NULL, 's' },
+	CMD_LONGOPTS_IMAGE,
 	CMD_LONGOPTS_END,
 };
 
@@ -45,9 +45,10 @@ static int usage(void)
 "it.  Symbolic links inside the image are followed as the kernel follows\n"
 "them.  Exit status: 0 if every PATH was written, else the position (1 to 7)\n"
 "of the first PATH that failed; 8 if IMAGE cannot be read or standard\n"
-"output cannot be written.\n"
+"output cannot be written.  IMAGE - is standard input.\n"
 "\n"
-"  -s, --store STORE   the store segment of a split image\n");
+"  -s                  the same as --store\n");
+	cmd_print_image_help(22);
 	return cmd_print_shared_help(22, 0, NULL, NULL, "\nSee axfs-cat(1).\n");
 }
 
@@ -94,14 +95,15 @@ int cmd_cat(int argc, char **argv)
 {
 	struct axfs_image *img = NULL;
 	struct cmd_getopt g = CMD_GETOPT_INIT("s:", longopts, usage);
-	const char *store = NULL;
 	void *buf;
 	int c, rc = EXIT_OK;
 
 	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
 		switch (c) {
 		case 's':
-			store = optarg;
+			c = cmd_image_option(CMD_OPT_STORE, optarg);
+			if (c != CMD_OPT_NEXT)
+				return c;
 			break;
 		case CMD_OPT_EXIT:
 			return g.exit_code;
@@ -110,7 +112,7 @@ int cmd_cat(int argc, char **argv)
 	if (argc - optind < 2)
 		return cmd_usage_error(argc - optind ? "no path given" :
 				       "no image given");
-	if (cmd_open_image(&img, argv[optind], store, 0) != 0)
+	if (cmd_open_image(&img, argv[optind], cmd_image.store, 0) != 0)
 		return EXIT_OPERATIONAL;
 	buf = malloc(CAT_CHUNK);
 	if (!buf) {

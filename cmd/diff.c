@@ -23,6 +23,7 @@
 #include "common.h"
 #include "escape.h"
 #include "json.h"
+#include "image_operands.h"
 #include "options.h"
 #include "axfs_source.h"
 #include "axfs_tree.h"
@@ -36,12 +37,18 @@ enum {
 	OPT_NO_OWNER = 256,
 	OPT_NO_MODE,
 	OPT_JSON,
+	OPT_STORE_A,
+	OPT_STORE_B,
 };
 
 static const struct option longopts[] = {
 	{ "no-owner", no_argument, NULL, OPT_NO_OWNER },
 	{ "no-mode", no_argument, NULL, OPT_NO_MODE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "store-a", required_argument, NULL, OPT_STORE_A },
+	{ "store-b", required_argument, NULL, OPT_STORE_B },
+	/* --store alone would not say which side: only --max-memory. */
+	{ "max-memory", required_argument, NULL, CMD_OPT_MAX_MEMORY },
 	CMD_LONGOPTS_END,
 };
 
@@ -50,14 +57,20 @@ static int usage(void)
 	printf(
 "usage: axfs diff [options] A B\n"
 "\n"
-"Compare A and B, each an AXFS image, a directory or an archive, as an\n"
+"Compare A and B, each an AXFS image, a directory or an archive (- for\n"
+"standard input, an image or an archive), as an\n"
 "image stores them: added, removed and changed paths (type, content, mode,\n"
 "owner, symlink target, device numbers).  Exit status: 0 the same,\n"
 "1 different, 2 trouble.\n"
 "\n"
 "      --no-owner      ignore owners (uid and gid)\n"
 "      --no-mode       ignore permission bits\n"
-"      --json          print the differences as JSON\n");
+"      --json          print the differences as JSON\n"
+"      --store-a FILE  the store segment of A, a split image\n"
+"      --store-b FILE  the store segment of B, a split image\n"
+"      --max-memory SIZE\n"
+"                      memory budget of each image (default 64 MiB + 8 x\n"
+"                      image size)\n");
 	return cmd_print_shared_help(22, 0, "print nothing but errors; the exit "
 				     "status says", NULL,
 				     "\nSee axfs-diff(1).\n");
@@ -65,6 +78,7 @@ static int usage(void)
 
 struct side {
 	const char *name;
+	const char *store;		/* --store-a/-b */
 	struct axfs_source *src;
 	struct axfs_tree tree;
 	int have_tree;
@@ -101,6 +115,8 @@ static int load_side(struct side *s, const char *path)
 
 	memset(&so, 0, sizeof(so));
 	so.log = &cmd_logger;
+	so.store_path = s->store;
+	so.max_memory = cmd_image.max_memory;
 	s->name = path;
 	axfs_error_clear(&err);
 	if (axfs_source_open(&s->src, path, &so, &err) < 0 ||
@@ -445,6 +461,12 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			d.json = 1;
+			break;
+		case OPT_STORE_A:
+			d.a.store = optarg;
+			break;
+		case OPT_STORE_B:
+			d.b.store = optarg;
 			break;
 		case CMD_OPT_EXIT:
 			return g.exit_code == EXIT_OK ? EXIT_OK : DIFF_TROUBLE;

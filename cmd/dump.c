@@ -58,6 +58,7 @@ static const struct option longopts[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	CMD_LONGOPTS_IMAGE,
 	CMD_LONGOPTS_END,
 };
 
@@ -67,8 +68,8 @@ static int usage(void)
 "usage: axfs dump [options] IMAGE [STORE]\n"
 "\n"
 "Show the superblock, the regions and every inode of the AXFS image IMAGE\n"
-"(STORE: the store segment of a split image).  With no section option all\n"
-"three are shown.\n"
+"(- for standard input; STORE, or --store: the store segment of a split\n"
+"image).  With no section option all three are shown.\n"
 "\n"
 "      --superblock    show the superblock\n"
 "      --regions       show the region descriptors\n"
@@ -78,6 +79,7 @@ static int usage(void)
 "                      is XIP or not (implies --pages; repeatable)\n"
 "      --json          print everything selected as JSON (see axfs-dump(1))\n"
 "      --lenient       open with fsck's fewer checks (still bounds-checked)\n");
+	cmd_print_image_help(22);
 	return cmd_print_shared_help(22, 0, NULL,
 				     "show each inode's raw table fields",
 				     "\nSee axfs-dump(1).\n");
@@ -705,7 +707,7 @@ int cmd_dump(int argc, char **argv)
 			return g.exit_code;
 		}
 	}
-	c = cmd_image_operands(argc, argv, 0, NULL, &image, &store);
+	c = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
 	if (c != CMD_OPT_NEXT) {
 		free(profiles);
 		return c;

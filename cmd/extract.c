@@ -2,7 +2,7 @@
 /*
  * cmd/extract.c - axfs extract: recreate the tree stored in an image.
  *
- *   axfs extract [options] IMAGE [STORE] DIR [PATH...]
+ *   axfs extract [options] IMAGE DIR [PATH...]
  *
  * With PATHs, only the subtrees they name are written, with the
  * directories on the way to them and the links followed to reach them
@@ -75,21 +75,22 @@ static const struct option longopts[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "same-permissions", no_argument, NULL, 'p' },
 	{ "tar", required_argument, NULL, OPT_TAR },
+	CMD_LONGOPTS_IMAGE,
 	CMD_LONGOPTS_PROGRESS_END,
 };
 
 static int usage(void)
 {
 	printf(
-"usage: axfs extract [options] IMAGE [STORE] DIR [PATH...]\n"
-"       axfs extract --tar FILE|- [options] IMAGE [STORE] [PATH...]\n"
+"usage: axfs extract [options] IMAGE DIR [PATH...]\n"
+"       axfs extract --tar FILE|- [options] IMAGE [PATH...]\n"
 "\n"
-"Recreate the tree stored in the AXFS image IMAGE under DIR, which is\n"
-"created if needed and must be empty; with PATHs (image paths such as\n"
-"/usr/bin), only those subtrees, with the directories on the way to them\n"
-"and the symbolic links followed to reach them.  STORE is the store segment\n"
-"when IMAGE is the mmap segment of a split image.  Nothing is written\n"
-"outside DIR.  Owners and device nodes are restored when run as root;\n"
+"Recreate the tree stored in the AXFS image IMAGE (- for standard input)\n"
+"under DIR, which is created if needed and must be empty; with PATHs\n"
+"(image paths such as /usr/bin), only those subtrees, with the directories\n"
+"on the way to them and the symbolic links followed to reach them.  The\n"
+"store segment of a split image is given with --store FILE.  Nothing is\n"
+"written outside DIR.  Owners and device nodes are restored as root;\n"
 "without root, modes lose set-user-ID/set-group-ID and the umask's bits.\n"
 "Hard links (link groups) are restored as hard links.\n"
 "\n"
@@ -103,6 +104,7 @@ static int usage(void)
 "                      without root too, modes exactly as in the image\n"
 "      --tar FILE      write a pax archive instead (- for standard output),\n"
 "                      with owners, devices and hard links, without root\n");
+	cmd_print_image_help(22);
 	return cmd_print_shared_help(22, 1, NULL,
 				     "print each path as it is written",
 				     "\nSee axfs-extract(1).\n");

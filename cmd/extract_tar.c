@@ -27,6 +27,7 @@
 
 #include "common.h"
 #include "extract_paths.h"
+#include "image_operands.h"
 #include "extract_tar.h"
 #include "image_operands.h"
 #include "signals.h"
@@ -259,14 +260,25 @@ int extract_tar(const char *image, const char *store, const char *file,
 	t.name = to_stdout ? "standard output" : file;
 	t.fd = STDOUT_FILENO;
 	t.paths = &sel;
-	if (!axfs_source_is_image(image)) {
+	memset(&sel, 0, sizeof(sel));
+	sel.all = 1;
+	/* Not a directory or an archive: only an image (the reader says
+	 * so when IMAGE is none); "-" is standard input, which is read
+	 * once: PATHs need an image file. */
+	if (strcmp(image, "-") != 0 && !axfs_source_is_image(image)) {
 		cmd_error("'%s' is not an AXFS image", image);
+		return EXIT_OPERATIONAL;
+	}
+	if (npaths && strcmp(image, "-") == 0) {
+		cmd_error("image paths need the image as a file, not standard "
+			  "input");
 		return EXIT_OPERATIONAL;
 	}
 	if (resolve_paths(&sel, image, store, paths, npaths) < 0) {
 		extract_paths_free(&sel);
 		return EXIT_OPERATIONAL;
 	}
+	so.max_memory = cmd_image.max_memory;
 	if (axfs_source_image_open(&t.src, image, &so, &err) < 0) {
 		cmd_error("%s", err.msg);
 		extract_paths_free(&sel);

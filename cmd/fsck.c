@@ -27,9 +27,9 @@ static int usage(void)
 	"usage: axfs fsck [options] IMAGE [STORE-SEGMENT]\n"
 	"   or: fsck.axfs [options] IMAGE [STORE-SEGMENT]\n"
 	"\n"
-	"Check an AXFS image (never modifying it) and report every problem\n"
-	"with its byte offset.  For a split image, give the mmap segment and\n"
-	"the store segment.\n"
+	"Check an AXFS image (never modifying it; - for standard input) and\n"
+	"report every problem with its byte offset.  For a split image, give\n"
+	"the mmap segment and the store segment (or --store).\n"
 	"\n"
 	"      --deep            inflate every cblock and read every page (default)\n"
 	"      --fast            check the structure only, not the file data\n"
@@ -37,13 +37,13 @@ static int usage(void)
 	"      --strict          warnings (deviations from the canonical layout\n"
 	"                        that the driver tolerates) are errors too\n"
 	"      --json            print one JSON document (see axfs-fsck(8))\n"
-	"      --max-memory SIZE  memory limit (default 8 x image + 8 MiB)\n"
 	"      --max-per-check N  print at most N findings of one check (default\n"
 	"                        1000, 0 = all); all are counted\n"
 	"      --list-checks     print every check id, severity and summary\n"
 	"  -a, -p, -n, -y, -r, -f\n"
 	"                        accepted for fsck(8) compatibility; fsck never repairs\n",
 	stdout);
+	cmd_print_image_help(24);
 	return cmd_print_shared_help(24, 1,
 		"print nothing; the exit status says it all",
 		"say more (phases, counts)", "\n"
@@ -52,7 +52,7 @@ static int usage(void)
 }
 
 enum {
-	OPT_DEEP = 256, OPT_FAST, OPT_NO_DIGEST, OPT_JSON, OPT_MAX_MEMORY,
+	OPT_DEEP = 256, OPT_FAST, OPT_NO_DIGEST, OPT_JSON,
 	OPT_MAX_PER_CHECK, OPT_LIST_CHECKS, OPT_STRICT,
 };
 
@@ -62,9 +62,9 @@ static const struct option longopts[] = {
 	{ "no-digest", no_argument, NULL, OPT_NO_DIGEST },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "max-per-check", required_argument, NULL, OPT_MAX_PER_CHECK },
 	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
+	CMD_LONGOPTS_IMAGE,
 	CMD_LONGOPTS_PROGRESS_END,
 };
 
@@ -275,12 +275,6 @@ int cmd_fsck(int argc, char **argv)
 		case OPT_STRICT:
 			strict = 1;
 			break;
-		case OPT_MAX_MEMORY:
-			if (cmd_parse_size(optarg, &v) < 0 || v == 0)
-				return cmd_usage_error("--max-memory: '%s' is "
-						       "not a size", optarg);
-			fo.max_memory = v;
-			break;
 		case OPT_MAX_PER_CHECK:
 			if (cmd_parse_uint(optarg, ~0ull, &v) < 0)
 				return cmd_usage_error("--max-per-check: '%s' "
@@ -296,9 +290,10 @@ int cmd_fsck(int argc, char **argv)
 			return g.exit_code;
 		}
 	}
-	rc = cmd_image_operands(argc, argv, 0, NULL, &image, &store);
+	rc = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
 	if (rc != CMD_OPT_NEXT)
 		return rc;
+	fo.max_memory = cmd_image.max_memory;
 
 	out.image = image;
 	out.json = json;

@@ -4,7 +4,7 @@
  * file), as ls(1), unsquashfs -ll, rdsquashfs -l and dump.erofs --ls
  * show them, without mounting it.
  *
- *   axfs ls [-l] [-R] [-d] [--json] [-s STORE] IMAGE [STORE] [PATH...]
+ *   axfs ls [-l] [-R] [-d] [--json] [--store FILE] IMAGE [PATH...]
  *
  * Each PATH is resolved inside the image as the kernel resolves it on the
  * mounted image (axfs_image_resolve(): links followed, ".." clamped at the
@@ -47,21 +47,22 @@ static const struct option longopts[] = {
 	{ "recursive", no_argument, NULL, 'R' },
 	{ "directory", no_argument, NULL, 'd' },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "store", required_argument, NULL, 's' },
+	CMD_LONGOPTS_IMAGE,
 	CMD_LONGOPTS_END,
 };
 
 static int usage(void)
 {
 	printf(
-"usage: axfs ls [options] IMAGE [STORE] [PATH...]\n"
+"usage: axfs ls [options] IMAGE [PATH...]\n"
 "\n"
 "List the entries of the directories PATH (image paths such as /usr/bin;\n"
 "default /) of the AXFS image IMAGE, or PATH itself when it is not a\n"
 "directory, without mounting it.  Symbolic links inside the image are\n"
 "followed as the kernel follows them; a PATH that is itself a link is\n"
-"listed as the link with -l, -d or --json, unless it ends in '/'.  STORE\n"
-"is the store segment when IMAGE is the mmap segment of a split image.\n"
+"listed as the link with -l, -d or --json, unless it ends in '/'.  The\n"
+"store segment of a split image is given with --store FILE; IMAGE - is\n"
+"standard input.\n"
 "Exit status: 0, 1 if a PATH could not be listed, 8 if IMAGE cannot be\n"
 "read.\n"
 "\n"
@@ -69,7 +70,8 @@ static int usage(void)
 "  -R, --recursive     every entry below each directory, by its path\n"
 "  -d, --directory     list directories themselves, not their entries\n"
 "      --json          print the listings as JSON (see axfs-ls(1))\n"
-"  -s, --store STORE   the store segment of a split image\n");
+"  -s                  the same as --store\n");
+	cmd_print_image_help(22);
 	return cmd_print_shared_help(22, 0, NULL, NULL, "\nSee axfs-ls(1).\n");
 }
 
@@ -331,7 +333,9 @@ int cmd_ls(int argc, char **argv)
 			l.json = 1;
 			break;
 		case 's':
-			store = optarg;
+			c = cmd_image_option(CMD_OPT_STORE, optarg);
+			if (c != CMD_OPT_NEXT)
+				return c;
 			break;
 		case CMD_OPT_EXIT:
 			return g.exit_code;

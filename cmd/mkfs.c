@@ -92,11 +92,12 @@ static int usage(void)
 "       axfs mkfs [options] SOURCE IMAGE\n"
 "\n"
 "Build an AXFS image from SOURCE: a directory, an archive (tar, pax, cpio;\n"
-"gzip, xz, zstd or bzip2 compressed), - for an archive on standard input,\n"
-"or an AXFS image (with the store segment of a split image after it) to\n"
-"plan again, e.g. with a new profile.\n"
+"gzip, xz, zstd or bzip2 compressed), - for an archive or an image on\n"
+"standard input, or an AXFS image (with the store segment of a split image\n"
+"after it) to plan again, e.g. with a new profile.\n"
 "\n"
-"  -o, --output IMAGE        the image to write (replaced only when complete)\n"
+"  -o, --output IMAGE        the image to write (replaced only when complete;\n"
+"                            - for standard output)\n"
 "  -b, --block-size SIZE     compression block size, a power of two from 4KiB\n"
 "                            to 1MiB (default %uKiB)\n"
 "  -l, --level N             compression level: 1..12 with libdeflate, 1..9\n"
@@ -516,6 +517,14 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	if (!output) {
 		rc = cmd_usage_error("no image given (-o IMAGE)");
+		goto out;
+	}
+	if (strcmp(output, "-") == 0 &&
+	    ((report_text && strcmp(report_text, "-") == 0) ||
+	     (report_json && strcmp(report_json, "-") == 0) ||
+	     (report_svg && strcmp(report_svg, "-") == 0))) {
+		rc = cmd_usage_error("the image goes to standard output (-o -): "
+				     "a report cannot go there too");
 		goto out;
 	}
 	if (o.source_store && !axfs_source_is_image(argv[optind])) {

@@ -43,6 +43,7 @@
 static const struct option longopts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
 	{ "debug", no_argument, NULL, 'd' },
+	CMD_LONGOPTS_IMAGE,
 	CMD_LONGOPTS_END,
 };
 
@@ -51,7 +52,8 @@ static int usage(void)
 	printf(
 "usage: axfs mount [options] IMAGE [STORE] DIR\n"
 "\n"
-"Mount the AXFS image IMAGE (STORE: the store segment of a split image) on\n"
+"Mount the AXFS image IMAGE (STORE, or --store: the store segment of a\n"
+"split image; - for standard input, read into memory first) on\n"
 "DIR through FUSE, read-only, as the kernel driver shows it.  Works as an\n"
 "ordinary user where FUSE does; unmount with 'fusermount3 -u DIR' or\n"
 "'umount DIR'.\n"
@@ -63,6 +65,7 @@ static int usage(void)
 "                      go to FUSE\n"
 "  -f, --foreground    stay in the foreground, messages on stderr\n"
 "  -d, --debug         print every FUSE request (implies -f)\n");
+	cmd_print_image_help(22);
 	return cmd_print_shared_help(22, 0, NULL, "with -f: on unmount, print "
 				     "the cblock cache statistics",
 				     "\nSee axfs-mount(1).\n");
@@ -440,13 +443,13 @@ static int parse_args(struct mnt *m, int argc, char **argv)
 			return g.exit_code;
 		}
 	}
-	rc = cmd_image_operands(argc, argv, 1, "mount point", &m->image,
+	rc = cmd_image_operands(argc, argv, 1, "mount point", 1, &m->image,
 				&store);
 	if (rc != CMD_OPT_NEXT)
 		return rc;
 	if (store && m->store)
 		return cmd_usage_error("the store segment is given twice "
-				       "(STORE and -o store=)");
+				       "(STORE or --store, and -o store=)");
 	if (store)
 		m->store = store;
 	m->dir = argv[argc - 1];

@@ -8,6 +8,7 @@
 
 #include "axfs_suggest.h"
 #include "common.h"
+#include "image_operands.h"
 #include "progress.h"
 
 /* "unrecognized option '--xip-budgte'; did you mean '--xip-budget'?": the
@@ -69,6 +70,9 @@ static int shared_option(int c, char **argv, const struct cmd_getopt *g)
 	case CMD_OPT_NO_PROGRESS:
 		cmd_progress_forced = 0;
 		return CMD_OPT_NEXT;
+	case CMD_OPT_STORE:
+	case CMD_OPT_MAX_MEMORY:
+		return cmd_image_option(c, optarg);
 	case ':':
 		return cmd_usage_error("option '%s' needs a value",
 				       argv[optind - 1]);

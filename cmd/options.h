@@ -12,6 +12,8 @@
 enum {
 	CMD_OPT_PROGRESS = 0x1000,
 	CMD_OPT_NO_PROGRESS,
+	CMD_OPT_STORE,		/* image_operands.h */
+	CMD_OPT_MAX_MEMORY,
 };
 
 /*

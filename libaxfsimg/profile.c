@@ -16,10 +16,16 @@
 #include "axfs_profile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "axfs_format.h"
+
+/* The longest line a profile may hold: a path of PATH_MAX bytes printed
+ * with room to spare.  A longer one (/dev/zero, a binary file) is an
+ * error, not a reason to grow a buffer without end. */
+#define PROFILE_LINE_MAX	((size_t)PATH_MAX * 4)
 
 void axfs_profile_init(struct axfs_profile *p, const struct axfs_logger *log)
 {
@@ -211,6 +217,10 @@ static int parse_line(struct axfs_profile *p, const char *name,
 	char *path;
 	const char *nul;
 
+	if (len > PROFILE_LINE_MAX)
+		return axfs_error_set(err, AXFS_ERR_PARSE, "%s:%zu: line longer "
+				      "than %zu bytes", name, lineno,
+				      PROFILE_LINE_MAX);
 	if (len && s[len - 1] == '\r')
 		len--;
 	/* a UTF-8 byte order mark, as Windows editors write one */
@@ -288,33 +298,66 @@ int axfs_profile_parse(struct axfs_profile *p, const char *name,
 	return 0;
 }
 
+/*
+ * One line of f into buf (PROFILE_LINE_MAX + 1 bytes), without its
+ * newline: 1 and *len, 0 at the end of the file, -1 and errno when
+ * reading fails, or 1 with *len = PROFILE_LINE_MAX + 1 when the line is
+ * longer than the bound (parse_line refuses it).  Not getline(): it
+ * grows its buffer to whatever the line is, and its ENOMEM looks like
+ * the end of the file.
+ */
+static int read_line(FILE *f, char *buf, size_t *len)
+{
+	size_t n = 0;
+	int c;
+
+	errno = 0;
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n') {
+			*len = n;
+			return 1;
+		}
+		buf[n++] = (char)c;
+		if (n > PROFILE_LINE_MAX) {
+			*len = n;
+			return 1;
+		}
+	}
+	if (ferror(f)) {
+		if (!errno)
+			errno = EIO;
+		return -1;
+	}
+	*len = n;
+	return n > 0;
+}
+
 int axfs_profile_read(struct axfs_profile *p, const char *file,
 		      struct axfs_error *err)
 {
 	int is_stdin = strcmp(file, "-") == 0;
 	const char *name = is_stdin ? "<stdin>" : file;
 	FILE *f = is_stdin ? stdin : fopen(file, "r");
-	size_t keep = p->n, lineno = 0, cap = 0;
-	char *line = NULL;
-	ssize_t got;
-	int rc = 0;
+	size_t keep = p->n, lineno = 0, len;
+	char *line;
+	int rc = 0, got;
 
 	if (!f)
 		return axfs_error_sys(err, errno, "cannot open '%s'", file);
-	errno = 0;
-	while ((got = getline(&line, &cap, f)) >= 0) {
-		size_t len = (size_t)got;
-
-		if (len && line[len - 1] == '\n')
-			len--;
+	line = malloc(PROFILE_LINE_MAX + 1);
+	if (!line) {
+		rc = axfs_error_sys(err, ENOMEM, "'%s'", name);
+		goto out;
+	}
+	while ((got = read_line(f, line, &len)) > 0) {
 		rc = parse_line(p, name, ++lineno, line, len, err);
 		if (rc < 0)
 			break;
-		errno = 0;
 	}
-	if (rc == 0 && ferror(f))
-		rc = axfs_error_sys(err, errno ? errno : EIO, "cannot read '%s'",
-				    name);
+	if (rc == 0 && got < 0)
+		rc = axfs_error_sys(err, errno, "cannot read '%s' (after line "
+				    "%zu)", name, lineno);
+out:
 	free(line);
 	if (!is_stdin)
 		fclose(f);

@@ -10,7 +10,7 @@
  *
  * The image is untrusted.  No allocation is sized from an unchecked field:
  * every count is bounded by bytes that exist, and the total is capped by
- * max_memory (default: 8 times the image size plus 8 MiB).
+ * max_memory (default: 64 MiB plus 8 times the image size).
  */
 #ifndef AXFS_FSCK_H
 #define AXFS_FSCK_H
@@ -47,7 +47,7 @@ struct axfs_fsck_opts {
 	size_t struct_size;
 	int deep;		/* 1: inflate every cblock, read every page */
 	int digest;		/* 1: verify the SHA-1 digest */
-	uint64_t max_memory;	/* 0: 8 x image size + 8 MiB */
+	uint64_t max_memory;	/* 0: 64 MiB + 8 x image size */
 	/* Findings of one check beyond this many are counted but not
 	 * passed to report(); one summary finding says how many.  0: all. */
 	uint64_t per_check_limit;
@@ -82,7 +82,10 @@ struct axfs_fsck_result {
 };
 
 /*
- * Checks the image at `path` (a regular file or a block device; for a
+ * Checks the image at `path` (a regular file, copied with pread() so that
+ * a file cut short is an error, never SIGBUS; a block or MTD device; "-"
+ * for standard input, or a pipe, FIFO or other character device, read
+ * superblock first and only as far as it claims, within max_memory; for a
  * split image, `store_path` is the store segment, else NULL).  Returns 0
  * when the image was examined (look at res->errors/warnings), or a
  * negative error when it could not be read (err filled).

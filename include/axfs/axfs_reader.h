@@ -78,8 +78,16 @@ struct axfs_open_opts {
 	int lenient;
 	/* The store segment of a split image (NULL: single file). */
 	const char *store_path;
+	/* The memory the metadata regions may take, and the most read from
+	 * an input that cannot be read in place; 0: 64 MiB + 8 x the
+	 * image's real size (and 1 GiB for such an input).  See
+	 * libaxfsimg/README.md, "Memory". */
+	uint64_t max_memory;
 };
 
+/* Opens the image at `path`; "-" is standard input.  An input that
+ * cannot be read in place (a pipe, a FIFO, a character device) is read
+ * into memory: its superblock first, then at most the size it claims. */
 int axfs_image_open(struct axfs_image **out, const char *path,
 		    const struct axfs_open_opts *o, struct axfs_error *err);
 /* From memory (fuzzers, tests); the buffer must outlive the image. */

@@ -295,12 +295,15 @@ static int build_run(const struct axfs_build_opts *o,
 		return rc;
 
 	memset(&so, 0, sizeof(so));
-	excl[0] = o->output;
-	excl[1] = of.tmp_path;
+	so.n_exclude_host_paths = 0;
+	if (of.tmp_path) {	/* not standard output */
+		excl[so.n_exclude_host_paths++] = o->output;
+		/* An unnamed temporary file is in no directory listing. */
+		if (!of.unnamed)
+			excl[so.n_exclude_host_paths++] = of.tmp_path;
+	}
 	so.log = o->log;
 	so.exclude_host_paths = excl;
-	/* An unnamed temporary file is in no directory listing. */
-	so.n_exclude_host_paths = of.unnamed ? 1 : 2;
 	so.tmpdir = o->tmpdir;
 	so.store_path = o->source_store;
 	rc = axfs_source_open(&src, o->source, &so, err);

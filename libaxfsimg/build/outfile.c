@@ -13,6 +13,11 @@
  * through a symlink), its mode is set with fchmod() on that descriptor,
  * and rename() replaces whatever is at the output's name, a symlink
  * included, without following it.
+ *
+ * "-" is standard output: the writer seeks, so the output is an unlinked
+ * temporary file in $TMPDIR copied to standard output when complete
+ * (nothing of a failed build reaches it, and no file is left behind by
+ * any signal).
  */
 #include "axfs_outfile.h"
 
@@ -21,6 +26,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +83,88 @@ void axfs_outfile_abort_all_signal_safe(void)
 			unlink(outfile_paths[i]);
 }
 
+/* "-": an unlinked file in $TMPDIR (O_TMPFILE where the file system
+ * has it), copied to standard output by axfs_outfile_commit(). */
+static int outfile_open_stdout(struct axfs_outfile *of,
+			       struct axfs_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char *tmpl;
+	int fd;
+
+	if (isatty(STDOUT_FILENO))
+		return axfs_error_set(err, AXFS_ERR_INVALID, "standard output "
+				      "is a terminal: not writing an image "
+				      "there (redirect it, or give a file)");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	of->final_path = strdup("-");
+	if (!of->final_path)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		tmpl = malloc(strlen(dir) + sizeof("/axfs-out.XXXXXX"));
+		if (!tmpl) {
+			axfs_outfile_abort(of);
+			return axfs_error_set(err, AXFS_ERR_NOMEM,
+					      "out of memory");
+		}
+		sprintf(tmpl, "%s/axfs-out.XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+		free(tmpl);
+	}
+	if (fd < 0) {
+		int rc = axfs_error_sys(err, errno, "cannot create a "
+					"temporary file in '%s' (TMPDIR) for "
+					"standard output", dir);
+
+		axfs_outfile_abort(of);
+		return rc;
+	}
+	of->fd = fd;
+	return 0;
+}
+
+/* Copies the finished temporary file to standard output. */
+static int outfile_commit_stdout(struct axfs_outfile *of,
+				 struct axfs_error *err)
+{
+	static uint8_t buf[1 << 16];
+	off_t pos = 0;
+
+	for (;;) {
+		ssize_t n = pread(of->fd, buf, sizeof(buf), pos), done = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return axfs_error_sys(err, errno, "cannot read back the "
+					      "image for standard output");
+		if (n == 0)
+			break;
+		while (done < n) {
+			ssize_t w = write(STDOUT_FILENO, buf + done,
+					  (size_t)(n - done));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				return axfs_error_sys(err, errno, "cannot write "
+						      "the image to standard "
+						      "output");
+			done += w;
+		}
+		pos += n;
+	}
+	close(of->fd);
+	of->fd = -1;
+	free(of->final_path);
+	of->final_path = NULL;
+	return 0;
+}
+
 int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 		      struct axfs_error *err)
 {
@@ -94,6 +182,8 @@ int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 	if (!path || !*path)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "no output file given");
+	if (strcmp(path, "-") == 0)
+		return outfile_open_stdout(of, err);
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return axfs_error_set(err, AXFS_ERR_INVALID,
@@ -222,6 +312,13 @@ int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 	sigset_t block, old;
 	int rc, dfd, anonymous;
 
+	if (of->fd >= 0 && !of->tmp_path && of->final_path &&
+	    strcmp(of->final_path, "-") == 0) {
+		rc = outfile_commit_stdout(of, err);
+		if (rc < 0)
+			axfs_outfile_abort(of);
+		return rc;
+	}
 	if (of->fd < 0 || !of->final_path || !of->tmp_path)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "the output file is not open");

@@ -152,9 +152,8 @@ int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	f->res = res;
 	/* Metadata, inflated, and a few bytes per node and location: a few
 	 * times the image at most for anything mkfs writes. */
-	f->mem_limit = o->max_memory ? o->max_memory :
-		       (len > (UINT64_MAX - (8u << 20)) / 8 ? UINT64_MAX :
-			8 * len + (8u << 20));
+	f->mem.limit = o->max_memory ? o->max_memory :
+		       budget_default(len);
 	f->zs_ok = inflateInit(&f->zs) == Z_OK;
 	if (!f->zs_ok) {
 		free(f);

@@ -15,23 +15,22 @@
 int fsck_mem_reserve(struct fsck *f, uint64_t bytes, uint64_t off,
 		     const char *what)
 {
-	if (bytes > f->mem_limit || f->mem_used > f->mem_limit - bytes) {
+	if (budget_take(&f->mem, bytes) < 0) {
 		fsck_report(f, FC_LIMIT_MEMORY, off, FSCK_NO_INO,
 			    "%s would need %llu bytes; %llu of the %llu-byte "
 			    "limit are in use (if the image is trusted, raise "
 			    "the limit with --max-memory)", what,
 			    (unsigned long long)bytes,
-			    (unsigned long long)f->mem_used,
-			    (unsigned long long)f->mem_limit);
+			    (unsigned long long)f->mem.used,
+			    (unsigned long long)f->mem.limit);
 		return -1;
 	}
-	f->mem_used += bytes;
 	return 0;
 }
 
 void fsck_mem_release(struct fsck *f, uint64_t bytes)
 {
-	f->mem_used -= bytes < f->mem_used ? bytes : f->mem_used;
+	budget_give(&f->mem, bytes);
 }
 
 void *fsck_alloc(struct fsck *f, uint64_t nmemb, uint64_t size, uint64_t off,
@@ -61,12 +60,11 @@ void *fsck_try_alloc(struct fsck *f, uint64_t bytes)
 {
 	void *p;
 
-	if (bytes > SIZE_MAX || bytes > f->mem_limit ||
-	    f->mem_used > f->mem_limit - bytes)
+	if (bytes > SIZE_MAX || budget_take(&f->mem, bytes) < 0)
 		return NULL;
 	p = malloc(bytes ? (size_t)bytes : 1);
-	if (p)
-		f->mem_used += bytes;
+	if (!p)
+		budget_give(&f->mem, bytes);
 	return p;
 }
 

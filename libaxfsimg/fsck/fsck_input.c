@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * fsck_input.c - gets an image into one contiguous read-only view for the
- * checker: mmap of a regular file or a block device, a copy for what
- * cannot be mapped (pipes, MTD character devices), and the two segments
- * of a split image joined in memory.
+ * checker: a copy of a regular file read with pread() (a mapping would
+ * die of SIGBUS when the file is cut short during the check; a short read
+ * is an error with a message, as in the reader), mmap of a block or MTD
+ * device (which cannot shrink), a stream (a pipe, a FIFO, standard input,
+ * another character device) read superblock first and only as far as it
+ * claims (image_input.c), and the two segments of a split image joined
+ * in memory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,14 +20,17 @@
 #include "axfs_error.h"
 #include "axfs_fsck.h"
 #include "internal.h"
+#include "image_input.h"
 #include "reader_device.h"
 
 /* ---- reading files -------------------------------------------------------- */
 
 struct input {
 	int fd;
+	const char *name;	/* path, or AXFS_STDIN_NAME for "-" */
 	uint64_t len;
 	int is_device;
+	int is_file;		/* a regular file: copied, never mapped */
 	int mapped;
 	uint8_t *p;
 };
@@ -35,9 +42,10 @@ static int input_open(struct input *in, const char *path,
 	int rc;
 
 	memset(in, 0, sizeof(*in));
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	in->fd = image_input_open(path, &in->name, err);
 	if (in->fd < 0)
-		return axfs_error_sys(err, errno, "cannot open '%s'", path);
+		return in->fd;
+	path = in->name;
 	if (fstat(in->fd, &st) < 0) {
 		int e = errno;
 
@@ -52,10 +60,11 @@ static int input_open(struct input *in, const char *path,
 				      "cannot check '%s': it is a directory",
 				      path);
 	}
+	in->is_file = S_ISREG(st.st_mode);
 	rc = reader_fd_length(in->fd, &st, &in->len, &in->is_device);
 	if (rc == -ENOTTY) {
-		/* Pipes, character devices that are not MTD: read to the
-		 * end. */
+		/* Pipes, character devices that are not MTD: a stream,
+		 * read superblock first as far as it claims. */
 		in->is_device = S_ISCHR(st.st_mode);
 		in->len = UINT64_MAX;
 	} else if (rc < 0) {
@@ -67,15 +76,16 @@ static int input_open(struct input *in, const char *path,
 	return 0;
 }
 
-/* Maps the file, or reads it into memory when it cannot be mapped. */
-static int input_load(struct input *in, const char *path,
+/* Copies a regular file, maps a device, reads a stream. */
+static int input_load(struct input *in, uint64_t max_memory,
 		      struct axfs_error *err)
 {
-	uint64_t cap, have = 0;
 	int known = in->len != UINT64_MAX;
 
 	if (known && in->len == 0)
 		return 0;
+	if (known && in->is_file)
+		return image_input_load_file(in->fd, in->name, in->len, &in->p, err);
 	if (known && in->len <= SIZE_MAX) {
 		void *m = mmap(NULL, (size_t)in->len, PROT_READ, MAP_PRIVATE,
 			       in->fd, 0);
@@ -87,49 +97,10 @@ static int input_load(struct input *in, const char *path,
 			return 0;
 		}
 	}
-	cap = known ? in->len : (1u << 20);
-	if (cap > SIZE_MAX)
-		return axfs_error_set(err, AXFS_ERR_LIMIT, "cannot check '%s': "
-				      "too large for this machine", path);
-	in->p = malloc((size_t)cap);
-	if (!in->p)
-		return axfs_error_set(err, AXFS_ERR_NOMEM, "cannot allocate "
-				      "%llu bytes to read '%s'",
-				      (unsigned long long)cap, path);
-	for (;;) {
-		ssize_t n;
-
-		if (have == cap) {
-			uint8_t *nb;
-
-			if (known)
-				break;
-			if (cap > SIZE_MAX / 2)
-				return axfs_error_set(err, AXFS_ERR_LIMIT,
-						      "cannot check '%s': too "
-						      "large", path);
-			nb = realloc(in->p, (size_t)cap * 2);
-			if (!nb)
-				return axfs_error_set(err, AXFS_ERR_NOMEM,
-						      "out of memory reading "
-						      "'%s'", path);
-			in->p = nb;
-			cap *= 2;
-		}
-		n = known ? pread(in->fd, in->p + have, (size_t)(cap - have),
-				  (off_t)have) :
-			read(in->fd, in->p + have, (size_t)(cap - have));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return axfs_error_sys(err, errno, "cannot read '%s'",
-					      path);
-		if (n == 0)
-			break;
-		have += (uint64_t)n;
-	}
-	in->len = have;
-	return 0;
+	if (known)	/* an MTD character device: read what it holds */
+		return image_input_load_file(in->fd, in->name, in->len, &in->p, err);
+	return image_input_load_stream(in->fd, in->name, max_memory, 1, &in->p,
+				 &in->len, err);
 }
 
 void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
@@ -179,14 +150,14 @@ int axfs_fsck_file(const char *path, const char *store_path,
 	rc = input_open(&a, path, err);
 	if (rc < 0)
 		return rc;
-	rc = input_load(&a, path, err);
+	rc = input_load(&a, o->max_memory, err);
 	if (rc < 0) {
 		input_close(&a);
 		return rc;
 	}
 	if (!store_path) {
 		rc = fsck_run_image(a.p ? a.p : (const uint8_t *)"", a.len, 0, 0,
-				    a.is_device, a.mapped, path, o, res, err);
+				    a.is_device, a.mapped, a.name, o, res, err);
 		input_close(&a);
 		return rc;
 	}
@@ -194,7 +165,7 @@ int axfs_fsck_file(const char *path, const char *store_path,
 	a_len = a.len;
 	rc = input_open(&b, store_path, err);
 	if (rc == 0)
-		rc = input_load(&b, store_path, err);
+		rc = input_load(&b, o->max_memory, err);
 	/* An mmap segment on a device (a NOR partition) ends at mmap_size;
 	 * the rest of the partition is not part of the image. */
 	if (rc == 0 && a.is_device && a.len >= AXFS_SUPER_SIZE &&
@@ -206,7 +177,7 @@ int axfs_fsck_file(const char *path, const char *store_path,
 	}
 	if (rc == 0)
 		rc = axfs_fsck_buffer(a.p, (size_t)a_len, b.p ? b.p :
-				      (const uint8_t *)"", (size_t)b.len, path,
+				      (const uint8_t *)"", (size_t)b.len, a.name,
 				      o, res, err);
 	input_close(&a);
 	input_close(&b);

@@ -122,7 +122,7 @@ int fsck_check_superblock(struct fsck *f)
 			    (unsigned long long)f->len,
 			    f->size > f->len && f->mmap_size == f->len ?
 			    " (the mmap segment of a split image? give the "
-			    "store segment too)" :
+			    "store segment too, --store FILE)" :
 			    f->size > f->len ? " (truncated?)" : "");
 	}
 	if (f->size % AXFS_PAGE_SIZE)

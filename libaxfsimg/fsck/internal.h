@@ -17,6 +17,8 @@
 #include <zlib.h>
 
 #include "opts_size.h"
+#include "budget.h"
+
 #include "axfs_format.h"
 #include "axfs_fsck.h"
 
@@ -174,7 +176,7 @@ struct fsck {
 	struct axfs_fsck_result *res;
 	int stop;
 	uint64_t per_check[FC_COUNT];
-	uint64_t mem_used, mem_limit;
+	struct budget mem;	/* budget.h: the reader's rule */
 
 	/* Superblock values. */
 	uint32_t cblock_size;

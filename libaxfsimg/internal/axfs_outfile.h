@@ -21,6 +21,8 @@ struct axfs_outfile {
 	int fd;
 	int unnamed;		/* an O_TMPFILE without a name yet */
 };
+/* "-" is standard output (an unlinked temporary file copied out by
+ * commit; refused when standard output is a terminal). */
 int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 		      struct axfs_error *err);
 /* fsync, rename over final_path. */

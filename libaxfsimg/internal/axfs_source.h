@@ -99,6 +99,8 @@ struct axfs_source_opts {
 	const char *tmpdir;		/* archive spool; NULL = $TMPDIR */
 	const char *store_path;		/* image source: store segment of a
 					 * split image (NULL: one file) */
+	uint64_t max_memory;		/* image source: the reader's budget
+					 * (axfs_open_opts; 0: default) */
 };
 
 /* Walks DIR in bytewise-sorted order, never following symlinks. */

@@ -133,6 +133,10 @@ struct packer {
 	size_t nshared, shared_cap;
 	unsigned char *pbuf;		/* an earlier page, read again */
 	int share_pages;		/* the source can read a page again */
+	/* The first all-zero full page stored in a cblock: node + 1 (0:
+	 * none yet).  Later zero pages (the holes of sparse files) share
+	 * it without a hash, a lookup or a re-read of the earlier file. */
+	uint64_t zero_node;
 
 	uint64_t files_done, files_total, bytes_done, bytes_total;
 	uint64_t last_files, last_bytes;

@@ -12,6 +12,7 @@
 #include "opts_size.h"
 #include "axfs_reader.h"
 #include "reader_device.h"
+#include "budget.h"
 
 struct libdeflate_decompressor;
 
@@ -37,6 +38,10 @@ struct axfs_image {
 	int fd;				/* -1 in buffer mode */
 	int store_fd;			/* -1 when there is no store */
 	const uint8_t *buf;		/* buffer mode */
+	uint8_t *own_buf;		/* buf when we read it (a stream) */
+	/* Memory the loaded regions may take (budget.h): the caller's
+	 * max_memory, or 64 MiB + 8 x the image's real size. */
+	struct budget mem;
 	uint64_t seg0_len;		/* bytes readable from the first segment */
 	uint64_t split_at;		/* offsets >= this are in the store */
 	uint64_t file_size;		/* logical length of the whole image */
@@ -125,6 +130,7 @@ void reader_pool_put(struct axfs_cblock_pool *pool,
 int reader_lookup_in_dir(struct axfs_image *img,
 			const struct axfs_inode_info *dir, const char *name,
 			size_t len, uint64_t *found, struct axfs_error *err);
+
 
 /* Human-readable file type name of a mode ("directory", ...). */
 const char *reader_type_name(uint32_t mode);

@@ -29,6 +29,8 @@
 #include <unistd.h>
 #include <libdeflate.h>
 
+#include "image_input.h"
+
 const char *axfs_region_name(enum axfs_region r)
 {
 	return axfs_format_region_name(r);
@@ -139,8 +141,8 @@ static int seg_read(struct axfs_image *img, int second, void *buf,
 	if (rc == -ENODATA)
 		return axfs_error_set(err, AXFS_ERR_IO,
 				      "'%s': byte %" PRIu64 ": unexpected end "
-				      "of file (did it change while we read "
-				      "it?)", name, off);
+				      "of file: the image changed while it "
+				      "was read", name, off);
 	if (rc < 0)
 		return axfs_error_sys(err, -rc, "'%s': cannot read %zu bytes "
 				      "at byte %" PRIu64, name, len, off);
@@ -175,7 +177,9 @@ int axfs_image_pread(struct axfs_image *img, void *buf, size_t len,
 	return 0;
 }
 
-/* Length of an open file or block device. */
+/* Length of an open file or block device; 1 (and nothing read) for an
+ * input that cannot be read in place: a pipe, a FIFO, a socket, a
+ * character device that is not MTD. */
 static int fd_length(int fd, const char *name, uint64_t *len,
 		     struct axfs_error *err)
 {
@@ -192,6 +196,8 @@ static int fd_length(int fd, const char *name, uint64_t *len,
 	rc = reader_fd_length(fd, &st, len, &dev);
 	if (rc == 0)
 		return 0;
+	if (rc == -ENOTTY && !S_ISREG(st.st_mode))
+		return 1;
 	end = rc == -ENOTTY ? lseek(fd, 0, SEEK_END) : -1;
 	if (end < 0)
 		return axfs_error_sys(err, rc == -ENOTTY ? errno : -rc,
@@ -356,19 +362,20 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 		if (!img->store_name && s->mmap_size < s->size &&
 		    img->file_size >= s->mmap_size)
 			return reader_img_err(img, err, AXFS_ERR_FORMAT,
-					      AXFS_SB_SIZE, "image size %" PRIu64
-					      " is larger than the file (%" PRIu64
-					      " bytes): this looks like the mmap "
-					      "segment of a split image (mmap_size"
-					      " %" PRIu64 "); give its store "
-					      "segment too", s->size,
-					      img->file_size, s->mmap_size);
+					     AXFS_SB_SIZE, "image size %" PRIu64
+					     " is larger than the file (%" PRIu64
+					     " bytes): this looks like the mmap "
+					     "segment of a split image (mmap_size"
+					     " %" PRIu64 "); give its store "
+					     "segment too (--store FILE)",
+					     s->size,
+					     img->file_size, s->mmap_size);
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_SIZE,
-				      "image size %" PRIu64 " is larger than "
-				      "the %s (%" PRIu64 " bytes): truncated "
-				      "image", s->size, img->store_name ?
-				      "two segments together" : "file",
-				      img->file_size);
+				     "image size %" PRIu64 " is larger than "
+				     "the %s (%" PRIu64 " bytes): truncated "
+				     "image", s->size, img->store_name ?
+				     "two segments together" : "file",
+				     img->file_size);
 	}
 	if (s->mmap_size > s->size)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
@@ -478,18 +485,39 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 		return 0;
 	if (ri->size > AXFS_READER_MAX_INCORE)
 		return reader_img_err(img, err, AXFS_ERR_LIMIT,
-				      d + AXFS_RD_SIZE, "region '%s' is %" PRIu64
-				      " bytes; this reader loads at most %llu",
-				      axfs_region_name(r), ri->size,
-				      AXFS_READER_MAX_INCORE);
+				     d + AXFS_RD_SIZE, "region '%s' is %" PRIu64
+				     " bytes; this reader loads at most %llu",
+				     axfs_region_name(r), ri->size,
+				     AXFS_READER_MAX_INCORE);
+	if (!img->lenient &&
+	    ri->size > budget_region_max(r, img->sb.files, img->sb.blocks))
+		return reader_img_err(img, err, AXFS_ERR_FORMAT,
+				     d + AXFS_RD_SIZE, "region '%s' claims %"
+				     PRIu64 " bytes; the superblock's %" PRIu64
+				     " inodes and %" PRIu64 " nodes allow at "
+				     "most %" PRIu64, axfs_region_name(r),
+				     ri->size, img->sb.files, img->sb.blocks,
+				     budget_region_max(r, img->sb.files,
+						      img->sb.blocks));
 	if (ri->compressed_size &&
 	    ri->size / AXFS_ZLIB_MAX_RATIO > ri->compressed_size + 1)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				      d + AXFS_RD_SIZE, "region '%s' claims "
-				      "%" PRIu64 " bytes from a %" PRIu64 "-byte"
-				      " zlib stream, more than zlib can expand",
-				      axfs_region_name(r), ri->size,
-				      ri->compressed_size);
+				     d + AXFS_RD_SIZE, "region '%s' claims "
+				     "%" PRIu64 " bytes from a %" PRIu64 "-byte"
+				     " zlib stream, more than zlib can expand",
+				     axfs_region_name(r), ri->size,
+				     ri->compressed_size);
+	/* The region and, while it inflates, its stream. */
+	if (budget_take(&img->mem, ri->size + ri->compressed_size) < 0)
+		return reader_img_err(img, err, AXFS_ERR_LIMIT,
+				     d + AXFS_RD_SIZE, "region '%s' needs %"
+				     PRIu64 " bytes; %" PRIu64 " of the %" PRIu64
+				     "-byte memory budget are in use (if the "
+				     "image is trusted, raise it with "
+				     "--max-memory)", axfs_region_name(r),
+				     ri->size + ri->compressed_size,
+				     img->mem.used, img->mem.limit);
+	budget_give(&img->mem, ri->compressed_size);
 	data = malloc((size_t)ri->size);
 	if (!data)
 		return axfs_error_sys(err, ENOMEM, "'%s': region '%s' (%" PRIu64
@@ -535,16 +563,46 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 	return 0;
 }
 
+/* The entries the superblock counts for table r: one an inode, one a
+ * node (one more for cblock_offset's sentinel). */
+static uint64_t counted_entries(const struct axfs_image *img,
+				enum axfs_region r)
+{
+	switch (r) {
+	case AXFS_R_INODE_FILE_SIZE: case AXFS_R_INODE_NAME_OFFSET:
+	case AXFS_R_INODE_NUM_ENTRIES: case AXFS_R_INODE_MODE_INDEX:
+	case AXFS_R_INODE_ARRAY_INDEX:
+	case AXFS_R_MODES: case AXFS_R_UIDS: case AXFS_R_GIDS:
+		return img->sb.files;
+	case AXFS_R_CBLOCK_OFFSET:
+		return img->sb.blocks < UINT64_MAX ? img->sb.blocks + 1 :
+		       img->sb.blocks;
+	default:
+		return img->sb.blocks;
+	}
+}
+
+/*
+ * A depth-0 table reads as 0 everywhere and holds no bytes: it has as
+ * many entries as the image's size (so that every loop is bounded by
+ * it), or, in strict mode, as the superblock counts when that is more.
+ * A sparse file's pages all share one zero page, so a 4 KiB image may
+ * hold 262145 nodes whose node_index is all zeros: what mkfs writes must
+ * read back.  Entries only bound indexes; no loop runs over them.
+ */
 static void compute_entries(struct axfs_image *img, enum axfs_region r)
 {
 	const struct axfs_region_info *ri = &img->reg[r];
 
-	if (img->bad[r])
+	if (img->bad[r]) {
 		img->entries[r] = 0;
-	else if (ri->depth == 0)
-		img->entries[r] = img->limit;
-	else
+	} else if (ri->depth == 0) {
+		uint64_t n = img->lenient ? 0 : counted_entries(img, r);
+
+		img->entries[r] = n > img->limit ? n : img->limit;
+	} else {
 		img->entries[r] = ri->size / ri->depth;
+	}
 }
 
 static const enum axfs_region inode_tables[] = {
@@ -688,6 +746,8 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 	if (rc < 0)
 		return rc;
 
+	img->mem.limit = o && o->max_memory ? o->max_memory :
+			 budget_default(img->file_size);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct axfs_error *e = img->lenient ? &img->why[r] : err;
 
@@ -764,22 +824,33 @@ static int open_store(struct axfs_image *img, const struct axfs_open_opts *o,
 int axfs_image_open(struct axfs_image **out, const char *path,
 		    const struct axfs_open_opts *o, struct axfs_error *err)
 {
+	const char *name = path;
 	struct axfs_image *img;
-	int rc;
+	int fd, rc;
 
 	*out = NULL;
 	if (o && (rc = opts_size_check(o->struct_size, sizeof(*o),
 				       "axfs_image_open", err)) < 0)
 		return rc;
-	img = image_new(path);
-	if (!img)
-		return axfs_error_sys(err, ENOMEM, "'%s'", path);
-	img->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (img->fd < 0) {
-		rc = axfs_error_sys(err, errno, "cannot open '%s'", path);
-		goto fail;
+	fd = image_input_open(path, &name, err);
+	if (fd < 0)
+		return fd;
+	img = image_new(name);
+	if (!img) {
+		close(fd);
+		return axfs_error_sys(err, ENOMEM, "'%s'", name);
 	}
-	rc = fd_length(img->fd, path, &img->seg0_len, err);
+	img->fd = fd;
+	rc = fd_length(img->fd, name, &img->seg0_len, err);
+	if (rc == 1) {
+		/* Read it into memory: superblock first, then what it
+		 * claims, within the budget. */
+		rc = image_input_load_stream(img->fd, name, o ? o->max_memory : 0,
+				       0, &img->own_buf, &img->seg0_len, err);
+		img->buf = img->own_buf;
+		close(img->fd);
+		img->fd = -1;
+	}
 	if (rc == 0)
 		rc = open_store(img, o, err);
 	if (rc == 0)
@@ -821,6 +892,32 @@ int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
 	return 0;
 }
 
+int reader_open_owned(struct axfs_image **out, uint8_t *buf,
+			   uint64_t len, const char *name,
+			   const struct axfs_open_opts *o,
+			   struct axfs_error *err)
+{
+	struct axfs_image *img = image_new(name);
+	int rc;
+
+	*out = NULL;
+	if (!img) {
+		free(buf);
+		return axfs_error_sys(err, ENOMEM, "image buffer");
+	}
+	img->buf = img->own_buf = buf;
+	img->seg0_len = len;
+	rc = open_store(img, o, err);
+	if (rc == 0)
+		rc = open_common(img, o, err);
+	if (rc < 0) {
+		axfs_image_close(img);
+		return rc;
+	}
+	*out = img;
+	return 0;
+}
+
 void axfs_image_close(struct axfs_image *img)
 {
 	if (!img)
@@ -838,6 +935,7 @@ void axfs_image_close(struct axfs_image *img)
 			close(img->store_fd);
 		free(img->store_name);
 		free(img->name);
+		free(img->own_buf);
 	}
 	free(img);
 }

@@ -88,6 +88,12 @@ struct arc_source {
 	size_t prev_cap;
 	int warned_abs;
 	char *tmpdir;
+	/* Standard input whose first bytes were already read (mkfs -
+	 * looked for an image's superblock): handed to libarchive first. */
+	unsigned char prefix[AXFS_SUPER_SIZE_EXT];
+	size_t prefix_len;
+	int prefix_given, prefix_done;
+	unsigned char *rbuf;		/* READ_BLOCK_SIZE, after the prefix */
 };
 
 struct arc_handle {
@@ -894,6 +900,7 @@ static void arc_destroy(struct axfs_source *src)
 	free(s->tmpdir);
 	free(s->prev);
 	free(s->path);
+	free(s->rbuf);
 	free(s);
 }
 
@@ -926,9 +933,58 @@ static void support_formats(struct archive *a)
 	archive_read_support_format_zip(a);
 }
 
+/* libarchive's read callback for standard input after a prefix. */
+static la_ssize_t prefixed_read(struct archive *a, void *ctx,
+				const void **buf)
+{
+	struct arc_source *s = ctx;
+	ssize_t n;
+
+	if (!s->prefix_done) {
+		s->prefix_done = 1;
+		if (s->prefix_len) {
+			*buf = s->prefix;
+			return (la_ssize_t)s->prefix_len;
+		}
+	}
+	do
+		n = read(STDIN_FILENO, s->rbuf, READ_BLOCK_SIZE);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		archive_set_error(a, errno, "cannot read standard input");
+		return -1;
+	}
+	*buf = s->rbuf;
+	return n;
+}
+
+static int archive_open(struct axfs_source **out, const char *path,
+			const unsigned char *prefix, size_t plen,
+			const struct axfs_source_opts *opts,
+			struct axfs_error *err);
+
 int axfs_source_archive_open(struct axfs_source **out, const char *path,
 			     const struct axfs_source_opts *opts,
 			     struct axfs_error *err)
+{
+	return archive_open(out, path, NULL, 0, opts, err);
+}
+
+int source_archive_open_stdin(struct axfs_source **out,
+				    const unsigned char *prefix, size_t plen,
+				    const struct axfs_source_opts *opts,
+				    struct axfs_error *err)
+{
+	return archive_open(out, "-", prefix ? prefix : (const unsigned char *)"",
+			    plen, opts, err);
+}
+
+/* The archive at `path` ("-": standard input, after `plen` bytes of
+ * `prefix` when prefix is not NULL). */
+static int archive_open(struct axfs_source **out, const char *path,
+			const unsigned char *prefix, size_t plen,
+			const struct axfs_source_opts *opts,
+			struct axfs_error *err)
 {
 	struct arc_source *s;
 	const char *dir;
@@ -967,9 +1023,21 @@ int axfs_source_archive_open(struct axfs_source **out, const char *path,
 	support_formats(s->ar);
 	archive_read_support_filter_all(s->ar);
 
+	if (stdin_in && prefix) {
+		if (plen > sizeof(s->prefix))
+			plen = sizeof(s->prefix);
+		memcpy(s->prefix, prefix, plen);
+		s->prefix_len = plen;
+		s->prefix_given = 1;
+		s->rbuf = malloc(READ_BLOCK_SIZE);
+		if (!s->rbuf)
+			goto nomem;
+	}
 	if (s->utf8)
 		old = uselocale(s->utf8);
-	if (stdin_in)
+	if (s->prefix_given)
+		rc = archive_read_open(s->ar, s, NULL, prefixed_read, NULL);
+	else if (stdin_in)
 		rc = archive_read_open_fd(s->ar, STDIN_FILENO, READ_BLOCK_SIZE);
 	else
 		rc = archive_read_open_filename(s->ar, path, READ_BLOCK_SIZE);

@@ -9,6 +9,8 @@
 
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
 
 uint32_t axfs_ftype_to_mode(enum axfs_ftype t)
 {

@@ -37,6 +37,7 @@
 
 #include "axfs_format.h"
 #include "axfs_reader.h"
+#include "internal.h"
 
 #define NO_LINK ((size_t)-1)
 
@@ -278,29 +279,43 @@ int axfs_source_image_open(struct axfs_source **out, const char *path,
 			   struct axfs_error *err)
 {
 	struct axfs_open_opts oo;
+	struct axfs_image *img;
+	int rc;
+
+	*out = NULL;
+	memset(&oo, 0, sizeof(oo));
+	oo.struct_size = sizeof(oo);
+	oo.store_path = opts ? opts->store_path : NULL;
+	oo.max_memory = opts ? opts->max_memory : 0;
+	rc = axfs_image_open(&img, path, &oo, err);
+	if (rc < 0)
+		return rc;
+	return source_image_take(out, img, path, opts, err);
+}
+
+int source_image_take(struct axfs_source **out, struct axfs_image *img,
+			    const char *path,
+			    const struct axfs_source_opts *opts,
+			    struct axfs_error *err)
+{
 	struct img_source *s;
 	struct collect c;
 	int rc;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		axfs_image_close(img);
 		return axfs_error_sys(err, ENOMEM, "'%s'", path);
+	}
 	pthread_mutex_init(&s->lock, NULL);
 	s->base.ops = &img_ops;
 	s->base.log = opts ? opts->log : NULL;
+	s->img = img;
 	s->base.name = strdup(path);
 	if (!s->base.name) {
 		img_destroy(&s->base);
 		return axfs_error_sys(err, ENOMEM, "'%s'", path);
-	}
-	memset(&oo, 0, sizeof(oo));
-	oo.struct_size = sizeof(oo);
-	oo.store_path = opts ? opts->store_path : NULL;
-	rc = axfs_image_open(&s->img, path, &oo, err);
-	if (rc < 0) {
-		img_destroy(&s->base);
-		return rc;
 	}
 	s->timestamp = (int64_t)axfs_image_super(s->img)->timestamp;
 	s->base.has_timestamp = 1;

@@ -114,7 +114,7 @@ fi
 test_expect_success 'the store segment of a split image' '
 	"$AXFS" mkfs -q --mmap-limit 1MiB --xip /usr/bin/ls tree -o s.axfs &&
 	"$AXFS" split s.axfs --mmap s.nor --store s.nand &&
-	"$AXFS" extract --tar - s.nor s.nand >s.tar &&
+	"$AXFS" extract --tar - --store s.nand s.nor >s.tar &&
 	"$AXFS" extract --tar - s.axfs | cmp - s.tar
 '
 

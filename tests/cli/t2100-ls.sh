@@ -141,13 +141,14 @@ test_expect_success '--json: the entries with their names as bytes' '
 	EOF
 '
 
-test_expect_success 'a split image: STORE after the mmap segment, or --store' '
+test_expect_success 'a split image: the store segment with --store, never an operand' '
 	"$AXFS" mkfs -q --mmap-limit 16KiB --xip /usr/bin/ls tree -o s.axfs &&
 	"$AXFS" split s.axfs --mmap s.nor --store s.nand &&
-	"$AXFS" ls s.nor s.nand /etc >got && test_cmp x/etc got &&
-	"$AXFS" ls --store s.nand s.nor etc >got && test_cmp x/etc got &&
-	"$AXFS" ls s.nor s.nand >got && test_cmp x/root got &&
-	{ "$AXFS" ls s.nor 2>err; test $? = 8; } && grep -q "store" err
+	"$AXFS" ls --store s.nand s.nor /etc >got && test_cmp x/etc got &&
+	"$AXFS" ls -s s.nand s.nor etc >got && test_cmp x/etc got &&
+	"$AXFS" ls --store s.nand s.nor >got && test_cmp x/root got &&
+	{ "$AXFS" ls s.nor 2>err; test $? = 8; } && grep -q -- "--store" err &&
+	{ "$AXFS" ls s.nor s.nand 2>err; test $? = 8; } && grep -q -- "--store" err
 '
 
 test_expect_success 'a damaged image: exit 8, the byte named' '

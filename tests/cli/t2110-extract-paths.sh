@@ -91,13 +91,13 @@ test_expect_success '--tar: the same selection; a hard link whose first member i
 	tar -xOf b.tar usr/share/doc/base/copyright.hard | cmp - tree/usr/share/doc/base/copyright
 '
 
-test_expect_success 'a split image: STORE after the mmap segment, then DIR and PATHs' '
+test_expect_success 'a split image: --store, then DIR and PATHs' '
 	"$AXFS" mkfs -q --mmap-limit 16KiB --xip /usr/bin/ls tree -o s.axfs &&
 	"$AXFS" split s.axfs --mmap s.nor --store s.nand &&
-	"$AXFS" extract s.nor s.nand so /etc/os-release &&
+	"$AXFS" extract --store s.nand s.nor so /etc/os-release &&
 	want tree es etc etc/os-release usr usr/lib usr/lib/os-release &&
 	compare_trees es so --content --owners &&
-	"$AXFS" extract --tar - s.nor s.nand /usr/bin/ls | tar -xOf - usr/bin/ls |
+	"$AXFS" extract --tar - --store s.nand s.nor /usr/bin/ls | tar -xOf - usr/bin/ls |
 		cmp - tree/usr/bin/ls
 '
 

@@ -96,7 +96,7 @@ test_expect_success 'join restores the original bytes' '
 '
 
 test_expect_success 'the two segments read back like the whole image' '
-	"$AXFS" extract nor.bin nand.bin out1 &&
+	"$AXFS" extract --store nand.bin nor.bin out1 &&
 	"$AXFS" extract img.axfs out2 &&
 	diff -r out1 out2
 '
@@ -135,7 +135,7 @@ test_expect_success 'swapped segments are refused with a reason' '
 	test ! -e bad.axfs &&
 	grep "nand.bin.*segments are swapped" err &&
 	! "$AXFS" dump nand.bin nor.bin 2>err && grep "segments are swapped" err &&
-	! "$AXFS" extract nand.bin nor.bin swapped 2>err && grep "segments are swapped" err
+	! "$AXFS" extract --store nor.bin nand.bin swapped 2>err && grep "segments are swapped" err
 '
 
 test_expect_success 'a truncated store segment is refused' '

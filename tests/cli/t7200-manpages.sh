@@ -34,10 +34,14 @@ page_text() {
 	sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\f(..//g' -e 's/\\&//g' -e 's/\\(en/-/g' "$1"
 }
 
-# Long options of a command's getopt_long table in cmd/*.c.
+# Long options of a command's getopt_long table in cmd/*.c (with the
+# image options of cmd/image_operands.h when the table has them).
 source_options() {
 	f=$top/cmd/$(echo "$1" | tr - _).c
-	grep -o '{ *"[a-z][-a-z0-9]*", *\(no\|required\|optional\)_argument' "$f" |
+	{
+		cat "$f"
+		grep -q CMD_LONGOPTS_IMAGE "$f" && cat "$top/cmd/image_operands.h"
+	} | grep -o '{ *"[a-z][-a-z0-9]*", *\(no\|required\|optional\)_argument' |
 		sed 's/{ *"\([^"]*\)".*/--\1/' | sort -u
 }
 

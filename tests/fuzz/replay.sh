@@ -40,7 +40,14 @@ for drv in "$drvdir"/replay_*; do
 		echo "ok $n # skip $t: no corpus"
 		continue
 	fi
-	if out=$(timeout 300 "$drv" $dirs 2>&1); then
+	# The reader's memory budget (libaxfsimg/budget.h: 64 MiB + 8 x the
+	# input) of the largest input is the most one allocation may take:
+	# past it ASan stops the replay (allocator_may_return_null=0), so an
+	# allocation over the budget is a finding, not a quiet NULL.
+	biggest=$(find $dirs -type f -printf '%s\n' | sort -n | tail -n 1)
+	budget_mb=$((64 + (8 * ${biggest:-0} + 1048575) / 1048576))
+	if out=$(ASAN_OPTIONS="$ASAN_OPTIONS:max_allocation_size_mb=$budget_mb:allocator_may_return_null=0" \
+		timeout 300 "$drv" $dirs 2>&1); then
 		echo "ok $n - fuzz corpus replays clean$san: $t"
 	else
 		echo "not ok $n - fuzz corpus replay$san: $t"
@@ -67,7 +74,10 @@ for t in $targets; do
 	set -- "$scratch"
 	[ -d "$top/tests/fuzz/regress/$t" ] && set -- "$@" "$top/tests/fuzz/regress/$t"
 	[ -d "$B/fuzz/seeds/$t" ] && set -- "$@" "$B/fuzz/seeds/$t"
+	# -malloc_limit_mb: the reader's budget for the largest input
+	# (64 MiB + 8 x 256 KiB): one allocation past it is a finding.
 	if "$fb/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-malloc_limit_mb=66 \
 		-max_len=262144 $dict -artifact_prefix="$fb/crashes/$t/" \
 		"$@" >"$scratch.log" 2>&1; then
 		echo "ok $n - fuzzing $t for ${secs}s finds nothing"

@@ -45,7 +45,11 @@ fuzz_one() {	# TARGET: fuzz it, print one summary line, return 1 on a find
 	# detect_leaks: the library frees everything, so a leak is a bug.
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	# -malloc_limit_mb: the reader's memory budget (libaxfsimg/budget.h:
+	# 64 MiB + 8 x the input) of the largest input, so that a single
+	# allocation past it is a finding (libaxfsimg/README.md, Memory).
 	"$bin" -max_total_time="$secs" -timeout="$timeout_s" -rss_limit_mb="$rss" \
+		-malloc_limit_mb=66 \
 		-max_len=262144 -print_final_stats=1 $dict \
 		-artifact_prefix="$crashes/" "$@" >"$log" 2>&1
 	rc=$?

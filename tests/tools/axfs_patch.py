@@ -23,6 +23,11 @@ offsets the superblock gives, byte tables of `depth` bytes per entry.
                                           CNODE_OFFSET CBLOCK_OFFSET CNODE"
   axfs_patch.py IMAGE cblocks             "C OFFSET LENGTH INFLATED" per cblock
                                           (OFFSET in the image)
+  axfs_patch.py IMAGE bomb REGION SIZE
+                                          store REGION as a zlib stream of
+                                          SIZE zero bytes (a multiple of
+                                          1 MiB), appended before the end
+                                          magic (a 1 GiB claim costs 1 MB)
   axfs_patch.py IMAGE move TABLE OFFSET [DEPTH]
                                           re-encode a raw byte table at
                                           OFFSET (free space), optionally
@@ -181,6 +186,26 @@ class Image:
         self.data[40:60] = bytes(20)
 
 
+def zeros_stream(size):
+    """A zlib stream that inflates to `size` zero bytes (a multiple of
+    1 MiB), built in milliseconds: after a full flush, each 1 MiB of
+    zeros compresses to the same bytes, and the Adler-32 of n zeros is
+    (n mod 65521) << 16 | 1."""
+    mib = 1 << 20
+    if size <= 0 or size % mib:
+        die("bomb: the size must be a positive multiple of 1 MiB")
+    c = zlib.compressobj(9)
+    first = c.compress(bytes(mib)) + c.flush(zlib.Z_FULL_FLUSH)
+    rest = c.compress(bytes(mib)) + c.flush(zlib.Z_FULL_FLUSH)
+    tail = c.flush(zlib.Z_FINISH)[:-4]
+    n = size // mib
+    adler = ((size % 65521) << 16) | 1
+    z = first + rest * (n - 1) + tail + adler.to_bytes(4, "big")
+    if n <= 4:
+        assert zlib.decompress(z) == bytes(size)
+    return z
+
+
 def main(argv):
     if len(argv) < 3:
         die("usage: axfs_patch.py IMAGE COMMAND ...")
@@ -236,6 +261,17 @@ def main(argv):
                 inflated = -1
             print(c, z + a, b - a, inflated)
         return
+    elif cmd == "bomb":
+        r, size = args[0], int(args[1], 0)
+        z = zeros_stream(size)
+        end = len(img.data) - 4
+        img.data[end:] = z + MAGIC.to_bytes(4, "big")
+        d = img.desc_off(r)
+        img.data[d:d + 8] = end.to_bytes(8, "big")
+        img.data[d + 8:d + 16] = size.to_bytes(8, "big")
+        img.data[d + 16:d + 24] = len(z).to_bytes(8, "big")
+        img.data[72:80] = len(img.data).to_bytes(8, "big")
+        redigest = True
     elif cmd == "move":
         img.move(args[0], int(args[1], 0),
                  int(args[2], 0) if len(args) > 2 else None)

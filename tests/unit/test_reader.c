@@ -646,6 +646,7 @@ START_TEST(test_compressed_tables)
 {
 	struct tb t;
 	size_t len;
+	uint64_t files;
 	uint8_t *buf;
 
 	sample(&t);
@@ -660,13 +661,49 @@ START_TEST(test_compressed_tables)
 	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 2);
 	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_MAX_INDEX, 1);
 	open_fails(buf, len, 0, "region 'modes' inflates to more than", NULL);
-	/* a size no zlib stream can reach */
+	/* a size past what the superblock's inode count allows (8 bytes
+	 * an inode and a page: budget.h) */
 	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 1ull << 29);
+	open_fails(buf, len, 0, at(t.desc[AXFS_R_MODES] + AXFS_RD_SIZE),
+		   "region 'modes' claims 536870912 bytes; the superblock's");
+	/* a size the counts allow but no zlib stream can reach */
+	files = axfs_get_be64(buf + AXFS_SB_FILES);
+	axfs_put_be64(buf + AXFS_SB_FILES, 1ull << 20);
+	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 1ull << 22);
 	open_fails(buf, len, 0, "more than zlib can expand", NULL);
+	axfs_put_be64(buf + AXFS_SB_FILES, files);
 	/* a corrupt stream */
 	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 18);
 	buf[t.fsoff[AXFS_R_MODES] + 1] ^= 0xff;
 	open_fails(buf, len, 0, at(t.fsoff[AXFS_R_MODES]), "zlib");
+	free(buf);
+	free(t.ino);
+}
+END_TEST
+
+/* The memory budget (budget.h): max_memory, else 64 MiB + 8 x size. */
+START_TEST(test_memory_budget)
+{
+	struct axfs_open_opts o = { .struct_size = sizeof(o), .max_memory = 16 };
+	struct axfs_image *img = NULL;
+	struct axfs_error e;
+	struct tb t;
+	size_t len;
+	uint8_t *buf;
+
+	sample(&t);
+	buf = tb_build(&t, &len);
+	axfs_error_clear(&e);
+	ck_assert_int_lt(axfs_image_open_buffer(&img, buf, len, "t.axfs", &o,
+						&e), 0);
+	ck_assert_ptr_null(img);
+	ck_assert_msg(strstr(e.msg, "-byte memory budget are in use"), "%s",
+		      e.msg);
+	ck_assert_msg(strstr(e.msg, "'t.axfs': byte "), "%s", e.msg);
+	o.max_memory = 0;
+	ck_assert_int_eq(axfs_image_open_buffer(&img, buf, len, "t.axfs", &o,
+						&e), 0);
+	axfs_image_close(img);
 	free(buf);
 	free(t.ino);
 }
@@ -1351,6 +1388,7 @@ Suite *suite_reader(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_valid_image);
 	tcase_add_test(tc, test_compressed_tables);
+	tcase_add_test(tc, test_memory_budget);
 	tcase_add_test(tc, test_files_and_split);
 	tcase_add_test(tc, test_bad_superblock);
 	tcase_add_test(tc, test_bad_regions);

@@ -3,9 +3,9 @@
 # lib.sh - host side of the qemu tests, shared by tests/run.sh and
 # tools/measure-xip.sh.  Sourced, not run.
 #
-#   kt_need_tools          qemu-system-x86 and busybox-static, installed
-#                          with apt-get when missing (as root); sets
-#                          KT_SKIP to a reason when they cannot be had
+#   kt_need_tools          qemu-system-x86 and busybox-static (installed by
+#                          make deps-tests); sets KT_SKIP to a reason when
+#                          they are missing
 #   kt_kernel              Debian's kernel and headers (fetch-kernel.sh):
 #                          sets KVER KDIR VMLINUZ MODROOT; AXFS_KSUITE
 #                          picks the release (bullseye, trixie, newest...;
@@ -64,16 +64,11 @@ kt_corrupt_loaders() {	# kt_corrupt_loaders DIR BASE
 	done
 }
 
-# Debian package that provides a command, for apt-get.
-kt_install() {
-	[ "$(id -u)" = 0 ] || return 1
-	command -v apt-get >/dev/null 2>&1 || return 1
-	kt_say "installing $* (apt-get)"
-	export DEBIAN_FRONTEND=noninteractive
-	# Other builds may hold the dpkg lock for a while (scripts/install-deps.sh).
-	set -- -o DPkg::Lock::Timeout=300 -y -q --no-install-recommends "$@"
-	apt-get install "$@" </dev/null >&2 ||
-		{ apt-get update -q </dev/null >&2 && apt-get install "$@" </dev/null >&2; }
+# The host's packages are installed by `make deps-tests` (groups kernel
+# and kernel-all of scripts/install-deps.sh), never by the tests: a missing
+# one is named, with the command that installs it.
+kt_missing() {	# kt_missing PACKAGE GROUP
+	echo "$1 is not installed (as root: make deps-tests, or sh scripts/install-deps.sh --install $2)"
 }
 
 kt_static_busybox() {
@@ -100,14 +95,12 @@ PY
 
 kt_need_tools() {
 	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-		kt_install qemu-system-x86 ||
-			{ KT_SKIP="qemu-system-x86_64 not installed and cannot be installed"; return 1; }
+		KT_SKIP=$(kt_missing qemu-system-x86 kernel)
+		return 1
 	fi
 	if ! KT_BUSYBOX=$(kt_static_busybox); then
-		kt_install busybox-static ||
-			{ KT_SKIP="no static busybox (busybox-static) and cannot install it"; return 1; }
-		KT_BUSYBOX=$(kt_static_busybox) ||
-			{ KT_SKIP="busybox is not static"; return 1; }
+		KT_SKIP="no static busybox: $(kt_missing busybox-static kernel)"
+		return 1
 	fi
 	for tool in apt-get dpkg python3 cc make; do
 		command -v $tool >/dev/null 2>&1 ||

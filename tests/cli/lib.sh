@@ -77,7 +77,7 @@ test_cleanup() {
 #                                 directory
 #   test_have_prereq LIST         whether every prerequisite of LIST is met
 # The common ones are defined below, once: ROOT, SETPRIV, FUSE, PYTHON, LOOP,
-# TMPFS_MOUNT, TTY, GIT, SANITIZED, EXPENSIVE, XATTR_USER.
+# TMPFS_MOUNT, TTY, GIT, SANITIZED, MAN, EXPENSIVE, XATTR_USER.
 _prereq_yes=" "
 _prereq_no=" "
 _prereq_lazy=" "
@@ -195,8 +195,10 @@ _prereq_fn_GIT() { git -C "$AXFS_TOP" rev-parse --verify -q HEAD; }
 _prereq_fn_SANITIZED() {
 	test "${AXFS_SANITIZED:-0}" = 1 || grep -q __asan_init "$AXFS"
 }
+# man-db and groff render man pages.
+_prereq_fn_MAN() { command -v man && command -v groff; }
 # AXFS_TEST_EXPENSIVE=1: tests that take minutes.
-_prereq_fn_EXPENSIVE() { test -n "${AXFS_TEST_EXPENSIVE:-}"; }
+_prereq_fn_EXPENSIVE() { test "${AXFS_TEST_EXPENSIVE:-0}" = 1; }
 # The filesystem of $TRASH takes user.* extended attributes.
 _prereq_fn_XATTR_USER() {
 	: >"$TRASH/.xattr" &&
@@ -316,11 +318,12 @@ test_skip_all() {
 	exit 0
 }
 
-# test_require_prereq LIST: the whole script needs LIST; where one of them
-# is missing, it reports one skipped test naming what is missing and ends.
+# test_require_prereq LIST [WHY]: the whole script needs LIST; where one of
+# them is missing, it reports one skipped test naming what is missing (and
+# WHY) and ends.
 test_require_prereq() {
 	test_have_prereq "$1" ||
-		test_skip_all "$(basename "$0" .sh) (missing $_pmissing)"
+		test_skip_all "$(basename "$0" .sh) (missing $_pmissing${2:+: $2})"
 }
 
 # The TAP plan comes last ("1..N"): the runner takes a script that stopped

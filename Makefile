@@ -342,6 +342,7 @@ bench: $(AXFS) $(B)/bench-micro
 # ---- the main job on the bundled example -------------------------------------
 demo:
 	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)sh scripts/install-deps.sh --install demo
 	$(Q)$(MAKE) --no-print-directory $(AXFS)
 	$(Q)sh examples/demo.sh $(AXFS)
 

@@ -8,6 +8,8 @@
 #     tests   what the test scripts use (python3 for tests/tools, fuse3,
 #             archivers, fakeroot, valgrind, man-db, kconfiglib, tzdata, flake8
 #             and python3-magic for Buildroot's check-package, ...)
+#     demo    a busybox for make demo's tree (busybox-static: what
+#             examples/profile.csv was recorded on), unless one is there
 #     kernel  what make check's kernel run needs on the host (qemu,
 #             a static busybox for the guest)
 #     kernel-all  what make check-all's kernel jobs add (debootstrap for the
@@ -49,6 +51,7 @@ for group in "$@"; do
 		      cpio: libarchive-tools:- gzip: xz-utils:- bzip2: lz4: zstd:
 		      man-db:- groff-base:- python3-kconfiglib:- tzdata:-
 		      python3-magic:- flake8:" ;;
+	demo)	need="$need busybox-static:cmd=busybox" ;;
 	kernel)	need="$need qemu-system-x86:cmd=qemu-system-x86_64 busybox-static:-" ;;
 	kernel-all)
 		need="$need debootstrap: qemu-system-arm:cmd=qemu-system-aarch64
@@ -80,6 +83,7 @@ if [ $install = 0 ] || [ "$(id -u)" != 0 ]; then
 	echo "axfs-tools: install them with: apt-get install$missing" >&2
 	case $what in
 	*build*|*unit*|*fuse*) target=deps ;;
+	*demo*) target=demo ;;
 	*kernel-all*) target=deps-tests-all ;;
 	*) target=deps-tests ;;
 	esac

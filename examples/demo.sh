@@ -163,7 +163,7 @@ if [ "$want" = "$have" ]; then
 else
 	say "bin/busybox ($busybox_from) is not the busybox the profile was recorded"
 	say "on: its pages at the profiled offsets become XIP, not the ones the"
-	say "recording used (Debian 12's busybox-static is; make demo installs it)"
+	say "recording used (that was Debian 12's busybox-static, see the header)"
 fi
 say "\$ axfs mkfs $opts -p examples/profile.csv --report profiled.txt rootfs -o profiled.axfs"
 mkfs "$work/profiled.axfs" -p "$profile" --report "$work/profiled.txt"

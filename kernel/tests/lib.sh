@@ -36,6 +36,7 @@ kt_say() { echo "# $*"; }
 # command such as kt_say) prints where it is.
 kt_workdir() {	# kt_workdir NAME KEEP SAY
 	W=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 1
+	TEST_TMP=$W
 	if [ "$2" = 1 ]; then
 		"$3" "work directory: $W"
 	else
@@ -269,51 +270,55 @@ kt_record() {	# kt_record KVER KEY=VALUE...
 	done
 }
 
-# ---- TAP output, shared by tests/run.sh and tests/arm64.sh ------------------
-n=0
+# ---- TAP output: the test library of tests/ -------------------------------
+# The numbering, the ok / not ok lines, the plan and the prerequisites are
+# tests/test-lib.sh's, as in the CLI scripts; tap and host_check are the
+# host-side names these suites use for its test_ok / test_fail and
+# test_expect_cmd.  (The guest's scripts run in busybox ash inside qemu
+# and print AXFS-RESULT lines; parse_guest turns them into tests here.)
+TEST_TMP=	# kt_workdir sets it to $W
+. "$KT_TOP/tests/test-lib.sh"
+# passed / failed: what the suites record (run.sh's finish).
 passed=0
 failed=0
+_kt_count() {
+	failed=$test_failed
+	passed=$((test_count - test_failed - test_skipped))
+}
 
 T0=$(date +%s)
 
-# The summary line of a suite (kt_summary WHAT), then exit 1 if a test
-# failed; the suite's finish() records what it needs first.
+# The summary line of a suite (kt_summary WHAT) and the plan, then exit 1
+# if a test failed; the suite's finish() records what it needs first.
 kt_summary() {
+	_kt_count
 	echo "# $1: $passed passed, $failed failed in $(($(date +%s) - T0)) s"
+	echo "1..$test_count"
 	[ "$failed" -eq 0 ]
 	exit $?
 }
 
 # The whole suite cannot run here: one skipped test, exit 0.
 skip_all() {
-	echo "ok 1 # skip $*"
-	exit 0
+	test_skip_all "$*"
 }
 
 kt_need_root() {
-	[ "$(id -u)" = 0 ] || skip_all "needs root (apt-get, mknod, chown in the test tree)"
+	test_have_prereq ROOT || skip_all "needs root (mknod, chown in the test tree, modules)"
 }
 
 tap() {	# tap ok|fail NAME
-	n=$((n + 1))
 	if [ "$1" = ok ]; then
-		echo "ok $n - $2"
-		passed=$((passed + 1))
+		test_ok "$2"
 	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
+		test_fail "$2"
 	fi
+	_kt_count
 }
 
 host_check() {	# host_check NAME CMD...
-	local name=$1
-	shift
-	if "$@" >"$W/check.out" 2>&1; then
-		tap ok "$name"
-	else
-		tap fail "$name"
-		sed 's/^/#   /' "$W/check.out" | head -n 20
-	fi
+	test_expect_cmd "$@"
+	_kt_count
 }
 
 drive() {	# drive FILE SERIAL [ro|snapshot]

@@ -116,7 +116,7 @@ deps:
 deps-tests:
 	$(Q)sh scripts/install-deps.sh --install tests kernel
 deps-tests-all:
-	$(Q)sh scripts/install-deps.sh --install tests kernel kernel-all
+	$(Q)sh scripts/install-deps.sh --install tests kernel kernel-all packages
 $(DEPS_STAMP): scripts/install-deps.sh
 	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh build
 	$(Q)mkdir -p $(@D) && touch $@

@@ -14,6 +14,8 @@
 #             a static busybox for the guest)
 #     kernel-all  what make check-all's kernel jobs add (debootstrap for the
 #             build roots, qemu for arm64, the arm64 cross compiler, dtc)
+#     packages    what tests/packaging needs (the Debian packaging tools
+#             and build dependencies; a kernel build's tools for the patch)
 # Without --install it names what is missing and the one apt-get command
 # that installs it, and fails: a plain `make` or `make install` never
 # installs anything (packagers and cross builds bring their own
@@ -57,6 +59,11 @@ for group in "$@"; do
 		need="$need debootstrap: qemu-system-arm:cmd=qemu-system-aarch64
 		      gcc-aarch64-linux-gnu:cmd=aarch64-linux-gnu-gcc
 		      device-tree-compiler:cmd=dtc" ;;
+	packages)
+		need="$need debhelper:- dh-dkms:- dkms: lintian: fakeroot: debootstrap:
+		      xz-utils:- dpkg-dev:- check:- libarchive-dev:- libdeflate-dev:-
+		      libmd-dev:- libyaml-dev:- pkgconf:- zlib1g-dev:- gcc-12:
+		      bc: bison: flex: libelf-dev:- libssl-dev:- make: patch:" ;;
 	*)	echo "install-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 	what="$what $group"
@@ -84,7 +91,7 @@ if [ $install = 0 ] || [ "$(id -u)" != 0 ]; then
 	case $what in
 	*build*|*unit*|*fuse*) target=deps ;;
 	*demo*) target=demo ;;
-	*kernel-all*) target=deps-tests-all ;;
+	*kernel-all*|*packages*) target=deps-tests-all ;;
 	*) target=deps-tests ;;
 	esac
 	[ $install = 1 ] || echo "axfs-tools: (as root, 'make $target' does it)" >&2

@@ -102,7 +102,7 @@ FLAGS_STAMP := $(B)/.build-flags
 # Sanitizer pass run by `make check` (and CI): unit + CLI tests again
 # under ASan+UBSan, built in build-san/.
 .PHONY: check-san check-san-build fuzz-replay
-.PHONY: all deps check check-all check-unit check-cli check-kernel check-arm64 demo install install-man uninstall clean fuzz bench FORCE
+.PHONY: all deps deps-tests deps-tests-all check check-all check-unit check-cli check-kernel check-arm64 demo install install-man uninstall clean fuzz bench FORCE
 
 all: $(AXFS) $(LIBSO) $(LIBA)
 
@@ -111,6 +111,13 @@ all: $(AXFS) $(LIBSO) $(LIBA)
 # (run by `make check` and `make demo`) installs them as root.
 deps:
 	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh --install build unit fuse
+# What the tests use (archivers, valgrind, man-db, qemu, ...), installed
+# by every check target before the runner starts: the runner and the
+# scripts never install anything, and no two apt-get race for the lock.
+deps-tests:
+	$(Q)sh scripts/install-deps.sh --install tests kernel
+deps-tests-all:
+	$(Q)sh scripts/install-deps.sh --install tests kernel kernel-all packages
 $(DEPS_STAMP): scripts/install-deps.sh
 	$(Q)PKG_CONFIG='$(PKG_CONFIG)' sh scripts/install-deps.sh build
 	$(Q)mkdir -p $(@D) && touch $@
@@ -183,7 +190,7 @@ $(UNIT): $(UNIT_OBJS) $(LIB_OBJS)
 # alone, so that two apt-get runs never race for the dpkg lock.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check:
-	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory deps deps-tests
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san sh tests/run-tests.sh
 
@@ -196,28 +203,28 @@ ifneq ($(SANITIZE),1)
 	$(Q)$(MAKE) --no-print-directory SANITIZE=1 B=$(B)-san $(B)-san/axfs $(B)-san/unit-tests $(FUZZ_TARGETS:%=$(B)-san/fuzz/replay_%)
 endif
 
-check-san: check-san-build
+check-san: check-san-build deps-tests
 	$(Q)B=$(B) SAN_B=$(B)-san sh tests/run-tests.sh san
 
-check-unit: $(UNIT)
+check-unit: $(UNIT) deps-tests
 	$(Q)B=$(B) sh tests/run-tests.sh unit
 
-check-cli: $(AXFS)
+check-cli: $(AXFS) deps-tests
 	$(Q)B=$(B) sh tests/run-tests.sh cli
 
-check-kernel: $(AXFS)
+check-kernel: $(AXFS) deps-tests
 	$(Q)B=$(B) sh tests/run-tests.sh kernel
 
 # The Debian packages built from `make dist`, installed in a clean root,
 # axfs-dkms building the module there, the kernel patch applied to a real
 # tree, bitbake on the Yocto layer: slow, root, Debian's archive.
 .PHONY: check-packages
-check-packages: $(AXFS)
+check-packages: $(AXFS) deps-tests-all
 	$(Q)B=$(B) sh tests/run-tests.sh packages
 
 # axfs.ko cross-built for arm64 and tested on Debian's arm64 kernel (qemu
 # virt, TCG; 6-12 minutes, see kernel/README.md).
-check-arm64: $(AXFS)
+check-arm64: $(AXFS) deps-tests-all
 	$(Q)B=$(B) sh tests/run-tests.sh arm64
 
 # What make check runs (its kernel run is the smoke suite, boot 1 on every
@@ -230,7 +237,7 @@ check-arm64: $(AXFS)
 # AXFS_KT_SLOW=2: qemu's time limits doubled, since two guests may run at
 # once.  .ci/run runs this.
 check-all:
-	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory deps deps-tests-all
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san AXFS_KT_SLOW=$${AXFS_KT_SLOW:-2} sh tests/run-tests.sh \
 		unit cli fuzz san-all kernel matrix arm64 packages
@@ -324,6 +331,7 @@ bench: $(AXFS) $(B)/bench-micro
 # ---- the main job on the bundled example -------------------------------------
 demo:
 	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)sh scripts/install-deps.sh --install demo
 	$(Q)$(MAKE) --no-print-directory $(AXFS)
 	$(Q)sh examples/demo.sh $(AXFS)
 

@@ -5,9 +5,12 @@
 # Copies the example tree examples/rootfs/ to a temporary directory, adds
 # what git does not keep (binaries, generated data, empty mount points),
 # builds an AXFS image of it with examples/policy.yaml, shows the image
-# with `axfs dump`, checks it with `axfs fsck`, builds it a second time to
-# show that the bytes are reproducible, prints a short summary and removes
-# everything it made.  Any failure ends the demo with a non-zero status.
+# with `axfs dump`, checks it with `axfs fsck`, builds it again with the
+# profile examples/profile.csv (recorded by the driver, see its header) to
+# show the XIP pages a profile selects and the RAM they save, builds it a
+# second time to show that the bytes are reproducible, prints a short
+# summary and removes everything it made.  Any failure ends the demo with a
+# non-zero status.
 set -eu
 
 usage() {
@@ -90,21 +93,28 @@ if [ -f "$examples/policy.yaml" ]; then
 	policy_note="examples/policy.yaml"
 fi
 
-mkfs() {	# mkfs OUTPUT: builds the tree with the chosen options
+mkfs() {	# mkfs OUTPUT [OPTION...]: builds the tree with the chosen options
+	out=$1
+	shift
 	# shellcheck disable=SC2086
-	"$AXFS" mkfs $opts --no-progress "$tree" -o "$1"
+	"$AXFS" mkfs $opts --no-progress "$@" "$tree" -o "$out"
+}
+# report_line FILE WHAT: the figure of one line of a --report ("XIP pages:",
+# "RAM saved by XIP:"), without its caveat.
+report_line() {
+	sed -n "s/^$2 *//p" "$1" | sed 's/ (.*//'
 }
 
 step "axfs mkfs (policy: $policy_note)"
 opts=${policy_opts:-$fallback_opts}
-say "\$ axfs mkfs $opts rootfs -o demo.axfs"
-if ! mkfs "$image" 2>"$work/mkfs.err"; then
+say "\$ axfs mkfs $opts --report plain.txt rootfs -o demo.axfs"
+if ! mkfs "$image" --report "$work/plain.txt" 2>"$work/mkfs.err"; then
 	cat "$work/mkfs.err" >&2
 	if [ -n "$policy_opts" ] && not_implemented "$work/mkfs.err"; then
 		say "(the policy loader is not implemented yet: building with $fallback_opts)"
 		opts=$fallback_opts
 		policy_note="command-line options ($fallback_opts)"
-		mkfs "$image"
+		mkfs "$image" --report "$work/plain.txt"
 	else
 		echo "demo: axfs mkfs failed" >&2
 		exit 1
@@ -140,7 +150,31 @@ else
 	exit 1
 fi
 
-# ---- 5. reproducibility -------------------------------------------------------------
+# ---- 5. a profile ---------------------------------------------------------------------
+# examples/profile.csv was recorded by the driver (/proc/axfs/volume0) on
+# a busybox exec'd from an AXFS image; its header names that busybox by
+# its sha256.  The same offsets of another busybox are other pages.
+profile=$examples/profile.csv
+step "axfs mkfs with a profile (examples/profile.csv)"
+want=$(sed -n 's/^# sha256 \([0-9a-f]*\)\.$/\1/p' "$profile")
+have=$(sha256sum <"$tree/bin/busybox" | cut -d' ' -f1)
+if [ "$want" = "$have" ]; then
+	say "bin/busybox is the busybox the profile was recorded on (sha256 $have)"
+else
+	say "bin/busybox ($busybox_from) is not the busybox the profile was recorded"
+	say "on: its pages at the profiled offsets become XIP, not the ones the"
+	say "recording used (that was Debian 12's busybox-static, see the header)"
+fi
+say "\$ axfs mkfs $opts -p examples/profile.csv --report profiled.txt rootfs -o profiled.axfs"
+mkfs "$work/profiled.axfs" -p "$profile" --report "$work/profiled.txt"
+sed -n '/^XIP pages:/p; /^XIP flash cost:/p; /^RAM saved by XIP:/p; /^profile pages:/p' "$work/profiled.txt"
+xip_plain=$(report_line "$work/plain.txt" "XIP pages:")
+xip_prof=$(report_line "$work/profiled.txt" "XIP pages:")
+ram_prof=$(report_line "$work/profiled.txt" "RAM saved by XIP:")
+[ "${xip_prof%% *}" -gt 0 ] || { echo "demo: the profile gave no XIP page" >&2; exit 1; }
+"$AXFS" fsck -q "$work/profiled.axfs" || { echo "demo: axfs fsck found problems in profiled.axfs" >&2; exit 1; }
+
+# ---- 6. reproducibility -------------------------------------------------------------
 step "building the same tree again"
 mkfs "$work/again.axfs"
 if cmp -s "$image" "$work/again.axfs"; then
@@ -151,11 +185,15 @@ else
 	exit 1
 fi
 
-# ---- 6. summary -----------------------------------------------------------------
+# ---- 7. summary -----------------------------------------------------------------
 step "summary"
 say "source tree:   $entries entries, $srcbytes bytes of file data"
 say "image:         $imgbytes bytes ($((imgbytes * 100 / (srcbytes ? srcbytes : 1)))% of the file data, padding and metadata included)"
 say "file pages:    $pages"
+say "XIP:           without a profile $xip_plain pages; with examples/profile.csv"
+say "               $xip_prof pages, saving $ram_prof of RAM where the kernel maps the"
+say "               image in place (physaddr= or an MTD device with point(); a block"
+say "               device copies every page into the page cache)"
 say "built with:    $policy_note"
 say "fsck:          $fsck_result"
 say "reproducible:  $repro"

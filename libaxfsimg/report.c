@@ -247,8 +247,13 @@ int axfs_report_write_text(const struct axfs_report *r, FILE *f)
 		(unsigned long long)r->xip_flash_cost,
 		(unsigned long long)r->xip_bytes,
 		(unsigned long long)r->xip_deflated);
+	/* XIP happens only where the kernel can map the image: physaddr=
+	 * (NOR, RAM) or an MTD device with point(); a block device copies
+	 * every page into the page cache, XIP or not. */
 	fprintf(f, "RAM saved by XIP:    %llu bytes (%llu profiled pages "
-		"mapped from flash instead of the page cache)\n",
+		"mapped from flash instead of the page cache; only when "
+		"mounted with physaddr= or from an MTD device with point(), "
+		"never from a block device)\n",
 		(unsigned long long)r->ram_saved,
 		(unsigned long long)r->profiled_xip_pages);
 	fprintf(f, "profile pages:       %llu read, %llu naming absent "

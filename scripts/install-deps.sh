@@ -8,12 +8,22 @@
 #     tests   what the test scripts use (python3 for tests/tools, fuse3,
 #             archivers, fakeroot, valgrind, man-db, kconfiglib, tzdata, flake8
 #             and python3-magic for Buildroot's check-package, ...)
+#     demo    a busybox for make demo's tree (busybox-static: what
+#             examples/profile.csv was recorded on), unless one is there
+#     kernel  what make check's kernel run needs on the host (qemu,
+#             a static busybox for the guest)
+#     kernel-all  what make check-all's kernel jobs add (debootstrap for the
+#             build roots, qemu for arm64, the arm64 cross compiler, dtc)
+#     packages    what tests/packaging needs (the Debian packaging tools
+#             and build dependencies; a kernel build's tools for the patch)
 # Without --install it names what is missing and the one apt-get command
 # that installs it, and fails: a plain `make` or `make install` never
 # installs anything (packagers and cross builds bring their own
 # libraries).  With --install (`make deps`, run by `make check` and
-# `make demo`), as root, it installs what is missing with apt-get and says
-# so.  The libraries are looked up with $PKG_CONFIG (default pkg-config),
+# `make demo`; `make deps-tests`, run by every check target), as root, it
+# installs what is missing with apt-get and says so.  The test runner and
+# the test scripts never install anything: they find what these groups
+# put there, or skip with the prerequisite they miss.  The libraries are looked up with $PKG_CONFIG (default pkg-config),
 # so a cross or host build finds its own.
 set -eu
 
@@ -43,6 +53,17 @@ for group in "$@"; do
 		      cpio: libarchive-tools:- gzip: xz-utils:- bzip2: lz4: zstd:
 		      man-db:- groff-base:- python3-kconfiglib:- tzdata:-
 		      python3-magic:- flake8:" ;;
+	demo)	need="$need busybox-static:cmd=busybox" ;;
+	kernel)	need="$need qemu-system-x86:cmd=qemu-system-x86_64 busybox-static:-" ;;
+	kernel-all)
+		need="$need debootstrap: qemu-system-arm:cmd=qemu-system-aarch64
+		      gcc-aarch64-linux-gnu:cmd=aarch64-linux-gnu-gcc
+		      device-tree-compiler:cmd=dtc" ;;
+	packages)
+		need="$need debhelper:- dh-dkms:- dkms: lintian: fakeroot: debootstrap:
+		      xz-utils:- dpkg-dev:- check:- libarchive-dev:- libdeflate-dev:-
+		      libmd-dev:- libyaml-dev:- pkgconf:- zlib1g-dev:- gcc-12:
+		      bc: bison: flex: libelf-dev:- libssl-dev:- make: patch:" ;;
 	*)	echo "install-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 	what="$what $group"
@@ -67,10 +88,16 @@ done
 if [ $install = 0 ] || [ "$(id -u)" != 0 ]; then
 	echo "axfs-tools: missing Debian packages for the$what dependencies:$missing" >&2
 	echo "axfs-tools: install them with: apt-get install$missing" >&2
-	[ $install = 1 ] || echo "axfs-tools: (as root, 'make deps' does it)" >&2
+	case $what in
+	*build*|*unit*|*fuse*) target=deps ;;
+	*demo*) target=demo ;;
+	*kernel-all*|*packages*) target=deps-tests-all ;;
+	*) target=deps-tests ;;
+	esac
+	[ $install = 1 ] || echo "axfs-tools: (as root, 'make $target' does it)" >&2
 	# An ordinary user's test run goes on: the tests that need a missing
 	# package skip and say so.
-	[ "$what" = " tests" ] && exit 0
+	case $what in *build*|*unit*|*fuse*) ;; *) exit 0 ;; esac
 	exit 1
 fi
 

@@ -105,9 +105,10 @@ trap '[ -n "$pool" ] && kill "$pool" 2>/dev/null; rm -rf "$w"' EXIT
 trap 'exit 130' INT TERM
 passed=0
 failed=0
-# The tests' tools and the packages the scripts use, installed as root when
-# missing, once and before the jobs start (two apt-get cannot run at once).
-sh "$top/scripts/install-deps.sh" --install tests || exit 1
+# The packages the tests use are installed by `make deps-tests` (every
+# check target runs it first), never here: a run names what is missing
+# (the scripts skip what needs it, with the prerequisite they miss).
+sh "$top/scripts/install-deps.sh" tests kernel
 # The Python of the tests is Debian's, the one install-deps.sh installs
 # with the modules they import.  A version manager's shim first in PATH
 # (pyenv's costs 0.8 s of CPU a call, and t3000 alone calls python3 300
@@ -241,6 +242,14 @@ while read -r kind name; do
 		;;
 	cli)
 		sed 's/^/  /' "$log" | grep -E '^  (ok|not ok|# )' || true
+		# The TAP plan (test_done's "1..N", the last thing a script
+		# prints) tells a script that stopped early from one that ran.
+		plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
+		ran=$(grep -c -E '^(ok|not ok) ' "$log")
+		if [ "$plan" != "$ran" ]; then
+			echo "not ok - $name.sh: plan 1..${plan:-(none)}, $ran tests ran" >>"$log"
+			echo "  not ok - $name.sh: plan 1..${plan:-(none)}, $ran tests ran"
+		fi
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $name.sh exited $rc" >>"$log"
 			tail -n 20 "$log" | sed 's/^/    /'

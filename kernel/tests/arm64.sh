@@ -43,12 +43,11 @@ finish() {
 kt_need_root
 for need in qemu-system-aarch64:qemu-system-arm ${CROSS}gcc:gcc-aarch64-linux-gnu \
 	    dtc:device-tree-compiler; do
-	command -v "${need%%:*}" >/dev/null 2>&1 || kt_install "${need#*:}" ||
-		skip_all "${need%%:*} missing (${need#*:}) and cannot be installed"
+	command -v "${need%%:*}" >/dev/null 2>&1 ||
+		skip_all "${need%%:*}: $(kt_missing "${need#*:}" kernel-all)"
 done
 KT_BUSYBOX=$(kt_static_busybox) ||
-	{ kt_install busybox-static && KT_BUSYBOX=$(kt_static_busybox); } ||
-	skip_all "no static busybox (busybox-static) for the host side"
+	skip_all "no static busybox for the host side: $(kt_missing busybox-static kernel)"
 out=$(sh "$here/arm64/fetch.sh" "$SUITE") ||
 	skip_all "cannot fetch Debian's arm64 kernel packages ($SUITE)"
 eval "$out"

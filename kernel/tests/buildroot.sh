@@ -80,9 +80,7 @@ flock 9
 
 if [ ! -e "$dir/.complete" ]; then
 	command -v debootstrap >/dev/null 2>&1 ||
-		apt-get install -o DPkg::Lock::Timeout=600 -y -q \
-			--no-install-recommends debootstrap >&2 </dev/null ||
-		die "debootstrap is missing and cannot be installed"
+		die "debootstrap is missing (as root: make deps-tests-all)"
 	rm -rf "$dir"
 	inc=$(echo $BASE_PKGS "$@" | tr ' ' ,)
 	say "debootstrap $release ($arch) into $dir: a few minutes"

@@ -3,9 +3,9 @@
 # lib.sh - host side of the qemu tests, shared by tests/run.sh and
 # tools/measure-xip.sh.  Sourced, not run.
 #
-#   kt_need_tools          qemu-system-x86 and busybox-static, installed
-#                          with apt-get when missing (as root); sets
-#                          KT_SKIP to a reason when they cannot be had
+#   kt_need_tools          qemu-system-x86 and busybox-static (installed by
+#                          make deps-tests); sets KT_SKIP to a reason when
+#                          they are missing
 #   kt_kernel              Debian's kernel and headers (fetch-kernel.sh):
 #                          sets KVER KDIR VMLINUZ MODROOT; AXFS_KSUITE
 #                          picks the release (bullseye, trixie, newest...;
@@ -36,6 +36,7 @@ kt_say() { echo "# $*"; }
 # command such as kt_say) prints where it is.
 kt_workdir() {	# kt_workdir NAME KEEP SAY
 	W=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 1
+	TEST_TMP=$W
 	if [ "$2" = 1 ]; then
 		"$3" "work directory: $W"
 	else
@@ -64,16 +65,11 @@ kt_corrupt_loaders() {	# kt_corrupt_loaders DIR BASE
 	done
 }
 
-# Debian package that provides a command, for apt-get.
-kt_install() {
-	[ "$(id -u)" = 0 ] || return 1
-	command -v apt-get >/dev/null 2>&1 || return 1
-	kt_say "installing $* (apt-get)"
-	export DEBIAN_FRONTEND=noninteractive
-	# Other builds may hold the dpkg lock for a while (scripts/install-deps.sh).
-	set -- -o DPkg::Lock::Timeout=300 -y -q --no-install-recommends "$@"
-	apt-get install "$@" </dev/null >&2 ||
-		{ apt-get update -q </dev/null >&2 && apt-get install "$@" </dev/null >&2; }
+# The host's packages are installed by `make deps-tests` (groups kernel
+# and kernel-all of scripts/install-deps.sh), never by the tests: a missing
+# one is named, with the command that installs it.
+kt_missing() {	# kt_missing PACKAGE GROUP
+	echo "$1 is not installed (as root: make deps-tests, or sh scripts/install-deps.sh --install $2)"
 }
 
 kt_static_busybox() {
@@ -100,14 +96,12 @@ PY
 
 kt_need_tools() {
 	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-		kt_install qemu-system-x86 ||
-			{ KT_SKIP="qemu-system-x86_64 not installed and cannot be installed"; return 1; }
+		KT_SKIP=$(kt_missing qemu-system-x86 kernel)
+		return 1
 	fi
 	if ! KT_BUSYBOX=$(kt_static_busybox); then
-		kt_install busybox-static ||
-			{ KT_SKIP="no static busybox (busybox-static) and cannot install it"; return 1; }
-		KT_BUSYBOX=$(kt_static_busybox) ||
-			{ KT_SKIP="busybox is not static"; return 1; }
+		KT_SKIP="no static busybox: $(kt_missing busybox-static kernel)"
+		return 1
 	fi
 	for tool in apt-get dpkg python3 cc make; do
 		command -v $tool >/dev/null 2>&1 ||
@@ -276,51 +270,55 @@ kt_record() {	# kt_record KVER KEY=VALUE...
 	done
 }
 
-# ---- TAP output, shared by tests/run.sh and tests/arm64.sh ------------------
-n=0
+# ---- TAP output: the test library of tests/ -------------------------------
+# The numbering, the ok / not ok lines, the plan and the prerequisites are
+# tests/test-lib.sh's, as in the CLI scripts; tap and host_check are the
+# host-side names these suites use for its test_ok / test_fail and
+# test_expect_cmd.  (The guest's scripts run in busybox ash inside qemu
+# and print AXFS-RESULT lines; parse_guest turns them into tests here.)
+TEST_TMP=	# kt_workdir sets it to $W
+. "$KT_TOP/tests/test-lib.sh"
+# passed / failed: what the suites record (run.sh's finish).
 passed=0
 failed=0
+_kt_count() {
+	failed=$test_failed
+	passed=$((test_count - test_failed - test_skipped))
+}
 
 T0=$(date +%s)
 
-# The summary line of a suite (kt_summary WHAT), then exit 1 if a test
-# failed; the suite's finish() records what it needs first.
+# The summary line of a suite (kt_summary WHAT) and the plan, then exit 1
+# if a test failed; the suite's finish() records what it needs first.
 kt_summary() {
+	_kt_count
 	echo "# $1: $passed passed, $failed failed in $(($(date +%s) - T0)) s"
+	echo "1..$test_count"
 	[ "$failed" -eq 0 ]
 	exit $?
 }
 
 # The whole suite cannot run here: one skipped test, exit 0.
 skip_all() {
-	echo "ok 1 # skip $*"
-	exit 0
+	test_skip_all "$*"
 }
 
 kt_need_root() {
-	[ "$(id -u)" = 0 ] || skip_all "needs root (apt-get, mknod, chown in the test tree)"
+	test_have_prereq ROOT || skip_all "needs root (mknod, chown in the test tree, modules)"
 }
 
 tap() {	# tap ok|fail NAME
-	n=$((n + 1))
 	if [ "$1" = ok ]; then
-		echo "ok $n - $2"
-		passed=$((passed + 1))
+		test_ok "$2"
 	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
+		test_fail "$2"
 	fi
+	_kt_count
 }
 
 host_check() {	# host_check NAME CMD...
-	local name=$1
-	shift
-	if "$@" >"$W/check.out" 2>&1; then
-		tap ok "$name"
-	else
-		tap fail "$name"
-		sed 's/^/#   /' "$W/check.out" | head -n 20
-	fi
+	test_expect_cmd "$@"
+	_kt_count
 }
 
 drive() {	# drive FILE SERIAL [ro|snapshot]

@@ -64,18 +64,10 @@ fi
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/axfs-matrix.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-passed=0
-failed=0
-T0=$(date +%s)
+TEST_TMP=$W
 
-result() {	# result ok|fail LINE
-	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok     $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $2"
-	fi
+result() {	# result ok|fail LINE: one test (tap, lib.sh)
+	tap "$1" "$2"
 }
 
 debian_of() {	# the Debian release a suite's kernel comes from
@@ -142,5 +134,4 @@ if [ $boot = 1 ]; then
 		fi
 	done
 fi
-echo "# matrix: $passed passed, $failed failed in $(($(date +%s) - T0)) s"
-[ $failed = 0 ]
+kt_summary matrix

@@ -10,8 +10,8 @@
 #       profile) and the profiled image's checks on the host, no boot 2
 #
 # Prints one "ok N - name" / "not ok N - name" line per check.  Needs
-# root (apt-get, mknod, chown); installs qemu-system-x86 and busybox-static
-# when missing and fetches Debian's current kernel and headers into
+# root (apt-get download, mknod, chown) and qemu-system-x86 and
+# busybox-static (make deps-tests installs them); fetches Debian's current kernel and headers into
 # AXFS_KCACHE (default /var/cache/axfs-tools/kernel).  Only when those
 # cannot be had does it print "ok 1 # skip REASON" and stop.
 #

@@ -6,6 +6,10 @@
 # rows with each other, not with real hardware).
 #
 #   sh kernel/tools/measure-xip.sh [-n RUNS] [AXFS-BINARY]     (RUNS: 5)
+#   sh kernel/tools/measure-xip.sh -p FILE [AXFS-BINARY]
+#       only boot 1: the profile of the workload on the compressed image
+#       (as /proc/axfs/volume0 prints it) is written to FILE, with a
+#       comment that says how it was recorded (examples/profile.csv).
 #
 # One tree: a static busybox in /bin.  Three images of it, each loaded by
 # qemu into reserved memory and mounted with physaddr= (NOR-like memory):
@@ -26,10 +30,15 @@ tests=$AXFS_TOP/kernel/tests
 . "$tests/lib.sh"
 
 RUNS=5
-if [ "${1:-}" = -n ]; then
-	RUNS=$2
+PROFILE_OUT=
+while [ $# -gt 1 ]; do
+	case $1 in
+	-n) RUNS=$2 ;;
+	-p) PROFILE_OUT=$2 RUNS=1 ;;
+	*) break ;;
+	esac
 	shift 2
-fi
+done
 AXFS=${1:-${AXFS:-$AXFS_TOP/build/axfs}}
 die() { echo "measure-xip: $*" >&2; exit 1; }
 
@@ -67,6 +76,29 @@ PROFILE=1
 RUNS=$RUNS" -device loader,file="$W/compressed.img",addr=0x10000000,force-raw=on
 sed -n '/^AXFS-PROFILE-BEGIN$/,/^AXFS-PROFILE-END$/p' "$W/boot1.log" | sed '1d;$d' >"$W/profile.csv"
 [ -s "$W/profile.csv" ] || die "no profile collected"
+if [ -n "$PROFILE_OUT" ]; then
+	bb=$(dpkg-query -S "$(readlink -f "$KT_BUSYBOX")" 2>/dev/null | cut -d: -f1)
+	bbv=$(dpkg-query -W -f '${Version}' "${bb:-busybox-static}" 2>/dev/null)
+	{
+		echo "# SPDX-License-Identifier: GPL-2.0-or-later"
+		echo "# Recorded, not written by hand: sh kernel/tools/measure-xip.sh -p FILE"
+		echo "# on $(date -u +%Y-%m-%d)."
+		echo "# booted Debian's kernel $KVER under qemu (TCG), mounted an image of"
+		echo "# a tree holding only /bin/busybox with physaddr=, switched profiling"
+		echo "# on (echo on >/proc/axfs/volume0), ran kernel/tests/guest/workload.sh"
+		echo "# (every command a new exec of the image's busybox) and copied"
+		echo "# /proc/axfs/volume0: \"path,offset,count\", one line per page"
+		echo "# faulted in through mmap."
+		echo "# The busybox: this machine's $KT_BUSYBOX, ${bb:-busybox-static} $bbv,"
+		echo "# sha256 $(sha256sum <"$KT_BUSYBOX" | cut -d' ' -f1)."
+		echo "# Another busybox has other pages at these offsets: the profile then"
+		echo "# still names real pages, but not the ones this workload used."
+		cat "$W/profile.csv"
+	} >"$PROFILE_OUT.tmp" && mv "$PROFILE_OUT.tmp" "$PROFILE_OUT" ||
+		die "cannot write $PROFILE_OUT"
+	echo "measure-xip: profile written to $PROFILE_OUT ($(wc -l <"$W/profile.csv") pages)" >&2
+	exit 0
+fi
 mk -p "$W/profile.csv" "$W/tree" -o "$W/profiled.img" || die "mkfs -p failed"
 mk --xip '/bin/*' "$W/tree" -o "$W/all-xip.img" || die "mkfs --xip failed"
 echo "measure-xip: boot 2: measure the profiled and all-XIP images" >&2

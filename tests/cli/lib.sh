@@ -13,50 +13,55 @@ set -u
 AXFS_TOP=${AXFS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 AXFS=${AXFS:-$AXFS_TOP/build/axfs}
 export AXFS AXFS_TOP LC_ALL=C SOURCE_DATE_EPOCH=1700000000
+
+# ---- options: sh tNNNN-name.sh [-v] [-x] [-i] [--run=LIST] -------------------
+#   -v, --verbose    show every test's output (not only a failing one's)
+#   -x               trace each test's commands (set -x); implies -v
+#   -i, --immediate  stop at the first failing test, its trash kept
+#   --run=LIST       run only the tests LIST names: numbers and ranges,
+#                    "1-3,7,9-"; the others are reported as skipped (the
+#                    setup tests they need are yours to include)
+test_verbose=0 test_trace=0 test_immediate=0 test_run=""
+for _arg in "$@"; do
+	case $_arg in
+	-v|--verbose) test_verbose=1 ;;
+	-x) test_trace=1 test_verbose=1 ;;
+	-i|--immediate) test_immediate=1 ;;
+	--run=*) test_run=${_arg#--run=} ;;
+	-h|--help)
+		echo "usage: sh $0 [-v] [-x] [-i] [--run=1-3,7,9-] (tests/README.md)"
+		exit 0 ;;
+	*) echo "$(basename "$0"): unknown option '$_arg' (-v, -x, -i, --run=LIST)" >&2
+	   exit 2 ;;
+	esac
+done
+
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/axfs-t.XXXXXX")
 trap 'test_cleanup' EXIT
 cd "$TRASH" || exit 1
-test_count=0
-test_failed=0
+TEST_TMP=$TRASH
+. "$AXFS_TOP/tests/test-lib.sh"
+
+# test_atexit CMDS (outside a test): CMDS run when the script ends, before
+# $TRASH is removed (the last queued first): unmount what a failed test
+# left mounted.  Scripts do not set their own EXIT trap.
+_test_atexit=""
+test_atexit() {
+	_test_atexit="$*
+$_test_atexit"
+}
 
 test_cleanup() {
+	eval "$_test_atexit"
+	# The copy of the tools for another user (prereq SETPRIV).
+	if [ -n "${AXFS_NOBODY_DIR:-}" ]; then
+		rm -rf "$AXFS_NOBODY_DIR"
+	fi
 	if [ "$test_failed" -gt 0 ] && [ -z "${AXFS_TEST_NO_KEEP:-}" ]; then
 		echo "# trash directory kept: $TRASH"
 	else
 		cd / && rm -rf "$TRASH"
 	fi
-}
-
-# ---- tests ------------------------------------------------------------------
-
-# test_expect_success DESCRIPTION COMMANDS: ok if COMMANDS exit 0.
-test_expect_success() {
-	test_count=$((test_count + 1))
-	if (eval "$2") >"$TRASH/.out" 2>&1; then
-		echo "ok $test_count - $1"
-	else
-		echo "not ok $test_count - $1"
-		sed 's/^/#   /' "$TRASH/.out" | tail -n 30
-		test_failed=$((test_failed + 1))
-	fi
-}
-
-# Like test_expect_success, but the commands must fail: a crash counts as a
-# failure of the test (see test_must_fail).
-test_expect_failure_cmd() {
-	test_expect_success "$1" "( $2 )
-		_rc=\$?; [ \$_rc -ne 0 ] && ! test_crashed \$_rc ||
-		{ echo \"exit \$_rc: success or a crash\"; false; }"
-}
-
-test_skip() {
-	test_count=$((test_count + 1))
-	echo "ok $test_count # skip $1"
-}
-
-test_done() {
-	echo "# $(basename "$0"): $test_count run, $test_failed failed"
-	[ "$test_failed" -eq 0 ]
 }
 
 # ---- assertions (inside a test's commands) ------------------------------------

@@ -23,11 +23,8 @@ if command -v dpkg-query >/dev/null; then
 	done
 fi
 
-if test -z "$pkgs"; then
-	test_skip 'real Debian package trees (no dpkg here)'
-	test_done
-	exit
-fi
+test_lazy_prereq DEBIAN_PKGS 'test -n "$pkgs"'
+test_require_prereq DEBIAN_PKGS
 
 test_expect_success "setup: a tree of the files of$pkgs" '
 	sh "$AXFS_TOP"/tests/tools/pkgtree.sh deb $pkgs &&

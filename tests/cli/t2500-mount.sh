@@ -15,28 +15,17 @@ root=false
 test "$(id -u)" = 0 && root=true
 
 # lib.sh removes $TRASH at exit: unmount what a failed test left first.
-cleanup() {
+unmount_leftovers() {
 	awk -v t="$TRASH/" 'index($2, t) == 1 { print $2 }' /proc/mounts |
 		sort -r | while read -r m; do
 			fusermount3 -u -z "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 		done
-	rm -rf "$TRASH"
 }
-trap cleanup EXIT
+test_atexit unmount_leftovers
 
-if ! test -c /dev/fuse && $root; then
-	modprobe fuse 2>/dev/null
-fi
-if ! test -c /dev/fuse; then
-	test_skip 'axfs mount: /dev/fuse is absent, so FUSE cannot mount here (modprobe fuse)'
-	test_done
-	exit
-fi
-if ! $root && ! { test -r /dev/fuse && test -w /dev/fuse; }; then
-	test_skip "axfs mount: /dev/fuse is not readable and writable by $(id -un) (Debian makes it 0666; or run as root)"
-	test_done
-	exit
-fi
+# /dev/fuse present (as root, modprobe fuse) and usable by this user
+# (Debian makes it 0666).
+test_require_prereq FUSE
 
 # Every path's type, mode, owner and link target; sizes of files and
 # links; device numbers; the sha256 of every file.
@@ -114,12 +103,10 @@ test_expect_success 'SIGTERM to the daemon in the foreground unmounts, exit 0' '
 	! mounted m && ! test -s err
 '
 
-if $root; then
-	test_expect_success 'umount unmounts (as root)' '
-		"$AXFS" mount rootfs.axfs m && mounted m &&
-		umount m && ! mounted m
-	'
-fi
+test_expect_success ROOT 'umount unmounts (as root)' '
+	"$AXFS" mount rootfs.axfs m && mounted m &&
+	umount m && ! mounted m
+'
 
 # ---- a tree of installed Debian packages ----------------------------------
 pkgs=""
@@ -278,67 +265,62 @@ test_expect_success 'mount.fuse.axfs: the helper convention of mount(8)' '
 
 # With /usr/sbin (where mount(8) looks for helpers) replaced inside a
 # private mount namespace, nothing outside the test changes.
-if $root && command -v unshare >/dev/null; then
-	test_expect_success 'mount -t fuse.axfs and umount (private mount namespace)' '
-		unshare -m --propagation private sh -c "
-			mount -t tmpfs helpers /usr/sbin &&
-			ln -s \"$AXFS\" /usr/sbin/mount.fuse.axfs &&
-			mount -t fuse.axfs -o store=$TRASH/split.nand $TRASH/split.nor $TRASH/m &&
-			grep \" $TRASH/m fuse.axfs ro,\" /proc/mounts &&
-			cmp $TRASH/m/etc/conf $TRASH/st/etc/conf &&
-			umount $TRASH/m
-		"
-	'
-fi
+test_lazy_prereq UNSHARE 'command -v unshare'
+test_expect_success ROOT,UNSHARE 'mount -t fuse.axfs and umount (private mount namespace)' '
+	unshare -m --propagation private sh -c "
+		mount -t tmpfs helpers /usr/sbin &&
+		ln -s \"$AXFS\" /usr/sbin/mount.fuse.axfs &&
+		mount -t fuse.axfs -o store=$TRASH/split.nand $TRASH/split.nor $TRASH/m &&
+		grep \" $TRASH/m fuse.axfs ro,\" /proc/mounts &&
+		cmp $TRASH/m/etc/conf $TRASH/st/etc/conf &&
+		umount $TRASH/m
+	"
+'
 
 # ---- an ordinary user ------------------------------------------------------------
-# As root: nobody runs the mount (no account is created).  Where /dev/fuse
-# is 0600 (some containers), a private mount namespace gets a 0666 node
-# over it, as Debian's udev rule makes it.
-user_cmd=""
-if $root; then
-	if u=$(id -u nobody 2>/dev/null) && g=$(id -g nobody 2>/dev/null) &&
-	   command -v setpriv >/dev/null; then
-		user_cmd="setpriv --reuid=$u --regid=$g --clear-groups --reset-env"
-	fi
-else
-	user_cmd="env"
-fi
-if test -z "$user_cmd"; then
-	test_skip 'mount as an ordinary user (no user nobody, or no setpriv)'
-elif ! command -v fusermount3 >/dev/null; then
-	test_skip 'mount as an ordinary user (fusermount3 missing: apt-get install fuse3)'
-else
-	test_expect_success 'an ordinary user mounts, reads and unmounts (fusermount3 -u, umount)' '
-		mkdir -p user/m && cp rootfs.axfs user/ &&
-		chmod 755 "$TRASH" user user/m && chmod 644 user/rootfs.axfs &&
-		if $root; then chown "$u:$g" user/m; fi &&
-		cat >user/run.sh <<-EOF &&
-		set -e
-		cd "$TRASH/user"
-		test "\$(id -u)" != 0
-		"$AXFS" mount rootfs.axfs m
-		mountpoint -q m
-		cmp m/etc/passwd "$AXFS_TOP/examples/rootfs/etc/passwd"
-		stat -c "%u %g" m/etc/passwd | grep -qx "0 0"
-		fusermount3 -u m
-		! mountpoint -q m
-		"$AXFS" mount rootfs.axfs m
-		mountpoint -q m
-		umount m
-		EOF
-		if $root && ! $user_cmd test -r /dev/fuse -a -w /dev/fuse 2>/dev/null; then
-			mkdir dev &&
-			unshare -m --propagation private sh -c "
-				mount -t tmpfs dev $TRASH/dev &&
-				mknod -m 0666 $TRASH/dev/fuse c 10 229 &&
-				mount --bind $TRASH/dev/fuse /dev/fuse &&
-				$user_cmd sh $TRASH/user/run.sh"
-		else
-			$user_cmd sh "$TRASH/user/run.sh"
-		fi &&
-		! mounted user/m
-	'
-fi
+# As root: nobody runs the mount (no account is created), with the copy of
+# the tools nobody can reach (prerequisite SETPRIV).  Where /dev/fuse is
+# 0600 (some containers), a private mount namespace gets a 0666 node over
+# it, as Debian's udev rule makes it.  As another user: that user.
+# user_mount USER_CMD AXFS: the user mounts, reads and unmounts.
+user_mount() {
+	_ucmd=$1 _uaxfs=$2
+	mkdir -p user/m && cp rootfs.axfs user/ &&
+	cp "$AXFS_TOP/examples/rootfs/etc/passwd" user/passwd.want &&
+	chmod 755 user user/m && chmod 644 user/rootfs.axfs user/passwd.want &&
+	if test_have_prereq ROOT; then chown 65534:65534 user/m; fi &&
+	cat >user/run.sh <<-EOF &&
+	set -e
+	cd "$TRASH/user"
+	test "\$(id -u)" != 0
+	"$_uaxfs" mount rootfs.axfs m
+	mountpoint -q m
+	cmp m/etc/passwd passwd.want
+	stat -c "%u %g" m/etc/passwd | grep -qx "0 0"
+	fusermount3 -u m
+	! mountpoint -q m
+	"$_uaxfs" mount rootfs.axfs m
+	mountpoint -q m
+	umount m
+	EOF
+	if test_have_prereq ROOT && ! $_ucmd test -r /dev/fuse -a -w /dev/fuse 2>/dev/null; then
+		mkdir dev &&
+		unshare -m --propagation private sh -c "
+			mount -t tmpfs dev $TRASH/dev &&
+			mknod -m 0666 $TRASH/dev/fuse c 10 229 &&
+			mount --bind $TRASH/dev/fuse /dev/fuse &&
+			$_ucmd sh $TRASH/user/run.sh"
+	else
+		$_ucmd sh "$TRASH/user/run.sh"
+	fi &&
+	! mounted user/m
+}
+test_lazy_prereq FUSERMOUNT 'command -v fusermount3'
+test_expect_success ROOT,SETPRIV,FUSERMOUNT 'nobody mounts, reads and unmounts (fusermount3 -u, umount)' '
+	user_mount "setpriv --reuid=65534 --regid=65534 --clear-groups --reset-env" "$AXFS_NOBODY"
+'
+test_expect_success !ROOT,FUSERMOUNT 'this user mounts, reads and unmounts (fusermount3 -u, umount)' '
+	user_mount env "$AXFS"
+'
 
 test_done

@@ -188,21 +188,13 @@ test_expect_success 'image.short' '
 test_expect_success 'image.slack' '
 	fresh && P t.axfs poke 2000 1 --digest && expect image.slack 2000
 '
-loop=
-if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null 2>&1; then
-	cp "$TRASH/good.axfs" "$TRASH/dev.img" 2>/dev/null &&
-	head -c 65536 /dev/zero >>"$TRASH/dev.img" &&
-	loop=$(losetup -f --show "$TRASH/dev.img" 2>/dev/null) || loop=
-fi
-if [ -n "$loop" ]; then
-	test_expect_success 'image.device-larger (a loop device)' '
-		expect image.device-larger $(len good.axfs) 0 "$loop" &&
-		grep "65536 bytes after it (not part of the image) are all 0x00" out
-	'
-	losetup -d "$loop"
-else
-	test_skip 'image.device-larger: needs root and a loop device'
-fi
+test_expect_success LOOP 'image.device-larger (a loop device)' '
+	cp good.axfs dev.img && head -c 65536 /dev/zero >>dev.img &&
+	loop=$(losetup -f --show "$TRASH/dev.img") &&
+	test_when_finished "losetup -d $loop" &&
+	expect image.device-larger $(len good.axfs) 0 "$loop" &&
+	grep "65536 bytes after it (not part of the image) are all 0x00" out
+'
 test_expect_success 'sb.magic' '
 	fresh && P t.axfs set sb.magic 0 --digest && expect sb.magic 0
 '

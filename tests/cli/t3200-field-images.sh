@@ -118,53 +118,39 @@ test_expect_success 'an image followed by other bytes: a notice; a flip inside: 
 	"$AXFS" fsck g.axfs >out; test $? -eq 4 && grep -q "digest.mismatch" out
 '
 
-loop= loop2=
-if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null 2>&1; then
-	loop=$(losetup -r -f --show "$TRASH/f.axfs" 2>/dev/null) || loop=
-fi
-if [ -n "$loop" ]; then
-	test_expect_success 'a loop device: fsck, dump, extract read the image' '
-		check "$loop" image.device-larger &&
-		grep -q "are all 0xFF \[" out && grep -q "digest ok" out
-	'
-	"$AXFS" mkfs -q -b 4KiB --mmap-limit 32KiB tree \
-		-o "$TRASH/s.axfs" 2>/dev/null &&
-	"$AXFS" split "$TRASH/s.axfs" --mmap "$TRASH/s.mmap" \
-		--store "$TRASH/s.store" 2>/dev/null &&
-	cp "$TRASH/s.mmap" "$TRASH/s.mmap.part" &&
-	truncate -s 1M "$TRASH/s.mmap.part" "$TRASH/s.store" &&
-	loop2=$(losetup -r -f --show "$TRASH/s.store" 2>/dev/null) &&
-	loop3=$(losetup -r -f --show "$TRASH/s.mmap.part" 2>/dev/null) || loop2=
-	if [ -n "$loop2" ] && [ -n "$loop3" ]; then
-		test_expect_success 'a split image on two loop devices: fsck, extract, join' '
-			"$AXFS" fsck "$loop3" "$loop2" >out &&
-			grep -q "digest ok" out &&
-			rm -rf x && "$AXFS" extract -q "$loop3" "$loop2" x &&
-			diff -r --no-dereference tree x &&
-			"$AXFS" split --join "$loop3" "$loop2" -o j.axfs &&
-			cmp j.axfs s.axfs
-		'
-		losetup -d "$loop2"; losetup -d "$loop3"
-	else
-		test_expect_success 'a split image on two loop devices' 'false'
-	fi
-	losetup -d "$loop"
-else
-	test_skip 'loop devices: need root and losetup'
-fi
+test_expect_success LOOP 'a loop device: fsck, dump, extract read the image' '
+	loop=$(losetup -r -f --show "$TRASH/f.axfs") &&
+	test_when_finished "losetup -d $loop" &&
+	check "$loop" image.device-larger &&
+	grep -q "are all 0xFF \[" out && grep -q "digest ok" out
+'
+test_expect_success LOOP 'a split image on two loop devices: fsck, extract, join' '
+	"$AXFS" mkfs -q -b 4KiB --mmap-limit 32KiB tree -o s.axfs &&
+	"$AXFS" split s.axfs --mmap s.mmap --store s.store &&
+	cp s.mmap s.mmap.part &&
+	truncate -s 1M s.mmap.part s.store &&
+	loop2=$(losetup -r -f --show "$TRASH/s.store") &&
+	test_when_finished "losetup -d $loop2" &&
+	loop3=$(losetup -r -f --show "$TRASH/s.mmap.part") &&
+	test_when_finished "losetup -d $loop3" &&
+	"$AXFS" fsck "$loop3" "$loop2" >out &&
+	grep -q "digest ok" out &&
+	rm -rf x && "$AXFS" extract -q "$loop3" "$loop2" x &&
+	diff -r --no-dereference tree x &&
+	"$AXFS" split --join "$loop3" "$loop2" -o j.axfs &&
+	cmp j.axfs s.axfs
+'
 
-if [ -n "${AXFS_LEGACY_MKFS:-}" ] && [ -x "$AXFS_LEGACY_MKFS" ]; then
-	test_expect_success 'the legacy mkfs.axfs itself, with and without XIP' '
-		"$AXFS_LEGACY_MKFS" -s tree l.axfs >/dev/null &&
-		check l.axfs sb.size-align root.name &&
-		"$AXFS_LEGACY_MKFS" -s -a tree la.axfs >/dev/null &&
-		check la.axfs root.name &&
-		printf "pkg/usr/bin/ldd,0,5\n" >prof.csv &&
-		"$AXFS_LEGACY_MKFS" -s -i prof.csv tree li.axfs >/dev/null &&
-		check li.axfs root.name
-	'
-else
-	test_skip 'the legacy mkfs.axfs: set AXFS_LEGACY_MKFS to a built one'
-fi
+# AXFS_LEGACY_MKFS: the 2008 mkfs.axfs, built (not part of the project).
+test_lazy_prereq LEGACY_MKFS 'test -x "${AXFS_LEGACY_MKFS:-/nonexistent}"'
+test_expect_success LEGACY_MKFS 'the legacy mkfs.axfs itself, with and without XIP' '
+	"$AXFS_LEGACY_MKFS" -s tree l.axfs >/dev/null &&
+	check l.axfs sb.size-align root.name &&
+	"$AXFS_LEGACY_MKFS" -s -a tree la.axfs >/dev/null &&
+	check la.axfs root.name &&
+	printf "pkg/usr/bin/ldd,0,5\n" >prof.csv &&
+	"$AXFS_LEGACY_MKFS" -s -i prof.csv tree li.axfs >/dev/null &&
+	check li.axfs root.name
+'
 
 test_done

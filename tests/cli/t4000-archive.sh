@@ -12,13 +12,11 @@ test "$(id -u)" = 0 && root=true
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# need TOOL PACKAGE: TOOL, installed from Debian when missing and root.
-need() {
-	have "$1" && return 0
-	$root && have apt-get || return 1
-	timeout 300 apt-get install -y -qq "$2" >/dev/null 2>&1
-	have "$1"
-}
+# The archivers (make deps-tests installs them): one prerequisite each,
+# named like the command in capitals.
+for c in cpio bsdtar fakeroot gzip xz zstd bzip2 lz4; do
+	test_lazy_prereq "$(echo "$c" | tr a-z A-Z)" "command -v $c"
+done
 
 mk() { "$AXFS" mkfs -q "$@"; }
 
@@ -108,51 +106,35 @@ test_expect_success 'GNU tar sparse entries (gnu and pax 0.0, 0.1, 1.0)' '
 	done
 '
 
-if need cpio cpio; then
-	test_expect_success 'GNU cpio: newc, crc, odc' '
-		cpio_of tree newc >newc.cpio && check_same newc.cpio tree.axfs &&
-		cpio_of tree crc >crc.cpio && check_same crc.cpio tree.axfs &&
-		cpio_of small odc >odc.cpio && check_same odc.cpio small.axfs
-	'
-else
-	test_skip 'GNU cpio is not installed'
-fi
+test_expect_success CPIO 'GNU cpio: newc, crc, odc' '
+	cpio_of tree newc >newc.cpio && check_same newc.cpio tree.axfs &&
+	cpio_of tree crc >crc.cpio && check_same crc.cpio tree.axfs &&
+	cpio_of small odc >odc.cpio && check_same odc.cpio small.axfs
+'
 
-if need bsdtar libarchive-tools; then
-	test_expect_success 'bsdtar: pax, gnutar, ustar, newc, odc' '
-		bsdtar --format pax -C tree -cf bpax.tar . &&
-		check_same bpax.tar tree.axfs &&
-		bsdtar --format gnutar -C tree -cf bgnu.tar . &&
-		check_same bgnu.tar tree.axfs &&
-		bsdtar --format ustar -C small -cf bustar.tar . &&
-		check_same bustar.tar small.axfs &&
-		bsdtar --format newc -C tree -cf bnewc.cpio . &&
-		check_same bnewc.cpio tree.axfs &&
-		bsdtar --format odc -C small -cf bodc.cpio . &&
-		check_same bodc.cpio small.axfs
-	'
-else
-	test_skip 'bsdtar (libarchive-tools) is not installed'
-fi
+test_expect_success BSDTAR 'bsdtar: pax, gnutar, ustar, newc, odc' '
+	bsdtar --format pax -C tree -cf bpax.tar . &&
+	check_same bpax.tar tree.axfs &&
+	bsdtar --format gnutar -C tree -cf bgnu.tar . &&
+	check_same bgnu.tar tree.axfs &&
+	bsdtar --format ustar -C small -cf bustar.tar . &&
+	check_same bustar.tar small.axfs &&
+	bsdtar --format newc -C tree -cf bnewc.cpio . &&
+	check_same bnewc.cpio tree.axfs &&
+	bsdtar --format odc -C small -cf bodc.cpio . &&
+	check_same bodc.cpio small.axfs
+'
 
 # Each filter: the compressed archive gives the uncompressed one's image.
 for f in gzip xz zstd bzip2 lz4; do
-	case $f in
-	zstd) pkg=zstd ;; lz4) pkg=lz4 ;; bzip2) pkg=bzip2 ;;
-	xz) pkg=xz-utils ;; *) pkg=gzip ;;
-	esac
-	if need $f $pkg; then
-		test_expect_success "$f-compressed tar and cpio" "
-			$f -c <pax.tar >pax.tar.$f &&
-			check_same pax.tar.$f tree.axfs &&
-			if test -f newc.cpio; then
-				$f -c <newc.cpio >newc.cpio.$f &&
-				check_same newc.cpio.$f tree.axfs
-			fi
-		"
-	else
-		test_skip "$f is not installed"
-	fi
+	test_expect_success "$(echo "$f" | tr a-z A-Z)" "$f-compressed tar and cpio" "
+		$f -c <pax.tar >pax.tar.$f &&
+		check_same pax.tar.$f tree.axfs &&
+		if test -f newc.cpio; then
+			$f -c <newc.cpio >newc.cpio.$f &&
+			check_same newc.cpio.$f tree.axfs
+		fi
+	"
 done
 
 test_expect_success 'standard input, plain and compressed' '
@@ -164,42 +146,36 @@ test_expect_success 'standard input, plain and compressed' '
 
 # ---- THE key test: tarball == the tree extracted from it as root --------
 
-if $root; then
-	test_expect_success 'image of a tarball == image of its extraction as root' '
-		mkdir x &&
-		tar -C x --numeric-owner -xpf pax.tar &&
-		mk x -o x.axfs && cmp x.axfs pax.tar.axfs &&
-		mk --mtime 1234567 x -o x2.axfs &&
-		mk --mtime 1234567 pax.tar -o x3.axfs && cmp x2.axfs x3.axfs &&
-		! cmp -s x.axfs x2.axfs
-	'
-else
-	# Without root the owners cannot be restored: compare all-root.
-	test_expect_success 'image of a tarball == image of its extraction (--all-root)' '
-		mkdir x && tar -C x -xpf pax.tar &&
-		mk --all-root x -o x.axfs && mk --all-root pax.tar -o xt.axfs &&
-		cmp x.axfs xt.axfs
-	'
-fi
+test_expect_success ROOT 'image of a tarball == image of its extraction as root' '
+	mkdir x &&
+	tar -C x --numeric-owner -xpf pax.tar &&
+	mk x -o x.axfs && cmp x.axfs pax.tar.axfs &&
+	mk --mtime 1234567 x -o x2.axfs &&
+	mk --mtime 1234567 pax.tar -o x3.axfs && cmp x2.axfs x3.axfs &&
+	! cmp -s x.axfs x2.axfs
+'
+# Without root the owners cannot be restored: compare all-root.
+test_expect_success !ROOT 'image of a tarball == image of its extraction (--all-root)' '
+	mkdir x && tar -C x -xpf pax.tar &&
+	mk --all-root x -o x.axfs && mk --all-root pax.tar -o xt.axfs &&
+	cmp x.axfs xt.axfs
+'
 
 # Real package trees made by dpkg-deb (GNU tar under fakeroot), with
 # setuid files and hard links, when the apt cache has them.
 debs=$(ls /var/cache/apt/archives/passwd_*.deb /var/cache/apt/archives/login_*.deb \
 	/var/cache/apt/archives/tzdata_*.deb 2>/dev/null | head -n 3)
-if $root && [ -n "$debs" ] && have dpkg-deb; then
-	test_expect_success 'Debian package trees: tarball == extracted tree' '
-		for d in $debs; do
-			rm -rf px && mkdir px &&
-			dpkg-deb --fsys-tarfile "$d" >pkg.tar &&
-			tar -C px --numeric-owner -xpf pkg.tar &&
-			mk pkg.tar -o pkg.axfs && mk px -o px.axfs &&
-			cmp pkg.axfs px.axfs &&
-			seedread compare pkg.axfs px || return 1
-		done
-	'
-else
-	test_skip 'no Debian packages in the apt cache (or not root)'
-fi
+test_lazy_prereq DEBS_CACHED 'test -n "$debs" && command -v dpkg-deb'
+test_expect_success ROOT,DEBS_CACHED 'Debian package trees: tarball == extracted tree' '
+	for d in $debs; do
+		rm -rf px && mkdir px &&
+		dpkg-deb --fsys-tarfile "$d" >pkg.tar &&
+		tar -C px --numeric-owner -xpf pkg.tar &&
+		mk pkg.tar -o pkg.axfs && mk px -o px.axfs &&
+		cmp pkg.axfs px.axfs &&
+		seedread compare pkg.axfs px || return 1
+	done
+'
 
 # ---- reading the images back ------------------------------------------------
 
@@ -288,23 +264,19 @@ test_expect_success 'device nodes and owners from a tarball, no root needed' '
 	EOF
 '
 
-if have fakeroot; then
-	test_expect_success 'a tarball made under fakeroot keeps its owners and nodes' '
-		mkdir fr && printf x >fr/f && mkdir fr/dev &&
-		fakeroot sh -c "chown 33:44 fr/f && mknod fr/dev/zero c 1 5 &&
-			tar --numeric-owner -C fr -cf fr.tar ." &&
-		mk fr.tar -o fr.axfs && seedread list fr.axfs >fr.json &&
-		python3 -c "
+test_expect_success FAKEROOT 'a tarball made under fakeroot keeps its owners and nodes' '
+	mkdir fr && printf x >fr/f && mkdir fr/dev &&
+	fakeroot sh -c "chown 33:44 fr/f && mknod fr/dev/zero c 1 5 &&
+		tar --numeric-owner -C fr -cf fr.tar ." &&
+	mk fr.tar -o fr.axfs && seedread list fr.axfs >fr.json &&
+	python3 -c "
 import json, sys
 e = json.load(open(\"fr.json\"))
 assert (e[\"/f\"][\"uid\"], e[\"/f\"][\"gid\"]) == (33, 44), e[\"/f\"]
 z = e[\"/dev/zero\"]
 assert (z[\"type\"], z[\"rdev_major\"], z[\"rdev_minor\"]) == (\"chr\", 1, 5), z
 "
-	'
-else
-	test_skip 'fakeroot is not installed'
-fi
+'
 
 # ---- names and odd archives ---------------------------------------------
 

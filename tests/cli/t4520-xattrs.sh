@@ -19,11 +19,11 @@ os.setxattr(\"tree/etc/passwd\", \"security.selinux\", b\"system_u:object_r:pass
 os.setxattr(\"tree/etc/group\", \"user.note\", b\"x\")
 " 2>err || { cat err; false; }
 '
-if ! test -f tree/etc/passwd || ! python3 -c 'import os, sys; sys.exit(0 if os.listxattr("tree/etc/passwd") else 1)' 2>/dev/null; then
-	test_skip "this filesystem ($TRASH) takes no security.* xattrs"
-	test_done
-	exit
-fi
+# The filesystem of $TRASH took the security.* attributes of the setup.
+test_lazy_prereq SECURITY_XATTR '
+	python3 -c "import os, sys; sys.exit(0 if os.listxattr(\"$TRASH/tree/etc/passwd\") else 1)"
+'
+test_require_prereq SECURITY_XATTR
 
 test_expect_success 'default: one warning, the image of the tree without the attributes' '
 	"$AXFS" mkfs tree -o warn.axfs 2>err &&

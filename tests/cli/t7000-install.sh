@@ -61,14 +61,12 @@ test_expect_success 'the installed pages include axfs(1) and axfs(5)' '
 	test -f "$D/usr/share/man/man5/axfs.5"
 '
 
-if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
-test_expect_success 'man mkfs.axfs and man fsck.axfs show the pages of axfs mkfs and fsck' '
+test_expect_success MAN 'man mkfs.axfs and man fsck.axfs show the pages of axfs mkfs and fsck' '
 	MANWIDTH=80 man -M "$D/usr/share/man" 8 mkfs.axfs >m1 2>m1.err &&
 	! test -s m1.err && grep -q "^AXFS-MKFS(1)" m1 && grep -q -- "--block-size" m1 &&
 	MANWIDTH=80 man -M "$D/usr/share/man" 8 fsck.axfs >m8 2>m8.err &&
 	! test -s m8.err && grep -q "^AXFS-FSCK(8)" m8 && grep -q -- "--max-per-check" m8
 '
-fi
 
 test_expect_success 'mkfs.axfs and fsck.axfs are relative links to the installed axfs' '
 	for n in mkfs.axfs fsck.axfs; do
@@ -345,8 +343,8 @@ test_expect_success 'a /usr/local install in a DESTDIR builds a program with pkg
 	! find "$D2" ! -type d | grep .
 '
 
-if command -v mkfs >/dev/null 2>&1 && command -v fsck >/dev/null 2>&1; then
-test_expect_success 'mkfs -t axfs and fsck -t axfs reach our commands' '
+test_lazy_prereq MKFS_FSCK 'command -v mkfs && command -v fsck'
+test_expect_success MKFS_FSCK 'mkfs -t axfs and fsck -t axfs reach our commands' '
 	PATH="$D/usr/sbin:$D/usr/bin:$PATH" mkfs -t axfs tree viamkfs.axfs >mkfs.out &&
 	grep "^wrote .viamkfs.axfs.: [0-9]* bytes" mkfs.out &&
 	cmp tree.axfs viamkfs.axfs &&
@@ -358,19 +356,16 @@ test_expect_success 'mkfs -t axfs and fsck -t axfs reach our commands' '
 # As the README shows it: util-linux fsck(8) passes an absolute file name
 # on (a relative one that is no device it skips, exit 0, checking nothing),
 # and a truncated image must fail through it and through fsck.axfs alone.
-test_expect_success 'fsck -t axfs /abs/path and fsck.axfs fail on a truncated image' '
+test_expect_success MKFS_FSCK 'fsck -t axfs /abs/path and fsck.axfs fail on a truncated image' '
 	head -c 3000 viamkfs.axfs >trunc.axfs &&
 	PATH="$D/usr/sbin:$D/usr/bin:$PATH" fsck -t axfs "$PWD/trunc.axfs" >fsck.out 2>&1;
 	test $? -eq 4 && grep "trunc.axfs: byte 72: size is .* (truncated?) \[sb.size\]" fsck.out &&
 	PATH="$D/usr/sbin:$D/usr/bin:$PATH" fsck.axfs trunc.axfs >fsck.out 2>&1;
 	test $? -eq 4 && grep "\[sb.size\]" fsck.out
 '
-else
-	test_skip 'util-linux mkfs/fsck are not installed'
-fi
 
-if command -v bash >/dev/null 2>&1; then
-test_expect_success 'the installed bash completion completes commands and options' '
+test_lazy_prereq BASH 'command -v bash'
+test_expect_success BASH 'the installed bash completion completes commands and options' '
 	PATH="$D/usr/bin:$D/usr/sbin:$PATH" bash -c "
 		. \"$D/usr/share/bash-completion/completions/axfs\"
 		c() { COMP_WORDS=(\"\$@\"); COMP_CWORD=\$((\$# - 1)); _axfs; echo \"\${COMPREPLY[*]}\"; }
@@ -390,7 +385,6 @@ test_expect_success 'the installed bash completion completes commands and option
 	sed -n 6p compl.out | grep -qx -- "sum max" &&
 	sed -n 7p compl.out | grep -qx -- ""
 '
-fi
 
 test_expect_success 'make uninstall removes everything it installed' '
 	make -s -C "$top" B="$B" uninstall DESTDIR="$D" PREFIX=/usr >uninstall.log 2>&1 ||

@@ -10,18 +10,6 @@
 top=$AXFS_TOP
 man=$top/man
 
-# man-db and groff render the pages; a fresh Debian may lack them.
-if ! command -v man >/dev/null 2>&1 || ! command -v groff >/dev/null 2>&1; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "# installing man-db and groff-base to render the man pages"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			man-db groff-base </dev/null >apt.log 2>&1 ||
-		{ apt-get update -q </dev/null >>apt.log 2>&1 &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-			man-db groff-base </dev/null >>apt.log 2>&1; } || cat apt.log
-	fi
-fi
-
 # command : its page
 pages="mkfs:axfs-mkfs.1 dump:axfs-dump.1 extract:axfs-extract.1 fsck:axfs-fsck.8
 	merge-profile:axfs-merge-profile.1 split:axfs-split.1
@@ -95,43 +83,39 @@ test_expect_success 'axfs(1) names every command, its aliases and environment' '
 mt=$TRASH/mantree
 make -s -C "$AXFS_TOP" B="${AXFS_BUILD:-build}" install-man DESTDIR="$mt" MANDIR= >/dev/null
 
-if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
-	for p in "$man"/*.[158]; do
-		s=${p##*.}
-		test_expect_success "man --warnings renders $(basename "$p") without a warning" '
-			(cd "$mt" && MANWIDTH=80 man --warnings -l -Tutf8 \
-				"man$s/$(basename "$p")") >out.txt 2>err.txt &&
-			cat err.txt &&
-			! test -s err.txt &&
-			test "$(wc -l <out.txt)" -gt 10
-		'
-	done
-	test_expect_success 'mkfs.axfs(8) and fsck.axfs(8) render the pages of axfs mkfs and axfs fsck' '
-		cd "$mt" &&
-		grep -qx "\.so man1/axfs-mkfs\.1" man8/mkfs.axfs.8 &&
-		grep -qx "\.so man8/axfs-fsck\.8" man8/fsck.axfs.8 &&
-		MANWIDTH=80 man -l -Tutf8 man8/mkfs.axfs.8 >"$TRASH/a1" 2>&1 &&
-		MANWIDTH=80 man -l -Tutf8 man1/axfs-mkfs.1 >"$TRASH/b1" 2>&1 &&
-		cmp "$TRASH/a1" "$TRASH/b1" &&
-		grep -q "^AXFS-MKFS(1)" "$TRASH/a1" &&
-		MANWIDTH=80 man -l -Tutf8 man8/fsck.axfs.8 >"$TRASH/a8" 2>&1 &&
-		MANWIDTH=80 man -l -Tutf8 man8/axfs-fsck.8 >"$TRASH/b8" 2>&1 &&
-		cmp "$TRASH/a8" "$TRASH/b8" &&
-		grep -q "^AXFS-FSCK(8)" "$TRASH/a8"
+# man-db and groff (make deps-tests installs them) render the pages.
+for p in "$man"/*.[158]; do
+	s=${p##*.}
+	test_expect_success MAN "man --warnings renders $(basename "$p") without a warning" '
+		(cd "$mt" && MANWIDTH=80 man --warnings -l -Tutf8 \
+			"man$s/$(basename "$p")") >out.txt 2>err.txt &&
+		cat err.txt &&
+		! test -s err.txt &&
+		test "$(wc -l <out.txt)" -gt 10
 	'
-	if command -v lexgrog >/dev/null 2>&1; then
-		test_expect_success 'every page has a NAME line whatis(1) can parse' '
-			cd "$mt" &&
-			bad=0 &&
-			for p in man?/*.[158]; do
-				lexgrog "$p" >/dev/null 2>&1 || { echo "lexgrog cannot parse $p"; bad=1; }
-			done &&
-			test $bad = 0
-		'
-	fi
-else
-	test_skip 'man-db and groff are not installed (run as root to install them)'
-fi
+done
+test_expect_success MAN 'mkfs.axfs(8) and fsck.axfs(8) render the pages of axfs mkfs and axfs fsck' '
+	cd "$mt" &&
+	grep -qx "\.so man1/axfs-mkfs\.1" man8/mkfs.axfs.8 &&
+	grep -qx "\.so man8/axfs-fsck\.8" man8/fsck.axfs.8 &&
+	MANWIDTH=80 man -l -Tutf8 man8/mkfs.axfs.8 >"$TRASH/a1" 2>&1 &&
+	MANWIDTH=80 man -l -Tutf8 man1/axfs-mkfs.1 >"$TRASH/b1" 2>&1 &&
+	cmp "$TRASH/a1" "$TRASH/b1" &&
+	grep -q "^AXFS-MKFS(1)" "$TRASH/a1" &&
+	MANWIDTH=80 man -l -Tutf8 man8/fsck.axfs.8 >"$TRASH/a8" 2>&1 &&
+	MANWIDTH=80 man -l -Tutf8 man8/axfs-fsck.8 >"$TRASH/b8" 2>&1 &&
+	cmp "$TRASH/a8" "$TRASH/b8" &&
+	grep -q "^AXFS-FSCK(8)" "$TRASH/a8"
+'
+test_lazy_prereq LEXGROG 'command -v lexgrog'
+test_expect_success MAN,LEXGROG 'every page has a NAME line whatis(1) can parse' '
+	cd "$mt" &&
+	bad=0 &&
+	for p in man?/*.[158]; do
+		lexgrog "$p" >/dev/null 2>&1 || { echo "lexgrog cannot parse $p"; bad=1; }
+	done &&
+	test $bad = 0
+'
 
 test_expect_success 'every page the pages refer to exists' '
 	cat "$man"/*.[158] | sed -e "s/\\\\-/-/g" |

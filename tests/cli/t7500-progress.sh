@@ -14,29 +14,28 @@ printf 'x\n' >tree/small
 
 bar() { tr '\r' '\n' <"$1" | grep -a -- "$2" | tail -n 1; }
 
-if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
-test_expect_success 'mkfs draws files, bytes, rate and ETA on a terminal' '
+test_expect_success TTY 'mkfs draws files, bytes, rate and ETA on a terminal' '
 	(unset CI; on_tty mkfs.tty "$AXFS" mkfs tree -o a.axfs) &&
 	cmp a.axfs ref.axfs &&
 	bar mkfs.tty "axfs mkfs: 100%" >line &&
 	grep -q "files \([0-9]*\)/\1, [0-9.]*/[0-9.]* MiB, [0-9.]* MiB/s, ETA [0-9]*:[0-9][0-9]" line
 '
 
-test_expect_success 'extract draws files, bytes, rate and ETA on a terminal' '
+test_expect_success TTY 'extract draws files, bytes, rate and ETA on a terminal' '
 	(unset CI; on_tty extract.tty "$AXFS" extract ref.axfs out) &&
 	diff -r tree out &&
 	bar extract.tty "axfs extract: 100%" >line &&
 	grep -q "files \([0-9]*\)/\1, [0-9.]*/[0-9.]* MiB, [0-9.]* MiB/s, ETA [0-9]*:[0-9][0-9]" line
 '
 
-test_expect_success 'fsck draws bytes, rate and ETA on a terminal' '
+test_expect_success TTY 'fsck draws bytes, rate and ETA on a terminal' '
 	(unset CI; on_tty fsck.tty "$AXFS" fsck ref.axfs) &&
 	bar fsck.tty "checking file data: 100%" >line &&
 	grep -q "[0-9.]*/[0-9.]* MiB, [0-9.]* MiB/s, ETA [0-9]*:[0-9][0-9]" line &&
 	grep -q "ref.axfs: clean" fsck.tty
 '
 
-test_expect_success 'CI=true or --no-progress: no bar on a terminal' '
+test_expect_success TTY 'CI=true or --no-progress: no bar on a terminal' '
 	(export CI=true; on_tty ci1.tty "$AXFS" mkfs tree -o b.axfs &&
 	 on_tty ci2.tty "$AXFS" extract ref.axfs out-ci &&
 	 on_tty ci3.tty "$AXFS" fsck ref.axfs) &&
@@ -46,9 +45,6 @@ test_expect_success 'CI=true or --no-progress: no bar on a terminal' '
 	! grep -a "MiB/s" ci1.tty ci2.tty ci3.tty np1.tty np2.tty np3.tty &&
 	grep -q "ref.axfs: clean" ci3.tty
 '
-else
-	test_skip 'script(1) cannot give the commands a terminal'
-fi
 
 test_expect_success 'no bar on a pipe; --progress forces it' '
 	(unset CI

@@ -51,8 +51,7 @@ test_expect_success 'through a pipe nothing is coloured' '
 	grep -q "^axfs: .no-such-command. is not an axfs command" cmd.pipe
 '
 
-if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
-test_expect_success 'on a terminal errors are red and warnings yellow' '
+test_expect_success TTY 'on a terminal errors are red and warnings yellow' '
 	unset NO_COLOR; export TERM=xterm &&
 	run_all tty tty_run &&
 	starts fsck.tty "bad.axfs: byte 244: ${YELLOW}warning:${RESET} superblock padding" &&
@@ -63,14 +62,14 @@ test_expect_success 'on a terminal errors are red and warnings yellow' '
 	test "$(grep -a -c "${ESC}" fsck.tty)" = 2
 '
 
-test_expect_success 'the coloured text is the piped text' '
+test_expect_success TTY 'the coloured text is the piped text' '
 	for o in fsck mkfs mp cmd; do
 		plain $o.tty >$o.tty.txt &&
 		cmp $o.tty.txt $o.pipe || return 1
 	done
 '
 
-test_expect_success 'NO_COLOR=1 on a terminal: no colour' '
+test_expect_success TTY 'NO_COLOR=1 on a terminal: no colour' '
 	export NO_COLOR=1 TERM=xterm &&
 	run_all nc tty_run &&
 	! has_sgr fsck.nc mkfs.nc mp.nc cmd.nc &&
@@ -79,13 +78,13 @@ test_expect_success 'NO_COLOR=1 on a terminal: no colour' '
 	done
 '
 
-test_expect_success 'an empty NO_COLOR does not disable colour' '
+test_expect_success TTY 'an empty NO_COLOR does not disable colour' '
 	export NO_COLOR= TERM=xterm &&
 	tty_run e.tty "$AXFS" mkfs -q missing-dir -o x.axfs &&
 	starts e.tty "${RED}axfs mkfs:${RESET} cannot open "
 '
 
-test_expect_success 'TERM=dumb or no TERM on a terminal: no colour' '
+test_expect_success TTY 'TERM=dumb or no TERM on a terminal: no colour' '
 	unset NO_COLOR &&
 	(export TERM=dumb && run_all dumb tty_run) &&
 	(unset TERM && run_all noterm tty_run) &&
@@ -94,7 +93,7 @@ test_expect_success 'TERM=dumb or no TERM on a terminal: no colour' '
 	grep -a -q "^axfs mkfs: cannot open" mkfs.dumb mkfs.noterm
 '
 
-test_expect_success 'each stream on its own: fsck piped, its error on the terminal' '
+test_expect_success TTY 'each stream on its own: fsck piped, its error on the terminal' '
 	unset NO_COLOR; export TERM=xterm &&
 	tty_run split.tty "$AXFS" fsck --no-progress bad.axfs ">findings.txt;" \
 		"$AXFS" fsck --no-progress nothing.axfs ">/dev/null" &&
@@ -107,7 +106,7 @@ test_expect_success 'each stream on its own: fsck piped, its error on the termin
 	grep -q "^axfs mkfs: cannot open" err.txt
 '
 
-test_expect_success 'fsck --json on a terminal is plain JSON' '
+test_expect_success TTY 'fsck --json on a terminal is plain JSON' '
 	unset NO_COLOR; export TERM=xterm &&
 	tty_run json.tty "$AXFS" fsck --json --no-progress bad.axfs &&
 	! has_sgr json.tty &&
@@ -120,8 +119,5 @@ assert sev == [\"error\", \"warning\"], sev
 assert d[\"errors\"] == 1 and d[\"warnings\"] == 1
 "
 '
-else
-	test_skip 'script(1) cannot give the commands a terminal'
-fi
 
 test_done

@@ -9,11 +9,8 @@
 top=$AXFS_TOP
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-if ! git -C "$top" rev-parse --verify -q HEAD >/dev/null 2>&1; then
-	test_skip 'not a git checkout (make dist needs one)'
-	test_done
-	exit
-fi
+# make dist needs a git checkout.
+test_require_prereq GIT
 version=$(cat "$top/VERSION")
 name=axfs-tools-$version
 

@@ -103,60 +103,56 @@ test_expect_success 'setup' '
 '
 
 # ---- unreadable input (permissions mean nothing to root: run as nobody) ---
-if test "$(id -u)" = 0 && command -v setpriv >/dev/null; then
-	asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-	test_expect_success 'setup: a place nobody can write' '
-		chmod 755 "$TRASH" && chmod 1777 "$TMPDIR" &&
-		mkdir -m 777 nob && cp -r tree nob/src && chmod -R a+rX nob/src &&
-		cp keep.orig nob/keep.axfs && chmod 666 nob/keep.axfs
-	'
-	test_expect_success 'an unreadable file: named with the reason, nothing written' '
-		chmod 000 nob/src/e/rand &&
-		expect_fail 8 asnobody "$AXFS" mkfs -q nob/src -o nob/keep.axfs 2>err &&
-		cat err && grep "nob/src/e/rand.*Permission denied" err &&
+# nobody runs the copy of the tools it can reach (prerequisite SETPRIV).
+test_expect_success SETPRIV 'setup: a place nobody can write' '
+	chmod 1777 "$TMPDIR" &&
+	mkdir -m 777 nob && cp -r tree nob/src && chmod -R a+rX nob/src &&
+	cp keep.orig nob/keep.axfs && chmod 666 nob/keep.axfs
+'
+test_expect_success SETPRIV 'an unreadable file: named with the reason, nothing written' '
+	chmod 000 nob/src/e/rand &&
+	expect_fail 8 as_nobody "$AXFS_NOBODY" mkfs -q nob/src -o nob/keep.axfs 2>err &&
+	cat err && grep "nob/src/e/rand.*Permission denied" err &&
+	cmp nob/keep.axfs keep.orig && no_leftovers nob &&
+	expect_fail 8 as_nobody "$AXFS_NOBODY" mkfs -q nob/src -o nob/new.axfs 2>err &&
+	test ! -e nob/new.axfs && no_leftovers nob &&
+	chmod 644 nob/src/e/rand
+'
+# A directory with mode $dir_mode: named with the reason, the old
+# image kept.
+for dir_case in '000 an unreadable directory: named with the reason' \
+	'644 a directory that can be listed but not entered'; do
+	dir_mode=${dir_case%% *}
+	test_expect_success SETPRIV "${dir_case#* }" '
+		chmod $dir_mode nob/src/d &&
+		expect_fail 8 as_nobody "$AXFS_NOBODY" mkfs -q nob/src -o nob/keep.axfs 2>err &&
+		cat err && grep "nob/src/d.*Permission denied" err &&
 		cmp nob/keep.axfs keep.orig && no_leftovers nob &&
-		expect_fail 8 asnobody "$AXFS" mkfs -q nob/src -o nob/new.axfs 2>err &&
-		test ! -e nob/new.axfs && no_leftovers nob &&
-		chmod 644 nob/src/e/rand
+		chmod 755 nob/src/d
 	'
-	# A directory with mode $dir_mode: named with the reason, the old
-	# image kept.
-	for dir_case in '000 an unreadable directory: named with the reason' \
-		'644 a directory that can be listed but not entered'; do
-		dir_mode=${dir_case%% *}
-		test_expect_success "${dir_case#* }" '
-			chmod $dir_mode nob/src/d &&
-			expect_fail 8 asnobody "$AXFS" mkfs -q nob/src -o nob/keep.axfs 2>err &&
-			cat err && grep "nob/src/d.*Permission denied" err &&
-			cmp nob/keep.axfs keep.orig && no_leftovers nob &&
-			chmod 755 nob/src/d
-		'
-	done
-	test_expect_success 'an output directory nobody may write to' '
-		mkdir -m 755 ro && cp keep.orig ro/keep.axfs &&
-		expect_fail 8 asnobody "$AXFS" mkfs -q nob/src -o ro/keep.axfs 2>err &&
-		cat err && grep "ro/keep.axfs.*Permission denied" err &&
-		cmp ro/keep.axfs keep.orig && no_leftovers ro
-	'
-	test_expect_success 'unreadable images, profiles and policies are named' '
-		cp good.axfs nob/img.axfs && chmod 600 nob/img.axfs &&
-		echo "./d/f,0,1" >nob/p.csv && chmod 600 nob/p.csv &&
-		echo "xip: { budget: 1MiB }" >nob/p.yaml && chmod 600 nob/p.yaml &&
-		expect_fail 8 asnobody "$AXFS" dump nob/img.axfs 2>err &&
-		grep "nob/img.axfs.*Permission denied" err &&
-		expect_fail 8 asnobody "$AXFS" fsck nob/img.axfs 2>err &&
-		grep "nob/img.axfs.*Permission denied" err &&
-		expect_fail 8 asnobody "$AXFS" extract nob/img.axfs nob/x 2>err &&
-		grep "nob/img.axfs.*Permission denied" err && test ! -e nob/x &&
-		! asnobody "$AXFS" mkfs -q -p nob/p.csv nob/src -o nob/keep.axfs 2>err &&
-		grep "nob/p.csv.*Permission denied" err &&
-		! asnobody "$AXFS" mkfs -q -c nob/p.yaml nob/src -o nob/keep.axfs 2>err &&
-		grep "nob/p.yaml.*Permission denied" err &&
-		cmp nob/keep.axfs keep.orig && no_leftovers nob
-	'
-else
-	test_skip 'unreadable inputs (needs root and setpriv to run as nobody)'
-fi
+done
+test_expect_success SETPRIV 'an output directory nobody may write to' '
+	mkdir -m 755 ro && cp keep.orig ro/keep.axfs &&
+	expect_fail 8 as_nobody "$AXFS_NOBODY" mkfs -q nob/src -o ro/keep.axfs 2>err &&
+	cat err && grep "ro/keep.axfs.*Permission denied" err &&
+	cmp ro/keep.axfs keep.orig && no_leftovers ro
+'
+test_expect_success SETPRIV 'unreadable images, profiles and policies are named' '
+	cp good.axfs nob/img.axfs && chmod 600 nob/img.axfs &&
+	echo "./d/f,0,1" >nob/p.csv && chmod 600 nob/p.csv &&
+	echo "xip: { budget: 1MiB }" >nob/p.yaml && chmod 600 nob/p.yaml &&
+	expect_fail 8 as_nobody "$AXFS_NOBODY" dump nob/img.axfs 2>err &&
+	grep "nob/img.axfs.*Permission denied" err &&
+	expect_fail 8 as_nobody "$AXFS_NOBODY" fsck nob/img.axfs 2>err &&
+	grep "nob/img.axfs.*Permission denied" err &&
+	expect_fail 8 as_nobody "$AXFS_NOBODY" extract nob/img.axfs nob/x 2>err &&
+	grep "nob/img.axfs.*Permission denied" err && test ! -e nob/x &&
+	! as_nobody "$AXFS_NOBODY" mkfs -q -p nob/p.csv nob/src -o nob/keep.axfs 2>err &&
+	grep "nob/p.csv.*Permission denied" err &&
+	! as_nobody "$AXFS_NOBODY" mkfs -q -c nob/p.yaml nob/src -o nob/keep.axfs 2>err &&
+	grep "nob/p.yaml.*Permission denied" err &&
+	cmp nob/keep.axfs keep.orig && no_leftovers nob
+'
 
 # ---- files that change while mkfs reads them ------------------------------
 # mkfs -j1 reads big/ in order: first file, then big, then z/zz.  It is
@@ -267,32 +263,30 @@ test_expect_success 'an output inside the source tree is left out of the image' 
 '
 
 # ---- a full disk, a file size limit -------------------------------------------
-if test "$(id -u)" = 0 && mkdir small && mount -t tmpfs -o size=256k axfs-test small 2>/dev/null; then
-	trap 'umount "$TRASH/small" 2>/dev/null; rm -rf "$TRASH"' EXIT
-	test_expect_success 'the output disk fills up (ENOSPC)' '
-		cp keep.orig small/keep.axfs &&
-		expect_fail 8 "$AXFS" mkfs -q tree -o small/keep.axfs 2>err &&
-		cat err && grep "small/keep.axfs.*No space left on device" err &&
-		cmp small/keep.axfs keep.orig && no_leftovers small &&
-		expect_fail 8 "$AXFS" mkfs -q tree -o small/new.axfs 2>err &&
-		test ! -e small/new.axfs && no_leftovers small
-	'
-	test_expect_success 'the temporary directory fills up (ENOSPC)' '
-		mkdir -p small/tmp &&
-		(TMPDIR=$TRASH/small/tmp && export TMPDIR &&
-		 expect_fail 8 "$AXFS" mkfs -q tree -o keep.axfs) 2>err &&
-		cat err && grep "No space left on device" err &&
-		cmp keep.axfs keep.orig && no_leftovers && test -z "$(ls -A small/tmp)"
-	'
-	test_expect_success 'extract onto a full disk names the file' '
-		expect_fail 8 "$AXFS" extract -q good.axfs small/x 2>err &&
-		cat err && grep "small/x/e/rand.*No space left on device" err &&
-		test ! -e small/x/e/rand
-	'
-else
-	rmdir small 2>/dev/null
-	test_skip 'a full disk (needs root to mount a small tmpfs)'
-fi
+test_atexit 'mountpoint -q "$TRASH/small" && umount "$TRASH/small"'
+test_expect_success TMPFS_MOUNT 'setup: a tmpfs of 256 KiB' '
+	mkdir small && mount -t tmpfs -o size=256k axfs-test small
+'
+test_expect_success TMPFS_MOUNT 'the output disk fills up (ENOSPC)' '
+	cp keep.orig small/keep.axfs &&
+	expect_fail 8 "$AXFS" mkfs -q tree -o small/keep.axfs 2>err &&
+	cat err && grep "small/keep.axfs.*No space left on device" err &&
+	cmp small/keep.axfs keep.orig && no_leftovers small &&
+	expect_fail 8 "$AXFS" mkfs -q tree -o small/new.axfs 2>err &&
+	test ! -e small/new.axfs && no_leftovers small
+'
+test_expect_success TMPFS_MOUNT 'the temporary directory fills up (ENOSPC)' '
+	mkdir -p small/tmp &&
+	(TMPDIR=$TRASH/small/tmp && export TMPDIR &&
+	 expect_fail 8 "$AXFS" mkfs -q tree -o keep.axfs) 2>err &&
+	cat err && grep "No space left on device" err &&
+	cmp keep.axfs keep.orig && no_leftovers && test -z "$(ls -A small/tmp)"
+'
+test_expect_success TMPFS_MOUNT 'extract onto a full disk names the file' '
+	expect_fail 8 "$AXFS" extract -q good.axfs small/x 2>err &&
+	cat err && grep "small/x/e/rand.*No space left on device" err &&
+	test ! -e small/x/e/rand
+'
 
 test_expect_success 'ulimit -f: the write fails (not SIGXFSZ), nothing is left' '
 	(ulimit -f 64 && expect_fail 8 "$AXFS" mkfs -q tree -o keep.axfs) 2>err &&
@@ -306,11 +300,8 @@ test_expect_success 'ulimit -f: the write fails (not SIGXFSZ), nothing is left' 
 # A sparse file just over 4 GiB: its size, page numbers and offsets no
 # longer fit 32 bits.  mkfs reads and compresses 4 GiB of zeros (about
 # 15-30 s here with -l 1 and 1 MiB blocks).
-if test "${AXFS_SANITIZED:-0}" = 1 || grep -q __asan_init "$AXFS"; then
-	AXFS_SANITIZED=1
-	test_skip 'files and images larger than 4 GiB (too slow under sanitizers)'
-else
-test_expect_success 'a file larger than 4 GiB: built, checked, read back' '
+# Too slow under sanitizers.
+test_expect_success !SANITIZED 'a file larger than 4 GiB: built, checked, read back' '
 	mkdir -p huge && size=$((4 * 1024 * 1024 * 1024 + 8192)) &&
 	truncate -s $size huge/sparse &&
 	printf END | dd of=huge/sparse bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null &&
@@ -323,24 +314,18 @@ test_expect_success 'a file larger than 4 GiB: built, checked, read back' '
 	test "$(du -k huge.out/sparse | cut -f1)" -lt 1024 &&
 	rm -rf huge.out huge.axfs
 '
-fi
 # An image over 4 GiB needs 4 GiB written (XIP pages are stored as they
-# are): about 2 minutes and 4 GiB of disk here, too much for make check.
-if test "${AXFS_SANITIZED:-0}" = 1; then
-	:	# the 4 GiB test above is skipped too
-elif test "${AXFS_TEST_EXPENSIVE:-0}" = 1; then
-	test_expect_success 'an image larger than 4 GiB (XIP)' '
-		"$AXFS" mkfs -q --xip "/*" huge -o hugexip.axfs 2>err &&
-		cat err && grep "4 GiB" err &&
-		test "$(stat -c %s hugexip.axfs)" -gt 4294967296 &&
-		{ "$AXFS" fsck -q --no-digest hugexip.axfs; rc=$?; } &&
-		{ test $rc -eq 0 || test $rc -eq 4; } &&
-		"$AXFS" extract -q hugexip.axfs hugexip.out &&
-		test "$(tail -c 3 hugexip.out/sparse)" = END &&
-		rm -rf hugexip.axfs hugexip.out
-	'
-else
-	test_skip 'an image larger than 4 GiB: writes 4 GiB (about 2 min); set AXFS_TEST_EXPENSIVE=1'
-fi
+# are): about 2 minutes and 4 GiB of disk here, too much for make check
+# (AXFS_TEST_EXPENSIVE=1 runs it).
+test_expect_success !SANITIZED,EXPENSIVE 'an image larger than 4 GiB (XIP)' '
+	"$AXFS" mkfs -q --xip "/*" huge -o hugexip.axfs 2>err &&
+	cat err && grep "4 GiB" err &&
+	test "$(stat -c %s hugexip.axfs)" -gt 4294967296 &&
+	{ "$AXFS" fsck -q --no-digest hugexip.axfs; rc=$?; } &&
+	{ test $rc -eq 0 || test $rc -eq 4; } &&
+	"$AXFS" extract -q hugexip.axfs hugexip.out &&
+	test "$(tail -c 3 hugexip.out/sparse)" = END &&
+	rm -rf hugexip.axfs hugexip.out
+'
 
 test_done

@@ -6,18 +6,11 @@
 # sanitizer pass), which valgrind cannot run.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v valgrind >/dev/null 2>&1; then
-	test_skip 'valgrind is not installed'
-	test_done
-	exit 0
-fi
-# The sanitizer pass sets AXFS_SANITIZED=1; `make check SANITIZE=1` does
-# not, but its binary references the ASan runtime.
-if test "${AXFS_SANITIZED:-0}" = 1 || grep -q __asan_init "$AXFS"; then
-	test_skip 'valgrind cannot run an ASan binary (the normal pass runs these)'
-	test_done
-	exit 0
-fi
+# valgrind cannot run an ASan binary: the sanitizer pass (AXFS_SANITIZED=1,
+# or a binary that references the ASan runtime) leaves these to the normal
+# pass.
+test_lazy_prereq VALGRIND 'command -v valgrind'
+test_require_prereq VALGRIND,!SANITIZED
 
 # vg CMD...: the axfs command CMD under memcheck; the log goes to vg.log
 # and is shown when it has errors.

@@ -17,24 +17,16 @@ cache=${AXFS_CACHE:-/var/cache/axfs-tools}/debootstrap
 version=$(cat "$top/VERSION")
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-if [ "$(id -u)" != 0 ]; then
-	test_skip 'needs root (dpkg-buildpackage build dependencies, chroot)'
-	test_done
-	exit
-fi
-
-need="debhelper dh-dkms dkms lintian fakeroot debootstrap xz-utils dpkg-dev
-      check libarchive-dev libdeflate-dev libmd-dev libyaml-dev pkgconf zlib1g-dev"
-missing=
-for p in $need; do
-	dpkg-query -W -f '${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "# installing $(echo $missing)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 \
-		--no-install-recommends $missing </dev/null >apt.log 2>&1 || cat apt.log
-fi
+# The packaging tools and build dependencies: make deps-tests-all (group
+# packages of scripts/install-deps.sh) installs them.
+test_lazy_prereq DEB_BUILD_DEPS '
+	for p in debhelper dh-dkms dkms lintian fakeroot debootstrap xz-utils \
+		 dpkg-dev check libarchive-dev libdeflate-dev libmd-dev libyaml-dev \
+		 pkgconf zlib1g-dev; do
+		dpkg-query -W -f "\${db:Status-Abbrev}" "$p" | grep -q "^ii" || exit 1
+	done
+'
+test_require_prereq ROOT,DEB_BUILD_DEPS "dpkg-buildpackage, a chroot; make deps-tests-all installs the packages"
 
 test_expect_success 'dpkg-buildpackage -us -uc builds the four packages from the dist tarball' '
 	make -s -C "$top" dist DISTDIR="$TRASH" >dist.log &&

@@ -12,17 +12,15 @@ top=$AXFS_TOP
 cache=${AXFS_CACHE:-/var/cache/axfs-tools}/linux-src
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-if [ "$(id -u)" = 0 ]; then
-	need="linux-source-6.1:- gcc-12:gcc-12 bc:bc bison:bison flex:flex libelf-dev:- libssl-dev:- make:make xz-utils:xz patch:patch"
-	missing=
-	for item in $need; do
-		p=${item%%:*}
-		[ "$p" = linux-source-6.1 ] && continue
-		dpkg-query -W -f '${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' || missing="$missing $p"
+# A kernel build's tools: make deps-tests-all (group packages of
+# scripts/install-deps.sh) installs them.
+test_lazy_prereq KBUILD_TOOLS '
+	for c in gcc-12 bc bison flex make xz patch; do command -v $c || exit 1; done &&
+	for p in libelf-dev libssl-dev; do
+		dpkg-query -W -f "\${db:Status-Abbrev}" "$p" | grep -q "^ii" || exit 1
 	done
-	[ -n "$missing" ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		-o DPkg::Lock::Timeout=600 --no-install-recommends $missing </dev/null >apt.log 2>&1
-fi
+'
+test_require_prereq KBUILD_TOOLS "make deps-tests-all installs them"
 
 src=$cache/linux-source-6.1
 unpack() {
@@ -35,12 +33,9 @@ unpack() {
 		tar xJf deb/usr/src/linux-source-6.1.tar.xz && rm -rf deb' sh "$cache"
 }
 
-if ! unpack >unpack.log 2>&1; then
-	cat unpack.log
-	test_skip "no Debian linux-source-6.1 tree in $cache (apt-get download failed)"
-	test_done
-	exit
-fi
+unpack >unpack.log 2>&1 || cat unpack.log
+test_lazy_prereq LINUX_SOURCE 'test -f "$src/Makefile"'
+test_require_prereq LINUX_SOURCE "no Debian linux-source-6.1 tree in $cache (apt-get download failed)"
 
 test_expect_success 'make -C kernel patch makes the same patch twice against the tree' '
 	make -s -C "$top/kernel" patch KSRC="$src" PATCH="$TRASH/axfs.patch" &&

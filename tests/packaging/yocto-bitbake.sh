@@ -18,11 +18,8 @@ releases=${AXFS_YOCTO_RELEASES:-"scarthgap:2.8 wrynose:2.18"}
 version=$(cat "$top/VERSION")
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-if [ "$(id -u)" != 0 ] || ! id "$user" >/dev/null 2>&1; then
-	test_skip "needs root and the user $user to run bitbake as"
-	test_done
-	exit
-fi
+test_lazy_prereq BITBAKE_USER 'id "$user"'
+test_require_prereq ROOT,BITBAKE_USER "the user $user runs bitbake"
 
 work=$Y/t-$$
 mkdir -p "$work/dist/v$version" && chown "$user" "$work"

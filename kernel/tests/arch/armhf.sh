@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# armhf.sh - what the qemu tests need to know about 32-bit ARM (sourced
+# by arch/fetch.sh, tests/lib.sh and tests/cross.sh; see arm64.sh).
+#
+# Debian packages: armmp (ARMv7, no LPAE: 32-bit phys_addr_t, highmem
+# above ~760 MiB) and armmp-lpae (64-bit phys_addr_t).
+KT_DEB_ARCH=armhf
+KT_SUITE=bookworm
+KT_FLAVOUR=armmp
+KT_KARCH=arm
+KT_CROSS=arm-linux-gnueabihf-
+KT_CROSS_PKG=gcc-arm-linux-gnueabihf
+KT_CROSS_LIBC=libc6-dev-armhf-cross
+KT_CROSS_PKG14=gcc-14-arm-linux-gnueabihf
+KT_ELF='ARM, EABI5'
+# qemu: cortex-a15 has LPAE.  highmem=off keeps PCI below 4 GiB, which a
+# kernel without LPAE needs to reach its virtio-pci devices.
+KT_QEMU=qemu-system-arm
+KT_QEMU_PKG=qemu-system-arm
+KT_MACHINE="-M virt,highmem=off -cpu cortex-a15 -smp 2 -m 1G"
+KT_CONSOLE=ttyAMA0
+# RAM: 1 GiB at 0x40000000, the top 256 MiB reserved (it is highmem on
+# armmp: memremap() must not need a lowmem mapping of it).
+KT_PHYS_BASE=0x70000000
+KT_PHYS_SIZE=256M
+KT_SYSRAM=0x41000000
+KT_MODULES="virtio_pci virtio_blk loop mtd mtdblock chipreg map_ram"
+# Booted: bookworm armmp (the default, 6.1) and trixie armmp-lpae (6.12,
+# make check-all's armhf-lpae); also cross-built (not booted) by the
+# default run: SUITE:FLAVOUR.
+KT_XBUILDS="bookworm:armmp-lpae trixie:armmp trixie:armmp-lpae"
+KT_PAGESIZE_BOOT=
+KT_IOMEM_RESERVED=no			# /proc/iomem omits no-map reserved-memory:
+					# physaddr= mounts there give physsize=
+# Without LPAE 32-bit ARM has no special PTEs (ARCH_HAS_PTE_SPECIAL):
+# vmf_insert_mixed() maps an XIP page, which has a struct page there, as a
+# normal refcounted page, and it counts in the process's RSS (pagemap
+# still shows the image's frames).
+KT_XIP_IN_RSS=1
+KT_PHYS_ADDR_BITS=32			# sizeof(phys_addr_t) * 8
+# kt_flavour FLAVOUR: what changes for that kernel flavour.  armmp-lpae
+# has a 64-bit phys_addr_t: give it 5 GiB of RAM (highmem=on: RAM and PCI
+# above 4 GiB) and reserve the range above 4 GiB, where an address no
+# longer fits an unsigned long.
+kt_flavour() {
+	case $1 in
+	armmp-lpae)
+		KT_MACHINE="-M virt,highmem=on -cpu cortex-a15 -smp 2 -m 5G"
+		KT_PHYS_BASE=0x160000000
+		KT_XIP_IN_RSS=0
+		KT_PHYS_ADDR_BITS=64
+		;;
+	esac
+}

@@ -233,7 +233,7 @@ check-packages: $(AXFS)
 check-arm64: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh arm64
 check-armhf: $(AXFS)
-	$(Q)B=$(B) sh tests/run-tests.sh armhf
+	$(Q)B=$(B) sh tests/run-tests.sh armhf armhf-lpae
 check-riscv64: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh riscv64
 
@@ -251,7 +251,7 @@ check-all:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san AXFS_KT_SLOW=$${AXFS_KT_SLOW:-2} sh tests/run-tests.sh \
-		unit cli fuzz san-all kernel matrix arm64 armhf riscv64 packages
+		unit cli fuzz san-all kernel matrix arm64 armhf armhf-lpae riscv64 packages
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

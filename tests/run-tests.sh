@@ -24,8 +24,8 @@
 #            (kernel/tests/cross.sh --arch arm64)    |
 #   armhf    on Debian's armhf (32-bit ARM) 6.1      |
 #            armmp kernel (cross.sh --arch armhf)    |
-#   armhf-lpae  on Debian's 6.12 armmp-lpae kernel,  |
-#            reserved memory above 4 GiB             |
+#   armhf-lpae  on its armmp-lpae flavour (64-bit    |
+#            phys_addr_t)                            |
 #   riscv64  on Debian's riscv64 6.12 kernel         |
 #            (cross.sh --arch riscv64)               |
 #   packages tests/packaging/*.sh: the kernel patch, |
@@ -80,7 +80,7 @@ run_job() {
 	arm64|armhf|riscv64)
 		sh "$top/kernel/tests/cross.sh" --arch "$kind" ;;
 	armhf-lpae)
-		sh "$top/kernel/tests/cross.sh" --arch armhf trixie armmp-lpae ;;
+		sh "$top/kernel/tests/cross.sh" --arch armhf bookworm armmp-lpae ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \

@@ -242,7 +242,7 @@ kt_dtb() {
 EOF
 	dtc -q -I dts -O dtb -o "$out" "$out.dts"
 }
-
+kt_arm64_dtb() { kt_dtb "$@"; }	# its name before armhf and riscv64
 
 kt_boot() {	# kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 	local log=$1 tmo=$2 append=$3

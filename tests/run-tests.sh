@@ -3,7 +3,7 @@
 # Runs the test suites and ends with one line: "N passed, N failed".
 #   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel-smoke] [kernel]
 #                      [san-all] [matrix] [arm64] [armhf] [armhf-lpae]
-#                      [riscv64] [packages]
+#                      [armhf-6.12] [riscv64] [packages]
 #   (default: unit cli fuzz san kernel-smoke, what `make check` runs)
 # Suites:
 #   unit     the Check unit tests ($B/unit-tests)
@@ -26,6 +26,7 @@
 #            armmp kernel (cross.sh --arch armhf)    |
 #   armhf-lpae  on its armmp-lpae flavour (64-bit    |
 #            phys_addr_t)                            |
+#   armhf-6.12  on Debian's 6.12 armmp kernel        |
 #   riscv64  on Debian's riscv64 6.12 kernel         |
 #            (cross.sh --arch riscv64)               |
 #   packages tests/packaging/*.sh: the kernel patch, |
@@ -81,6 +82,8 @@ run_job() {
 		sh "$top/kernel/tests/cross.sh" --arch "$kind" ;;
 	armhf-lpae)
 		sh "$top/kernel/tests/cross.sh" --arch armhf bookworm armmp-lpae ;;
+	armhf-6.12)
+		sh "$top/kernel/tests/cross.sh" --arch armhf trixie armmp ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
@@ -149,7 +152,7 @@ for s in $suites; do
 	kernel-smoke)
 		[ -f "$top/kernel/tests/run.sh" ] && echo "ksmoke -" ;;
 	matrix)	echo "matrix -" ;;
-	arm64|armhf|armhf-lpae|riscv64)
+	arm64|armhf|armhf-lpae|armhf-6.12|riscv64)
 		echo "$s -" ;;
 	packages)
 		for t in "$top"/tests/packaging/*.sh; do
@@ -240,7 +243,7 @@ while read -r kind name; do
 	kernel) h="== kernel module under qemu" ;;
 	ksmoke) h="== kernel module under qemu (smoke run)" ;;
 	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
-	arm64|armhf|armhf-lpae|riscv64) h="== axfs.ko on $kind under qemu" ;;
+	arm64|armhf|armhf-lpae|armhf-6.12|riscv64) h="== axfs.ko on $kind under qemu" ;;
 	pkg) h="== packaging (tests/packaging)" ;;
 	san-*) h="== unit and CLI tests under ASan+UBSan ($SAN_B)" ;;
 	esac
@@ -265,7 +268,7 @@ while read -r kind name; do
 		grep -E '^(ok|not ok|#)' "$log"
 		count "$log"
 		;;
-	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|riscv64|pkg)
+	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|pkg)
 		grep -E '^(ok|not ok|#)' "$log"
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $id exited $rc" >>"$log"

@@ -18,13 +18,16 @@ KT_ELF='ARM, EABI5'
 # kernel without LPAE needs to reach its virtio-pci devices.
 KT_QEMU=qemu-system-arm
 KT_QEMU_PKG=qemu-system-arm
-KT_MACHINE="-M virt,highmem=off -cpu cortex-a15 -smp 2 -m 1G"
+KT_MACHINE="-M virt,highmem=off -cpu cortex-a15 -smp 2 -m 2G"
 KT_CONSOLE=ttyAMA0
-# RAM: 1 GiB at 0x40000000, the top 256 MiB reserved (it is highmem on
-# armmp: memremap() must not need a lowmem mapping of it).
+# RAM: 2 GiB at 0x40000000, 256 MiB of it reserved at 0x70000000 (above
+# the ~760 MiB of lowmem: memremap() must not need a lowmem mapping of
+# it); the 1 GiB above it is highmem, where the page cache goes first, so
+# the driver's page-cache pages are highmem pages (kmap_local_page()).
 KT_PHYS_BASE=0x70000000
 KT_PHYS_SIZE=256M
 KT_SYSRAM=0x41000000
+KT_HIGHMEM=yes				# the guest checks its page cache is there
 KT_MODULES="virtio_pci virtio_blk loop mtd mtdblock chipreg map_ram"
 # Booted: bookworm armmp (the default, 6.1) and armmp-lpae (make
 # check-all's armhf-lpae); also cross-built (not booted) by the default

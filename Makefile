@@ -102,7 +102,7 @@ FLAGS_STAMP := $(B)/.build-flags
 # Sanitizer pass run by `make check` (and CI): unit + CLI tests again
 # under ASan+UBSan, built in build-san/.
 .PHONY: check-san check-san-build fuzz-replay
-.PHONY: all deps deps-tests deps-tests-all check check-all check-unit check-cli check-kernel check-arm64 demo install install-man uninstall clean fuzz bench FORCE
+.PHONY: all deps deps-tests deps-tests-all check check-all check-unit check-cli check-kernel check-arm64 check-armhf check-riscv64 demo install install-man uninstall clean fuzz bench FORCE
 
 all: $(AXFS) $(LIBSO) $(LIBA)
 
@@ -222,25 +222,33 @@ check-kernel: $(AXFS) deps-tests
 check-packages: $(AXFS) deps-tests-all
 	$(Q)B=$(B) sh tests/run-tests.sh packages
 
-# axfs.ko cross-built for arm64 and tested on Debian's arm64 kernel (qemu
-# virt, TCG; 6-12 minutes, see kernel/README.md).
+# axfs.ko cross-built for arm64, armhf (32-bit ARM: 6.1 armmp and
+# armmp-lpae, 6.12 armmp) and riscv64 and tested on Debian's kernels of
+# each (qemu virt, TCG; kernel/tests/cross.sh; 5-14 minutes each, see
+# kernel/README.md).
 check-arm64: $(AXFS) deps-tests-all
 	$(Q)B=$(B) sh tests/run-tests.sh arm64
+check-armhf: $(AXFS) deps-tests-all
+	$(Q)B=$(B) sh tests/run-tests.sh armhf armhf-lpae armhf-6.12
+check-riscv64: $(AXFS) deps-tests-all
+	$(Q)B=$(B) sh tests/run-tests.sh riscv64
 
 # What make check runs (its kernel run is the smoke suite, boot 1 on every
 # backend; its unit tests check the library's ABI, tests/unit/test_abi.c), the full qemu suite on 6.1 (kernel), every CLI script under
 # sanitizers (san-all), axfs.ko
 # against every kernel line (kernel/tests/matrix.sh: built with W=1 against
 # 5.10, 6.1, 6.12 and the newest Debian kernel; the full qemu suite on the
-# newest, a smoke run on 5.10 and 6.12), on arm64, and the packages; one
-# run of the test runner, so it ends with one "N passed, N failed" line.
+# newest, a smoke run with the corrupted images on 5.10 and 6.12), on
+# arm64, armhf (6.1 armmp and armmp-lpae, 6.12 armmp) and riscv64, and
+# the packages; one run of the test runner, so it ends with one
+# "N passed, N failed" line.
 # AXFS_KT_SLOW=2: qemu's time limits doubled, since two guests may run at
 # once.  .ci/run runs this.
 check-all:
 	$(Q)$(MAKE) --no-print-directory deps deps-tests-all
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san AXFS_KT_SLOW=$${AXFS_KT_SLOW:-2} sh tests/run-tests.sh \
-		unit cli fuzz san-all kernel matrix arm64 packages
+		unit cli fuzz san-all kernel matrix arm64 armhf armhf-lpae armhf-6.12 riscv64 packages
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

@@ -19,6 +19,7 @@
  */
 #include <linux/io.h>
 #include <linux/ioport.h>
+#include <linux/limits.h>
 #include <linux/mm.h>
 
 #include "axfs.h"
@@ -57,7 +58,8 @@ int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
 	axfs_physmem_unmap(sbi);
 	if (!len)
 		return -EINVAL;
-	if (len > limit || phys + len < phys) {
+	/* The last byte must be a phys_addr_t too (32 bits without LPAE). */
+	if (len > limit || len - 1 > PHYS_ADDR_MAX - phys) {
 		axfs_err(sbi->sb, "image at 0x%llx needs 0x%llx bytes, more than %s 0x%llx",
 			 (unsigned long long)phys, len,
 			 sbi->opt.physsize ? "physsize=" : "the limit",

@@ -8,6 +8,7 @@
  * checked later, gives -EIO for the broken file) instead of crashing or
  * reading outside the device.
  */
+#include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -189,7 +190,8 @@ static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 		}
 		if (r->compressed_size &&
 		    (r->compressed_size > U32_MAX || r->size > U32_MAX ||
-		     r->size / AXFS_ZLIB_MAX_RATIO > r->compressed_size + 1)) {
+		     div_u64(r->size, AXFS_ZLIB_MAX_RATIO) >
+		     r->compressed_size + 1)) {
 			axfs_corrupt(sbi->sb, "%s region: %llu bytes cannot inflate from %llu",
 				     axfs_format_region_name(i), r->size,
 				     r->compressed_size);
@@ -323,6 +325,15 @@ void axfs_free_regions(struct axfs_sb_info *sbi)
 
 /* ---- byte tables ------------------------------------------------------- */
 
+/*
+ * Entries of a loaded table of non-zero depth.  div_u64(): a 32-bit
+ * kernel has no 64-bit division operator.
+ */
+static u64 axfs_table_len(const struct axfs_region_info *r)
+{
+	return div_u64(r->size, r->depth);
+}
+
 /* Number of entries a table holds; a depth-0 table reads 0 everywhere. */
 u64 axfs_table_entries(const struct axfs_sb_info *sbi, int region)
 {
@@ -330,7 +341,7 @@ u64 axfs_table_entries(const struct axfs_sb_info *sbi, int region)
 
 	if (!r->depth)
 		return U64_MAX;
-	return r->data ? r->size / r->depth : 0;
+	return r->data ? axfs_table_len(r) : 0;
 }
 
 int axfs_table_get(const struct axfs_sb_info *sbi, int region, u64 index,
@@ -341,7 +352,7 @@ int axfs_table_get(const struct axfs_sb_info *sbi, int region, u64 index,
 	*value = 0;
 	if (!r->depth)
 		return 0;
-	if (!r->data || index >= r->size / r->depth)
+	if (!r->data || index >= axfs_table_len(r))
 		return -EIO;
 	*value = axfs_bytetable_get(r->data, r->depth, index);
 	return 0;

@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
+#include <linux/limits.h>
 #include <linux/init.h>
 #include <linux/kdev_t.h>
 #include <linux/module.h>
@@ -76,6 +77,10 @@ static int axfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 				       param->string);
 		if (v & ~PAGE_MASK)
 			return invalfc(fc, "physaddr=0x%llx is not aligned to a page", v);
+		/* 32-bit ARM without LPAE: phys_addr_t has 32 bits. */
+		if (v > PHYS_ADDR_MAX)
+			return invalfc(fc, "physaddr=0x%llx is beyond %zu-bit physical addresses",
+				       v, sizeof(phys_addr_t) * 8);
 		ctx->physaddr = v;
 		break;
 	case Opt_physsize:

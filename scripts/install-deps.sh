@@ -13,7 +13,8 @@
 #     kernel  what make check's kernel run needs on the host (qemu,
 #             a static busybox for the guest)
 #     kernel-all  what make check-all's kernel jobs add (debootstrap for the
-#             build roots, qemu for arm64, the arm64 cross compiler, dtc)
+#             build roots, qemu for arm64, armhf and riscv64, their cross
+#             compilers and C libraries, dtc)
 #     packages    what tests/packaging needs (the Debian packaging tools
 #             and build dependencies; a kernel build's tools for the patch)
 # Without --install it names what is missing and the one apt-get command
@@ -57,7 +58,12 @@ for group in "$@"; do
 	kernel)	need="$need qemu-system-x86:cmd=qemu-system-x86_64 busybox-static:-" ;;
 	kernel-all)
 		need="$need debootstrap: qemu-system-arm:cmd=qemu-system-aarch64
+		      qemu-system-misc:cmd=qemu-system-riscv64
 		      gcc-aarch64-linux-gnu:cmd=aarch64-linux-gnu-gcc
+		      gcc-arm-linux-gnueabihf:cmd=arm-linux-gnueabihf-gcc
+		      gcc-riscv64-linux-gnu:cmd=riscv64-linux-gnu-gcc
+		      libc6-dev-arm64-cross:- libc6-dev-armhf-cross:-
+		      libc6-dev-riscv64-cross:- busybox-static:-
 		      device-tree-compiler:cmd=dtc" ;;
 	packages)
 		need="$need debhelper:- dh-dkms:- dkms: lintian: fakeroot: debootstrap:

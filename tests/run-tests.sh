@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the test suites and ends with one line: "N passed, N failed".
 #   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel-smoke] [kernel]
-#                      [san-all] [matrix] [arm64] [packages]
+#                      [san-all] [matrix] [arm64] [armhf] [armhf-lpae]
+#                      [armhf-6.12] [riscv64] [packages]
 #   (default: unit cli fuzz san kernel-smoke, what `make check` runs)
 # Suites:
 #   unit     the Check unit tests ($B/unit-tests)
@@ -20,7 +21,14 @@
 #   matrix   axfs.ko built against every kernel line and booted on them
 #            (kernel/tests/matrix.sh --boot)         |
 #   arm64    axfs.ko on Debian's arm64 kernel        | make check-all
-#            (kernel/tests/arm64.sh)                 |
+#            (kernel/tests/cross.sh --arch arm64)    |
+#   armhf    on Debian's armhf (32-bit ARM) 6.1      |
+#            armmp kernel (cross.sh --arch armhf)    |
+#   armhf-lpae  on its armmp-lpae flavour (64-bit    |
+#            phys_addr_t)                            |
+#   armhf-6.12  on Debian's 6.12 armmp kernel        |
+#   riscv64  on Debian's riscv64 6.12 kernel         |
+#            (cross.sh --arch riscv64)               |
 #   packages tests/packaging/*.sh: the kernel patch, |
 #            the Debian packages, bitbake            /
 # AXFS_TESTS="t1* t2050-*" limits cli, san and san-all to these scripts.
@@ -70,7 +78,12 @@ run_job() {
 	kernel)	sh "$top/kernel/tests/run.sh" ;;
 	ksmoke)	AXFS_KSMOKE=1 sh "$top/kernel/tests/run.sh" ;;
 	matrix)	sh "$top/kernel/tests/matrix.sh" --boot ;;
-	arm64)	sh "$top/kernel/tests/arm64.sh" ;;
+	arm64|armhf|riscv64)
+		sh "$top/kernel/tests/cross.sh" --arch "$kind" ;;
+	armhf-lpae)
+		sh "$top/kernel/tests/cross.sh" --arch armhf bookworm armmp-lpae ;;
+	armhf-6.12)
+		sh "$top/kernel/tests/cross.sh" --arch armhf trixie armmp ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
@@ -140,7 +153,8 @@ for s in $suites; do
 	kernel-smoke)
 		[ -f "$top/kernel/tests/run.sh" ] && echo "ksmoke -" ;;
 	matrix)	echo "matrix -" ;;
-	arm64)	echo "arm64 -" ;;
+	arm64|armhf|armhf-lpae|armhf-6.12|riscv64)
+		echo "$s -" ;;
 	packages)
 		for t in "$top"/tests/packaging/*.sh; do
 			echo "pkg $(basename "$t" .sh)"
@@ -230,7 +244,7 @@ while read -r kind name; do
 	kernel) h="== kernel module under qemu" ;;
 	ksmoke) h="== kernel module under qemu (smoke run)" ;;
 	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
-	arm64) h="== axfs.ko on arm64 under qemu" ;;
+	arm64|armhf|armhf-lpae|armhf-6.12|riscv64) h="== axfs.ko on $kind under qemu" ;;
 	pkg) h="== packaging (tests/packaging)" ;;
 	san-*) h="== unit and CLI tests under ASan+UBSan ($SAN_B)" ;;
 	esac
@@ -263,7 +277,7 @@ while read -r kind name; do
 		grep -E '^(ok|not ok|#)' "$log"
 		count "$log"
 		;;
-	kernel|ksmoke|matrix|arm64|pkg)
+	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|pkg)
 		grep -E '^(ok|not ok|#)' "$log"
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $id exited $rc" >>"$log"

@@ -21,9 +21,10 @@
 #   kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 #                          boot it; the guest's console goes to LOG
 #
-# KT_ARCH=arm64 (set before sourcing; tests/arm64.sh) boots qemu's arm64
-# "virt" machine with the device tree kt_arm64_dtb writes, and puts
-# KT_GUEST_BUSYBOX (busybox-static:arm64) in the initramfs; the host's
+# KT_ARCH=arm64, armhf or riscv64 (set before sourcing; tests/cross.sh)
+# reads arch/KT_ARCH.sh, boots qemu's "virt" machine of that architecture
+# with the device tree kt_dtb writes, and puts KT_GUEST_BUSYBOX
+# (busybox-static of that architecture) in the initramfs; the host's
 # busybox still does the host's work (applet list, depmod, listings).
 
 KT_TOP=${AXFS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -194,26 +195,29 @@ kt_initramfs() {	# kt_initramfs STAGEDIR OUT.cpio
 	(cd "$stage" && find . | "$KT_BUSYBOX" cpio -o -H newc 2>/dev/null) >"$out"
 }
 
-# RAM reserved for physaddr= mounts: 64 MiB at 256 MiB (x86, memmap=),
-# 256 MiB at the top of the 1 GiB of arm64's virt machine (device tree).
+# RAM reserved for physaddr= mounts: 64 MiB at 256 MiB on x86 (memmap=);
+# on the other architectures arch/KT_ARCH.sh says where (a reserved-memory
+# node in the device tree kt_dtb writes), with the qemu machine, console,
+# cross compiler and modules.
 KT_ARCH=${KT_ARCH:-amd64}
-if [ "$KT_ARCH" = arm64 ]; then
-	KT_PHYS_BASE=0x70000000
-	KT_PHYS_SIZE=256M
-	KT_ARM64_MACHINE="-M virt -cpu ${KT_ARM64_CPU:-cortex-a57} -smp 2 -m 1G"
+if [ "$KT_ARCH" != amd64 ]; then
+	# shellcheck disable=SC1090
+	. "$KT_KERNEL/tests/arch/$KT_ARCH.sh"
 else
 	KT_PHYS_BASE=0x10000000
 	KT_PHYS_SIZE=64M
 fi
 
-# kt_arm64_dtb OUT: the virt machine's own device tree (qemu dumps it)
-# plus a reserved-memory node with no-map over KT_PHYS_BASE/SIZE: the
-# kernel neither uses nor maps that RAM, qemu's loader can fill it.
-kt_arm64_dtb() {
-	local out=$1 size
+# kt_dtb OUT: the virt machine's own device tree (qemu dumps it) plus a
+# reserved-memory node with no-map over KT_PHYS_BASE/SIZE: the kernel
+# neither uses nor maps that RAM, qemu's loader can fill it.  The virt
+# machines of arm, aarch64 and riscv64 all use two address and size cells.
+kt_dtb() {
+	local out=$1 size base
 	size=$(numfmt --from=iec "$KT_PHYS_SIZE")
+	base=$(printf '%016x' "$KT_PHYS_BASE")
 	# shellcheck disable=SC2086
-	qemu-system-aarch64 $KT_ARM64_MACHINE -nographic -nic none \
+	$KT_QEMU $KT_MACHINE -nographic -nic none \
 		-machine dumpdtb="$out.qemu" >/dev/null 2>&1 &&
 		dtc -q -I dtb -O dts -o "$out.dts" "$out.qemu" || return 1
 	# dtc merges a second definition of / into the first.
@@ -224,7 +228,7 @@ kt_arm64_dtb() {
 		#size-cells = <2>;
 		ranges;
 		axfs@${KT_PHYS_BASE#0x} {
-			reg = <0x0 $KT_PHYS_BASE 0x0 $(printf '0x%x' "$size")>;
+			reg = <0x${base%????????} 0x${base#????????} 0x0 $(printf '0x%x' "$size")>;
 			no-map;
 		};
 	};
@@ -232,16 +236,17 @@ kt_arm64_dtb() {
 EOF
 	dtc -q -I dts -O dtb -o "$out" "$out.dts"
 }
+kt_arm64_dtb() { kt_dtb "$@"; }	# its name before armhf and riscv64
 
 kt_boot() {	# kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 	local log=$1 tmo=$2 append=$3
 	shift 3
 	# A machine busy with other work: AXFS_KT_SLOW=3 triples the limits.
 	tmo=$((tmo * ${AXFS_KT_SLOW:-1}))
-	if [ "$KT_ARCH" = arm64 ]; then
+	if [ "$KT_ARCH" != amd64 ]; then
 		# shellcheck disable=SC2086
-		set -- qemu-system-aarch64 $KT_ARM64_MACHINE -dtb "$KT_DTB" \
-			-append "console=ttyAMA0 panic=-1 loglevel=3 $append" "$@"
+		set -- $KT_QEMU $KT_MACHINE -dtb "$KT_DTB" \
+			-append "console=$KT_CONSOLE panic=-1 loglevel=3 $append" "$@"
 	else
 		# no_timer_check: on a busy host TCG can be too slow for the
 		# IO-APIC timer test, and the kernel panics at boot.
@@ -270,7 +275,7 @@ kt_record() {	# kt_record KVER KEY=VALUE...
 	done
 }
 
-# ---- TAP output: the test library of tests/ -------------------------------
+# ---- TAP output (tests/run.sh, tests/cross.sh): the test library of tests/
 # The numbering, the ok / not ok lines, the plan and the prerequisites are
 # tests/test-lib.sh's, as in the CLI scripts; tap and host_check are the
 # host-side names these suites use for its test_ok / test_fail and

@@ -44,7 +44,7 @@ fi
 
 # ---- full -----------------------------------------------------------------
 mkdir -p bin sizes names deep links special modes owners many
-# MKTREE_BUSYBOX: another build (busybox-static:arm64 for tests/arm64.sh).
+# MKTREE_BUSYBOX: another build (busybox-static:ARCH for tests/cross.sh).
 cp "${MKTREE_BUSYBOX:-$(command -v busybox)}" bin/busybox
 chmod 755 bin/busybox
 

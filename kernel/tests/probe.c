@@ -40,6 +40,8 @@
  * Exit status 0 when the check holds, 1 with a message on stderr if not.
  */
 #define _GNU_SOURCE
+/* 32-bit guests (armhf): 64-bit off_t for pread() past 4 GiB, /dev/mem. */
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

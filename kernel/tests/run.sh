@@ -7,7 +7,9 @@
 #   AXFS_KSUITE=newest sh kernel/tests/run.sh      another kernel line
 #   AXFS_KSUITE=bullseye AXFS_KSMOKE=1 sh ...      its smoke run: boot 1
 #       (block, loop, MTD, physaddr=, XIP exec and pagemap, dual device,
-#       profile) and the profiled image's checks on the host, no boot 2
+#       profile) and the profiled image's checks on the host, no boot 2;
+#       with AXFS_KHOSTILE=1 boot 1 also tries the corrupted images
+#       (guest/hostile.sh, with slub_debug), as matrix.sh asks
 #
 # Prints one "ok N - name" / "not ok N - name" line per check.  Needs
 # root (apt-get download, mknod, chown) and qemu-system-x86 and
@@ -190,12 +192,21 @@ PHYS_DUAL=$PHYS_DUAL
 DUAL_MMAP_SIZE=$(stat -c %s "$W/dual.mmap")
 PHYS_CORRUPT="$KT_PHYS_CORRUPT"
 EOF
+# A smoke run with AXFS_KHOSTILE=1 (matrix.sh's) also tries the corrupted
+# images at the end of boot 1, with slub_debug as boot 2 does.
+boot1_opts=
+boot1_loaders=
+if [ "${AXFS_KSMOKE:-0}" = 1 ] && [ "${AXFS_KHOSTILE:-0}" = 1 ]; then
+	echo "HOSTILE=1" >>"$stage/data/config"
+	boot1_opts="slub_debug=FZPU,kmalloc-*"
+	boot1_loaders=$KT_LOADERS
+fi
 
 # ---- boot 1 -----------------------------------------------------------------
 KT_INITRD=$W/initrd1.cpio
 kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
-# shellcheck disable=SC2046
-kt_boot "$W/boot1.log" 300 "axfsplan=boot1" \
+# shellcheck disable=SC2046,SC2086
+kt_boot "$W/boot1.log" 300 "axfsplan=boot1 $boot1_opts" $boot1_loaders \
 	$(drive "$W/tree.img" tree) $(drive "$W/treemeta.img" treemeta) \
 	$(drive "$W/treebig.img" treebig) $(drive "$W/dual.store" store) \
 	$(drive "$W/dual.mmap" mmapseg) $(drive "$W/dual.storerw" storerw snapshot) \

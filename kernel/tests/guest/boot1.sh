@@ -169,12 +169,22 @@ refused "a store segment alone is not an AXFS image" "" "$STORE"
 # ---- images as found in the field (field-images.sh) ------------------------
 [ -f /tests/field.sh ] && . /tests/field.sh
 
+# ---- corrupted images (smoke runs of matrix.sh: HOSTILE=1) -----------------
+# hostile.sh empties the kernel log into /tmp/dmesg.before and .hostile.
+: >/tmp/dmesg.before
+: >/tmp/dmesg.hostile
+if [ "${HOSTILE:-0}" = 1 ]; then
+	umount /mnt/a /mnt/b /mnt/c 2>/dev/null
+	. /tests/hostile.sh
+fi
+
 # ---- the end ---------------------------------------------------------------
 umount /mnt/a /mnt/b /mnt/c 2>/dev/null
 check "unload axfs.ko" rmmod axfs
 check "/proc/axfs is gone after unloading" test ! -e /proc/axfs
+dmesg >>/tmp/dmesg.hostile
 echo "AXFS-DMESG-BEGIN"
-dmesg | grep -i -E 'axfs|mtd|phram|block2mtd' | tail -n 400
+cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -i -E 'axfs|mtd|phram|block2mtd|slub' | tail -n 400
 echo "AXFS-DMESG-END"
 check "dmesg: no oops, BUG, WARNING or slab corruption" \
-	sh -c '! dmesg | grep -E "Oops|BUG|WARNING|Call Trace|general protection|RIP:|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'
+	sh -c '! cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -E "Oops|BUG|WARNING|Call Trace|general protection|RIP:|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'

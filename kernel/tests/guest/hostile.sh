@@ -4,7 +4,8 @@
 # /corrupt/manifest) mounted from a loop device (all of them), from an MTD
 # (mtdram or $HOSTILE_MTD, mapped with point(): all but the random ones)
 # and from memory (physaddr=: the images qemu loaded at the addresses in
-# $PHYS_CORRUPT).  Sourced by boot2.sh and arm64.sh, which boot with
+# $PHYS_CORRUPT).  Sourced by boot2.sh, cross.sh (and boot1.sh with
+# HOSTILE=1), which boot with
 # slub_debug so that a heap overflow shows in dmesg.
 #
 #   refuse        the mount must fail with an "axfs:" message

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# pagesize.sh - guest plan of tests/arm64.sh on Debian's arm64 kernel with
+# pagesize.sh - guest plan of tests/cross.sh on Debian's arm64 kernel with
 # 16 KiB pages: the module loads, and every mount is refused with a
 # message that says why.
 . /tests/lib.sh

@@ -45,6 +45,7 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef long long s64;
 typedef u64 phys_addr_t;
+#define PHYS_ADDR_MAX	(~(phys_addr_t)0)
 typedef u64 resource_size_t;
 typedef unsigned short umode_t;
 typedef unsigned long pgoff_t;
@@ -134,6 +135,8 @@ static inline void *ERR_CAST(const void *ptr)
 #define max_t(type, a, b) ((type)(a) > (type)(b) ? (type)(a) : (type)(b))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define DIV_ROUND_UP_ULL(n, d)	DIV_ROUND_UP((unsigned long long)(n), (d))
+/* linux/math64.h: 64-bit division, an operator in user space. */
+static inline u64 div_u64(u64 dividend, u32 divisor) { return dividend / divisor; }
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
 #define check_sub_overflow(a, b, d)	__builtin_sub_overflow(a, b, d)
 #define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the test suites and ends with one line: "N passed, N failed".
 #   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel-smoke] [kernel]
-#                      [san-all] [matrix] [arm64] [packages]
+#                      [san-all] [matrix] [arm64] [rootfs] [packages]
 #   (default: unit cli fuzz san kernel-smoke, what `make check` runs)
 # Suites:
 #   unit     the Check unit tests ($B/unit-tests)
@@ -21,6 +21,10 @@
 #            (kernel/tests/matrix.sh --boot)         |
 #   arm64    axfs.ko on Debian's arm64 kernel        | make check-all
 #            (kernel/tests/arm64.sh)                 |
+#   rootfs   AXFS as the root filesystem, one job per |
+#            architecture of $ROOTFS_ARCHS (amd64    |
+#            arm64): kernel/tests/rootfs.sh --arch A, |
+#            on arm64 with --builtin                 |
 #   packages tests/packaging/*.sh: the kernel patch, |
 #            the Debian packages, bitbake            /
 # AXFS_TESTS="t1* t2050-*" limits cli, san and san-all to these scripts.
@@ -44,6 +48,7 @@ SAN_B=${SAN_B:-}
 # the readers untrusted bytes (images, archives, YAML, CSV).  The others
 # exercise the same code on well-formed input, which the normal pass and
 # valgrind (t8100) cover; san-all runs them all.
+ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64"}
 SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t3000-* t3100-* t4000-* t4500-* t5000-* t6000-* t8200-*"}
 
 # ---- one job: sh run-tests.sh --job KIND NAME ------------------------------
@@ -71,6 +76,8 @@ run_job() {
 	ksmoke)	AXFS_KSMOKE=1 sh "$top/kernel/tests/run.sh" ;;
 	matrix)	sh "$top/kernel/tests/matrix.sh" --boot ;;
 	arm64)	sh "$top/kernel/tests/arm64.sh" ;;
+	rootfs)	# shellcheck disable=SC2046
+		sh "$top/kernel/tests/rootfs.sh" --arch "$name" $([ "$name" = arm64 ] && echo --builtin) ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
@@ -140,6 +147,7 @@ for s in $suites; do
 		[ -f "$top/kernel/tests/run.sh" ] && echo "ksmoke -" ;;
 	matrix)	echo "matrix -" ;;
 	arm64)	echo "arm64 -" ;;
+	rootfs)	for a in $ROOTFS_ARCHS; do echo "rootfs $a"; done ;;
 	packages)
 		for t in "$top"/tests/packaging/*.sh; do
 			echo "pkg $(basename "$t" .sh)"
@@ -230,6 +238,7 @@ while read -r kind name; do
 	ksmoke) h="== kernel module under qemu (smoke run)" ;;
 	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
 	arm64) h="== axfs.ko on arm64 under qemu" ;;
+	rootfs) h="== AXFS as the root filesystem (kernel/tests/rootfs.sh)" ;;
 	pkg) h="== packaging (tests/packaging)" ;;
 	san-*) h="== unit and CLI tests under ASan+UBSan ($SAN_B)" ;;
 	esac
@@ -254,7 +263,7 @@ while read -r kind name; do
 		grep -E '^(ok|not ok|#)' "$log"
 		count "$log"
 		;;
-	kernel|ksmoke|matrix|arm64|pkg)
+	kernel|ksmoke|matrix|arm64|rootfs|pkg)
 		grep -E '^(ok|not ok|#)' "$log"
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $id exited $rc" >>"$log"

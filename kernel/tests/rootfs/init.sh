@@ -55,7 +55,10 @@ echo "ROOTFS-T start $t"
 dash /etc/axfs-workload.sh
 [ -w $vol ] && echo off >$vol
 echo "ROOTFS-M used_kb $(($(meminfo MemTotal) - $(meminfo MemAvailable)))"
+echo "ROOTFS-M nonfree_kb $(($(meminfo MemTotal) - $(meminfo MemFree)))"
 echo "ROOTFS-M cached_kb $(meminfo Cached)"
+echo "ROOTFS-MEMINFO $($bb grep -E '^(MemFree|MemAvailable|Buffers|Cached|AnonPages|Mapped|Shmem|Slab|SReclaimable|SUnreclaim|KernelStack|PageTables|Percpu|VmallocUsed):' \
+	/proc/meminfo | $bb tr -s ' ' | $bb tr '\n' ' ')"
 check "the workload ran to its end" $bb true
 if [ -r $vol ]; then
 	echo "AXFS-PROFILE-BEGIN"
@@ -64,12 +67,14 @@ if [ -r $vol ]; then
 fi
 
 # What busybox's own runs add to the page cache, caches dropped first:
-# with its pages XIP, nothing but the ELF header read by exec.
+# the workload's busybox commands again (the profile made their pages
+# XIP), reading one small file, so that little but busybox's text (and
+# the ELF header exec reads) can land there: with its pages XIP, nearly
+# nothing.
 bb_runs() {
 	$bb awk 'BEGIN { for (i = 0; i < 500; i++) s += i; print s }'
 	$bb sed -n 's/perl/PERL/p' /etc/axfs-workload.sh
-	$bb tar -cf - /etc 2>/dev/null | $bb gzip -c | $bb wc -c
-	$bb sleep 0
+	$bb tar -cf - /etc/axfs-workload.sh 2>/dev/null | $bb gzip -c >/dev/null
 }
 $bb sync
 echo 3 >/proc/sys/vm/drop_caches

@@ -233,6 +233,19 @@ check-armhf: $(AXFS) deps-tests-all
 check-riscv64: $(AXFS) deps-tests-all
 	$(Q)B=$(B) sh tests/run-tests.sh riscv64
 
+# AXFS as the root filesystem (kernel/tests/rootfs.sh): the module route
+# on amd64 and arm64, the built-in route on arm64, the profile loop.
+# `make bench-rootfs` also writes the tables into bench/RESULTS.md.
+.PHONY: check-rootfs bench-rootfs
+check-rootfs: $(AXFS)
+	$(Q)B=$(B) sh tests/run-tests.sh rootfs
+
+bench-rootfs: $(AXFS)
+	$(Q)for a in $${ROOTFS_ARCHS:-amd64 arm64}; do \
+		AXFS=$(AXFS) sh kernel/tests/rootfs.sh --arch $$a \
+			$$([ $$a = arm64 ] && echo --builtin) --results bench/RESULTS.md || exit 1; \
+	done
+
 # What make check runs (its kernel run is the smoke suite, boot 1 on every
 # backend; its unit tests check the library's ABI, tests/unit/test_abi.c), the full qemu suite on 6.1 (kernel), every CLI script under
 # sanitizers (san-all), axfs.ko
@@ -248,7 +261,7 @@ check-all:
 	$(Q)$(MAKE) --no-print-directory deps deps-tests-all
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san AXFS_KT_SLOW=$${AXFS_KT_SLOW:-2} sh tests/run-tests.sh \
-		unit cli fuzz san-all kernel matrix arm64 armhf armhf-lpae armhf-6.12 riscv64 packages
+		unit cli fuzz san-all kernel matrix arm64 armhf armhf-lpae armhf-6.12 riscv64 rootfs packages
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

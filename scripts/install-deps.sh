@@ -64,6 +64,7 @@ for group in "$@"; do
 		      gcc-riscv64-linux-gnu:cmd=riscv64-linux-gnu-gcc
 		      libc6-dev-arm64-cross:- libc6-dev-armhf-cross:-
 		      libc6-dev-riscv64-cross:- busybox-static:-
+		      squashfs-tools:cmd=mksquashfs
 		      device-tree-compiler:cmd=dtc" ;;
 	packages)
 		need="$need debhelper:- dh-dkms:- dkms: lintian: fakeroot: debootstrap:

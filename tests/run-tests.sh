@@ -3,7 +3,7 @@
 # Runs the test suites and ends with one line: "N passed, N failed".
 #   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel-smoke] [kernel]
 #                      [san-all] [matrix] [arm64] [armhf] [armhf-lpae]
-#                      [armhf-6.12] [riscv64] [packages]
+#                      [armhf-6.12] [riscv64] [rootfs] [packages]
 #   (default: unit cli fuzz san kernel-smoke, what `make check` runs)
 # Suites:
 #   unit     the Check unit tests ($B/unit-tests)
@@ -29,6 +29,10 @@
 #   armhf-6.12  on Debian's 6.12 armmp kernel        |
 #   riscv64  on Debian's riscv64 6.12 kernel         |
 #            (cross.sh --arch riscv64)               |
+#   rootfs   AXFS as the root filesystem, one job per |
+#            architecture of $ROOTFS_ARCHS (amd64    |
+#            arm64): kernel/tests/rootfs.sh --arch A, |
+#            on arm64 with --builtin                 |
 #   packages tests/packaging/*.sh: the kernel patch, |
 #            the Debian packages, bitbake            /
 # AXFS_TESTS="t1* t2050-*" limits cli, san and san-all to these scripts.
@@ -52,6 +56,7 @@ SAN_B=${SAN_B:-}
 # the readers untrusted bytes (images, archives, YAML, CSV).  The others
 # exercise the same code on well-formed input, which the normal pass and
 # valgrind (t8100) cover; san-all runs them all.
+ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64"}
 SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t2070-* t2090-* t2095-* t2100-* t2110-* t3000-* t3100-* t4000-* t4500-* t5000-* t6000-* t8200-* t8300-*"}
 
 # ---- one job: sh run-tests.sh --job KIND NAME ------------------------------
@@ -84,6 +89,8 @@ run_job() {
 		sh "$top/kernel/tests/cross.sh" --arch armhf bookworm armmp-lpae ;;
 	armhf-6.12)
 		sh "$top/kernel/tests/cross.sh" --arch armhf trixie armmp ;;
+	rootfs)	# shellcheck disable=SC2046
+		sh "$top/kernel/tests/rootfs.sh" --arch "$name" $([ "$name" = arm64 ] && echo --builtin) ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
@@ -155,6 +162,7 @@ for s in $suites; do
 	matrix)	echo "matrix -" ;;
 	arm64|armhf|armhf-lpae|armhf-6.12|riscv64)
 		echo "$s -" ;;
+	rootfs)	for a in $ROOTFS_ARCHS; do echo "rootfs $a"; done ;;
 	packages)
 		for t in "$top"/tests/packaging/*.sh; do
 			echo "pkg $(basename "$t" .sh)"
@@ -245,6 +253,7 @@ while read -r kind name; do
 	ksmoke) h="== kernel module under qemu (smoke run)" ;;
 	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
 	arm64|armhf|armhf-lpae|armhf-6.12|riscv64) h="== axfs.ko on $kind under qemu" ;;
+	rootfs) h="== AXFS as the root filesystem (kernel/tests/rootfs.sh)" ;;
 	pkg) h="== packaging (tests/packaging)" ;;
 	san-*) h="== unit and CLI tests under ASan+UBSan ($SAN_B)" ;;
 	esac
@@ -277,7 +286,7 @@ while read -r kind name; do
 		grep -E '^(ok|not ok|#)' "$log"
 		count "$log"
 		;;
-	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|pkg)
+	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|rootfs|pkg)
 		grep -E '^(ok|not ok|#)' "$log"
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $id exited $rc" >>"$log"

@@ -396,7 +396,17 @@ test_expect_success 'linux-ext-axfs puts fs/axfs into a kernel tree and hooks it
 
 test_expect_success 'package axfs turns CONFIG_AXFS on (built in) for the kernel' '
 	grep -q "KCONFIG_ENABLE_OPT,CONFIG_AXFS)" "$ext/package/axfs/axfs.mk" &&
+	grep -q "KCONFIG_ENABLE_OPT,CONFIG_MISC_FILESYSTEMS)" "$ext/package/axfs/axfs.mk" &&
 	grep -q "^AXFS_VERSION = \$(AXFS_TOOLS_VERSION)" "$ext/package/axfs/axfs.mk"
+'
+
+test_expect_success 'configs/axfs_root.fragment sets only symbols the tree defines' '
+	sed -n "s/^#* *\(BR2_[A-Z0-9_]*\)=.*/\1/p" "$ext/configs/axfs_root.fragment" >frag.syms &&
+	test "$(wc -l <frag.syms)" -ge 4 &&
+	while read -r sym; do
+		grep -rqx "config $sym" "$ext" --include=Config.in --include=Config.ext.in ||
+			{ echo "$sym is defined nowhere"; return 1; }
+	done <frag.syms
 '
 
 test_expect_success 'the .hash files have the sha256 of our licence files' '

@@ -173,6 +173,12 @@ _prereq_fn_SANITIZED() {
 }
 # man-db and groff render man pages.
 _prereq_fn_MAN() { command -v man && command -v groff; }
+# dpkg knows the installed base-files package (tests/tools/pkgtree.sh builds
+# a tree of its files: /etc/os-release, a relative symlink, and licences).
+_prereq_fn_BASE_FILES() {
+	command -v dpkg-query &&
+	dpkg-query -W -f='${db:Status-Status}' base-files | grep -qx installed
+}
 # AXFS_TEST_EXPENSIVE=1: tests that take minutes.
 _prereq_fn_EXPENSIVE() { test "${AXFS_TEST_EXPENSIVE:-0}" = 1; }
 # The filesystem of $TEST_TMP takes user.* extended attributes.

@@ -8,16 +8,15 @@
 # set-user-ID bits, and names are escaped in every line for people.
 . "$(dirname "$0")/lib.sh"
 
-is_root() { test "$(id -u)" = 0; }
-# Runs a command as nobody (65534), as t2020 does.
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-can_setpriv() { is_root && command -v setpriv >/dev/null; }
+test_lazy_prereq STRACE 'command -v strace'
 # strace that can delay a system call (strace >= 4.22: inject delay_exit).
-can_delay() {
-	is_root && command -v strace >/dev/null &&
+test_lazy_prereq STRACE_DELAY '
+	command -v strace &&
 	strace -f -qq -o /dev/null -e trace=getpid \
-		-e inject=getpid:delay_exit=1 true 2>/dev/null
-}
+		-e inject=getpid:delay_exit=1 true
+'
+# A mount namespace of its own (for a small tmpfs at DIR).
+test_lazy_prereq UNSHARE_MOUNT 'command -v unshare && unshare -m true'
 
 # The swap tests hold the extraction for this long after the call that
 # creates the entry, while the test swaps it: long enough for a loaded
@@ -53,87 +52,77 @@ test_expect_success 'setup: trees with specials, link groups, set-user-ID bits a
 
 # ---- §1: no metadata call follows a symlink ------------------------------
 
-if can_delay; then
-	test_expect_success 'a FIFO swapped for a symlink between mknodat and the mode call: the target keeps its mode' '
-		mkdir ft && mkfifo ft/fifo && chmod 0777 ft/fifo &&
-		"$AXFS" mkfs -q ft -o fifo.axfs &&
-		printf secret >victim && chmod 600 victim &&
-		mkdir -m 777 out &&
-		{ strace_run -f -qq -o /dev/null -e trace=mknodat \
-			-e inject=mknodat:delay_exit=$SWAP_DELAY_US \
-			"$AXFS" extract --force fifo.axfs out 2>err1; echo $? >rc1; } &
-		i=0 && while ! test -p out/fifo && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
-		test -p out/fifo &&
-		rm out/fifo && ln -s ../victim out/fifo &&
-		test ! -e rc1 &&
-		wait &&
-		cat err1 &&
-		test "$(cat rc1)" = 8 &&
-		grep "^axfs extract: .out/fifo. was replaced while it was extracted (another user writing to .out.?): left as it is" err1 &&
-		test "$(mode victim)" = 600 && test "$(cat victim)" = secret &&
-		test -L out/fifo
-	'
-	test_expect_success 'as root, a set-user-ID FIFO swapped for a hard link to another file: refused, the file untouched' '
-		mkdir st && mkfifo st/fifo && chmod 4666 st/fifo &&
-		"$AXFS" mkfs -q st -o suidfifo.axfs &&
-		printf secret >victim2 && chmod 600 victim2 &&
-		mkdir out2 &&
-		{ strace_run -f -qq -o /dev/null -e trace=mknodat \
-			-e inject=mknodat:delay_exit=$SWAP_DELAY_US \
-			"$AXFS" extract --force suidfifo.axfs out2 2>err2; echo $? >rc2; } &
-		i=0 && while ! test -p out2/fifo && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
-		rm out2/fifo && ln victim2 out2/fifo &&
-		test ! -e rc2 &&
-		wait &&
-		cat err2 &&
-		test "$(cat rc2)" = 8 &&
-		grep "^axfs extract: .out2/fifo. was replaced while it was extracted" err2 &&
-		test "$(mode victim2)" = 600
-	'
-	test_expect_success 'DIR swapped for a symlink right after extract created it: nothing written through it' '
-		mkdir -m 777 pubdir elsewhere &&
-		{ strace_run -f -qq -o /dev/null -e trace=mkdir \
-			-e inject=mkdir:delay_exit=$SWAP_DELAY_US \
-			"$AXFS" extract fifo.axfs pubdir/x 2>err3; echo $? >rc3; } &
-		i=0 && while ! test -d pubdir/x && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
-		rmdir pubdir/x && ln -s ../elsewhere pubdir/x &&
-		test ! -e rc3 &&
-		wait &&
-		cat err3 &&
-		test "$(cat rc3)" = 8 &&
-		grep "^axfs extract: cannot open directory .pubdir/x.: " err3 &&
-		test -z "$(ls -A elsewhere)"
-	'
-else
-	test_skip 'symlink swap mid-extraction (needs root and strace with inject)'
-	test_skip 'hard link swap mid-extraction (needs root and strace with inject)'
-	test_skip 'DIR swap (needs root and strace with inject)'
-fi
+test_expect_success ROOT,STRACE_DELAY 'a FIFO swapped for a symlink between mknodat and the mode call: the target keeps its mode' '
+	mkdir ft && mkfifo ft/fifo && chmod 0777 ft/fifo &&
+	"$AXFS" mkfs -q ft -o fifo.axfs &&
+	printf secret >victim && chmod 600 victim &&
+	mkdir -m 777 out &&
+	{ strace_run -f -qq -o /dev/null -e trace=mknodat \
+		-e inject=mknodat:delay_exit=$SWAP_DELAY_US \
+		"$AXFS" extract --force fifo.axfs out 2>err1; echo $? >rc1; } &
+	i=0 && while ! test -p out/fifo && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
+	test -p out/fifo &&
+	rm out/fifo && ln -s ../victim out/fifo &&
+	test ! -e rc1 &&
+	wait &&
+	cat err1 &&
+	test "$(cat rc1)" = 8 &&
+	grep "^axfs extract: .out/fifo. was replaced while it was extracted (another user writing to .out.?): left as it is" err1 &&
+	test "$(mode victim)" = 600 && test "$(cat victim)" = secret &&
+	test -L out/fifo
+'
+test_expect_success ROOT,STRACE_DELAY 'as root, a set-user-ID FIFO swapped for a hard link to another file: refused, the file untouched' '
+	mkdir st && mkfifo st/fifo && chmod 4666 st/fifo &&
+	"$AXFS" mkfs -q st -o suidfifo.axfs &&
+	printf secret >victim2 && chmod 600 victim2 &&
+	mkdir out2 &&
+	{ strace_run -f -qq -o /dev/null -e trace=mknodat \
+		-e inject=mknodat:delay_exit=$SWAP_DELAY_US \
+		"$AXFS" extract --force suidfifo.axfs out2 2>err2; echo $? >rc2; } &
+	i=0 && while ! test -p out2/fifo && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
+	rm out2/fifo && ln victim2 out2/fifo &&
+	test ! -e rc2 &&
+	wait &&
+	cat err2 &&
+	test "$(cat rc2)" = 8 &&
+	grep "^axfs extract: .out2/fifo. was replaced while it was extracted" err2 &&
+	test "$(mode victim2)" = 600
+'
+test_expect_success ROOT,STRACE_DELAY 'DIR swapped for a symlink right after extract created it: nothing written through it' '
+	mkdir -m 777 pubdir elsewhere &&
+	{ strace_run -f -qq -o /dev/null -e trace=mkdir \
+		-e inject=mkdir:delay_exit=$SWAP_DELAY_US \
+		"$AXFS" extract fifo.axfs pubdir/x 2>err3; echo $? >rc3; } &
+	i=0 && while ! test -d pubdir/x && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done &&
+	rmdir pubdir/x && ln -s ../elsewhere pubdir/x &&
+	test ! -e rc3 &&
+	wait &&
+	cat err3 &&
+	test "$(cat rc3)" = 8 &&
+	grep "^axfs extract: cannot open directory .pubdir/x.: " err3 &&
+	test -z "$(ls -A elsewhere)"
+'
 
-if is_root && command -v strace >/dev/null; then
-	test_expect_success 'no chmod, chown or utimes by name that may follow a symlink (strace of every kind of entry)' '
-		mkdir -p all/dir && printf f >all/file && chmod 4755 all/file &&
-		ln all/file all/dir/hard && ln -s file all/link &&
-		mkfifo all/fifo && chmod 2640 all/fifo &&
-		mknod all/null c 1 3 && chown 12:34 all/null && chmod 6666 all/null &&
-		python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"all/sock\")" &&
-		"$AXFS" mkfs -q all -o all.axfs &&
-		strace_run -f -qq -o trace -e trace=%file,fchmod,fchown \
-			"$AXFS" extract all.axfs allx &&
-		"$AXFS" diff all allx &&
-		test "$(links allx/file)" = 2 &&
-		test "$(stat -c %a allx/null)" = 6666 &&
-		! grep -E " (chmod|chown|lchown)\(" trace | grep -v "(\"/proc/self/fd/[0-9]*\"" &&
-		! grep -E " (fchmodat|utime|utimes|futimesat)\(" trace &&
-		! grep -E " (fchownat|utimensat)\([0-9A-Z_]+, \"[^\"]" trace | grep -v AT_SYMLINK_NOFOLLOW &&
-		! grep -E " linkat\(" trace | grep -v "(AT_FDCWD, \"/proc/self/fd/[0-9]*\"" &&
-		! grep -E "O_CREAT" trace | grep -v O_EXCL &&
-		! grep -E "O_CREAT" trace | grep -v O_NOFOLLOW &&
-		grep "chmod(\"/proc/self/fd/[0-9]*\", 06666)" trace
-	'
-else
-	test_skip 'syscall audit (needs root and strace)'
-fi
+test_expect_success ROOT,STRACE 'no chmod, chown or utimes by name that may follow a symlink (strace of every kind of entry)' '
+	mkdir -p all/dir && printf f >all/file && chmod 4755 all/file &&
+	ln all/file all/dir/hard && ln -s file all/link &&
+	mkfifo all/fifo && chmod 2640 all/fifo &&
+	mknod all/null c 1 3 && chown 12:34 all/null && chmod 6666 all/null &&
+	python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"all/sock\")" &&
+	"$AXFS" mkfs -q all -o all.axfs &&
+	strace_run -f -qq -o trace -e trace=%file,fchmod,fchown \
+		"$AXFS" extract all.axfs allx &&
+	"$AXFS" diff all allx &&
+	test "$(links allx/file)" = 2 &&
+	test "$(stat -c %a allx/null)" = 6666 &&
+	! grep -E " (chmod|chown|lchown)\(" trace | grep -v "(\"/proc/self/fd/[0-9]*\"" &&
+	! grep -E " (fchmodat|utime|utimes|futimesat)\(" trace &&
+	! grep -E " (fchownat|utimensat)\([0-9A-Z_]+, \"[^\"]" trace | grep -v AT_SYMLINK_NOFOLLOW &&
+	! grep -E " linkat\(" trace | grep -v "(AT_FDCWD, \"/proc/self/fd/[0-9]*\"" &&
+	! grep -E "O_CREAT" trace | grep -v O_EXCL &&
+	! grep -E "O_CREAT" trace | grep -v O_NOFOLLOW &&
+	grep "chmod(\"/proc/self/fd/[0-9]*\", 06666)" trace
+'
 
 test_expect_success 'with --force, symlinks planted at the names of a FIFO and of a hard link are replaced, not followed' '
 	printf secret >victim3 && chmod 600 victim3 &&
@@ -188,52 +177,39 @@ test_expect_success '--max-size: usage errors' '
 	test ! -e x
 '
 
-if is_root && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
-	test_expect_success 'more than the free space of DIR is refused before writing (a 512 KiB tmpfs)' '
-		mkdir small &&
-		test_expect_code 8 unshare -m sh -c "
-			mount -t tmpfs -o size=512k tmpfs small &&
-			\"\$AXFS\" extract img.axfs small/out; rc=\$?; ls -A small >ls; exit \$rc" 2>err &&
-		cat err &&
-		grep "holds [0-9]* bytes of file data, more than the [0-9]* bytes free in .small/out.: nothing extracted" err &&
-		test ! -s ls
-	'
-else
-	test_skip 'free space refusal (needs root and unshare -m)'
-fi
+test_expect_success ROOT,UNSHARE_MOUNT 'more than the free space of DIR is refused before writing (a 512 KiB tmpfs)' '
+	mkdir small &&
+	test_expect_code 8 unshare -m sh -c "
+		mount -t tmpfs -o size=512k tmpfs small &&
+		\"\$AXFS\" extract img.axfs small/out; rc=\$?; ls -A small >ls; exit \$rc" 2>err &&
+	cat err &&
+	grep "holds [0-9]* bytes of file data, more than the [0-9]* bytes free in .small/out.: nothing extracted" err &&
+	test ! -s ls
+'
 
 # ---- §1: set-user-ID bits for ordinary users -------------------------------
 
-if can_setpriv; then
-	test_expect_success 'not root: set-user-ID/set-group-ID dropped and the umask applied' '
-		chmod 755 "$TRASH" && mkdir -m 777 pub &&
-		(umask 027 && as_nobody "$AXFS" extract -q img.axfs pub/a) &&
-		test "$(mode pub/a/suid)" = 750 &&
-		test "$(mode pub/a/sgid-dir)" = 750 &&
-		test "$(mode pub/a/fifo)" = 640 &&
-		test "$(links pub/a/big)" = 41
-	'
-	test_expect_success 'not root, -p: the image modes, set-user-ID included' '
-		(umask 027 && as_nobody "$AXFS" extract -q -p img.axfs pub/b) &&
-		test "$(mode pub/b/suid)" = 6777 &&
-		test "$(mode pub/b/sgid-dir)" = 2777 &&
-		test "$(mode pub/b/fifo)" = 666
-	'
-else
-	test_skip 'set-user-ID bits dropped for an ordinary user (needs root and setpriv)'
-	test_skip '-p keeps them (needs root and setpriv)'
-fi
+test_expect_success SETPRIV 'not root: set-user-ID/set-group-ID dropped and the umask applied' '
+	mkdir -m 777 pub &&
+	(umask 027 && as_nobody "$AXFS_NOBODY" extract -q img.axfs pub/a) &&
+	test "$(mode pub/a/suid)" = 750 &&
+	test "$(mode pub/a/sgid-dir)" = 750 &&
+	test "$(mode pub/a/fifo)" = 640 &&
+	test "$(links pub/a/big)" = 41
+'
+test_expect_success SETPRIV 'not root, -p: the image modes, set-user-ID included' '
+	(umask 027 && as_nobody "$AXFS_NOBODY" extract -q -p img.axfs pub/b) &&
+	test "$(mode pub/b/suid)" = 6777 &&
+	test "$(mode pub/b/sgid-dir)" = 2777 &&
+	test "$(mode pub/b/fifo)" = 666
+'
 
-if is_root; then
-	test_expect_success 'as root: modes as in the image, set-user-ID included' '
-		(umask 077 && "$AXFS" extract -q img.axfs rootx) &&
-		test "$(mode rootx/suid)" = 6777 &&
-		test "$(mode rootx/sgid-dir)" = 2777 &&
-		test "$(mode rootx/fifo)" = 666
-	'
-else
-	test_skip 'as root: modes as in the image (needs root)'
-fi
+test_expect_success ROOT 'as root: modes as in the image, set-user-ID included' '
+	(umask 077 && "$AXFS" extract -q img.axfs rootx) &&
+	test "$(mode rootx/suid)" = 6777 &&
+	test "$(mode rootx/sgid-dir)" = 2777 &&
+	test "$(mode rootx/fifo)" = 666
+'
 
 # ---- §4: names that forge output --------------------------------------------
 

@@ -174,32 +174,28 @@ test_expect_success 'operational errors are 8, usage errors 16' '
 	  test_cmp x/etc got; }
 '
 
-if command -v dpkg >/dev/null && dpkg-query -W -f='${db:Status-Status}' base-files 2>/dev/null | grep -qx installed; then
-	test_expect_success 'setup: the files of the installed base-files package' '
-		sh "$AXFS_TOP/tests/tools/pkgtree.sh" deb base-files &&
-		test -L deb/etc/os-release &&
-		"$AXFS" mkfs -q deb -o deb.axfs
-	'
-	test_expect_success 'base-files: ls PATH lists exactly what ls -A lists' '
-		dirs="/ /etc /usr/share/base-files /usr/share/common-licenses /usr/lib" &&
-		mkdir y && for d in $dirs; do
-			echo "y/$(echo $d | tr / _) long - deb$d"
-		done | expect_all &&
-		for d in $dirs; do
-			"$AXFS" ls deb.axfs $d >got &&
-			(cd "deb$d" && ls -A) >want && test_cmp want got &&
-			"$AXFS" ls -l deb.axfs $d | cut_long >got &&
-			test_cmp y/$(echo $d | tr / _) got || return 1
-		done &&
-		"$AXFS" ls -R deb.axfs /usr/share >got &&
-		(cd deb && find usr/share -mindepth 1 | sed "s|^|/|" | sort) >want &&
-		sort got | test_cmp want - &&
-		"$AXFS" ls -l deb.axfs /etc/os-release | cut_long >got &&
-		echo "lrwxrwxrwx 0/0 21 /etc/os-release -> $(readlink deb/etc/os-release)" >want &&
-		test_cmp want got
-	'
-else
-	test_skip 'the files of the installed base-files package (no dpkg here)'
-fi
+test_expect_success BASE_FILES 'setup: the files of the installed base-files package' '
+	sh "$AXFS_TOP/tests/tools/pkgtree.sh" deb base-files &&
+	test -L deb/etc/os-release &&
+	"$AXFS" mkfs -q deb -o deb.axfs
+'
+test_expect_success BASE_FILES 'base-files: ls PATH lists exactly what ls -A lists' '
+	dirs="/ /etc /usr/share/base-files /usr/share/common-licenses /usr/lib" &&
+	mkdir y && for d in $dirs; do
+		echo "y/$(echo $d | tr / _) long - deb$d"
+	done | expect_all &&
+	for d in $dirs; do
+		"$AXFS" ls deb.axfs $d >got &&
+		(cd "deb$d" && ls -A) >want && test_cmp want got &&
+		"$AXFS" ls -l deb.axfs $d | cut_long >got &&
+		test_cmp y/$(echo $d | tr / _) got || return 1
+	done &&
+	"$AXFS" ls -R deb.axfs /usr/share >got &&
+	(cd deb && find usr/share -mindepth 1 | sed "s|^|/|" | sort) >want &&
+	sort got | test_cmp want - &&
+	"$AXFS" ls -l deb.axfs /etc/os-release | cut_long >got &&
+	echo "lrwxrwxrwx 0/0 21 /etc/os-release -> $(readlink deb/etc/os-release)" >want &&
+	test_cmp want got
+'
 
 test_done

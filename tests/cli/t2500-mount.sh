@@ -116,9 +116,9 @@ if command -v dpkg-query >/dev/null; then
 		test "$s" = installed && pkgs="$pkgs $p"
 	done
 fi
-if test -n "$pkgs"; then
-	test_expect_success "setup: the files of$pkgs (devices and owners as root)" '
-		dpkg -L $pkgs | python3 -c "
+test_lazy_prereq DEBIAN_PKGS 'test -n "$pkgs"'
+test_expect_success DEBIAN_PKGS "setup: the files of$pkgs (devices and owners as root)" '
+	dpkg -L $pkgs | python3 -c "
 import os, sys
 for p in sorted(set(l.rstrip(chr(10)) for l in sys.stdin)):
     d = os.path.dirname(p)
@@ -126,60 +126,59 @@ for p in sorted(set(l.rstrip(chr(10)) for l in sys.stdin)):
        os.path.realpath(d) == d and os.path.lexists(p):
         print(p[1:])
 " >list &&
-		mkdir deb &&
-		tar -C / --no-recursion -cf - -T list | tar -C deb --numeric-owner -xpf - &&
-		test "$(find deb -type f | wc -l)" -gt 100 &&
-		if $root; then
-			mkdir deb/dev deb/run &&
-			mknod deb/dev/null c 1 3 && mknod deb/dev/sda1 b 8 1 &&
-			mknod deb/dev/max c 255 255 &&
-			chown 0:6 deb/dev/sda1 && chmod 660 deb/dev/sda1 &&
-			mkfifo deb/run/fifo && chmod 600 deb/run/fifo &&
-			echo cfg >deb/run/owned && chown 1000:1000 deb/run/owned &&
-			chown -h 65534:4294967294 deb/run/fifo &&
-			chmod 4755 deb/run/owned && mkdir -m 1777 deb/tmp
-		fi &&
-		"$AXFS" mkfs -q -b 4KiB --xip "/usr/bin/*" deb -o deb.axfs &&
-		"$AXFS" dump --pages deb.axfs | grep -o "(cblock [0-9]*" | sort -u | wc -l >cblocks &&
-		test "$(cat cblocks)" -gt 100
-	'
+	mkdir deb &&
+	tar -C / --no-recursion -cf - -T list | tar -C deb --numeric-owner -xpf - &&
+	test "$(find deb -type f | wc -l)" -gt 100 &&
+	if $root; then
+		mkdir deb/dev deb/run &&
+		mknod deb/dev/null c 1 3 && mknod deb/dev/sda1 b 8 1 &&
+		mknod deb/dev/max c 255 255 &&
+		chown 0:6 deb/dev/sda1 && chmod 660 deb/dev/sda1 &&
+		mkfifo deb/run/fifo && chmod 600 deb/run/fifo &&
+		echo cfg >deb/run/owned && chown 1000:1000 deb/run/owned &&
+		chown -h 65534:4294967294 deb/run/fifo &&
+		chmod 4755 deb/run/owned && mkdir -m 1777 deb/tmp
+	fi &&
+	"$AXFS" mkfs -q -b 4KiB --xip "/usr/bin/*" deb -o deb.axfs &&
+	"$AXFS" dump --pages deb.axfs | grep -o "(cblock [0-9]*" | sort -u | wc -l >cblocks &&
+	test "$(cat cblocks)" -gt 100
+'
 
-	test_expect_success 'the Debian tree mounts as it is: owners, modes, devices, links, contents' '
-		mkdir -p d && "$AXFS" mount deb.axfs d &&
-		listing deb >want && listing d >got &&
-		diff want got &&
-		fusermount3 -u d
-	'
+test_expect_success DEBIAN_PKGS 'the Debian tree mounts as it is: owners, modes, devices, links, contents' '
+	mkdir -p d && "$AXFS" mount deb.axfs d &&
+	listing deb >want && listing d >got &&
+	diff want got &&
+	fusermount3 -u d
+'
 
-	# Four processes hash every file at once; the daemon (in the
-	# foreground, -v) then says how often it inflated: once per cblock.
-	test_expect_success 'concurrent readers get the right bytes; each cblock is inflated once' '
-		(cd deb && find . -type f -exec sha256sum {} + | sort -k2) >want &&
-		{ "$AXFS" mount -f -v -o cache=512MiB deb.axfs d 2>stats & } &&
-		wait_mounted d &&
-		(for i in 1 2 3 4; do
-			(cd d && find . -type f -exec sha256sum {} + | sort -k2 >../got$i &&
-			 find . -type l -exec readlink {} + >/dev/null) &
-		done; wait) &&
-		for i in 1 2 3 4; do diff want got$i || return 1; done &&
-		fusermount3 -u d &&
-		wait &&
-		cat stats &&
-		grep -q "cblock cache: $(cat cblocks) inflated, [0-9]* hits, [0-9]* waited, 0 evicted" stats
-	'
+# Four processes hash every file at once; the daemon (in the
+# foreground, -v) then says how often it inflated: once per cblock.
+test_expect_success DEBIAN_PKGS 'concurrent readers get the right bytes; each cblock is inflated once' '
+	(cd deb && find . -type f -exec sha256sum {} + | sort -k2) >want &&
+	{ "$AXFS" mount -f -v -o cache=512MiB deb.axfs d 2>stats & } &&
+	wait_mounted d &&
+	(for i in 1 2 3 4; do
+		(cd d && find . -type f -exec sha256sum {} + | sort -k2 >../got$i &&
+		 find . -type l -exec readlink {} + >/dev/null) &
+	done; wait) &&
+	for i in 1 2 3 4; do diff want got$i || return 1; done &&
+	fusermount3 -u d &&
+	wait &&
+	cat stats &&
+	grep -q "cblock cache: $(cat cblocks) inflated, [0-9]* hits, [0-9]* waited, 0 evicted" stats
+'
 
-	test_expect_success 'a cache of 4 cblocks serves concurrent readers right' '
-		{ "$AXFS" mount -f -v -o cache=1,threads=8 deb.axfs d 2>stats & } &&
-		wait_mounted d &&
-		(for i in 1 2 3; do
-			(cd d && find . -type f -exec sha256sum {} + | sort -k2 >../g$i) &
-		done; wait) &&
-		diff want g1 && diff want g2 && diff want g3 &&
-		fusermount3 -u d && wait &&
-		cat stats &&
-		grep -q "[1-9][0-9]* evicted.* of 4 slots held" stats
-	'
-fi
+test_expect_success DEBIAN_PKGS 'a cache of 4 cblocks serves concurrent readers right' '
+	{ "$AXFS" mount -f -v -o cache=1,threads=8 deb.axfs d 2>stats & } &&
+	wait_mounted d &&
+	(for i in 1 2 3; do
+		(cd d && find . -type f -exec sha256sum {} + | sort -k2 >../g$i) &
+	done; wait) &&
+	diff want g1 && diff want g2 && diff want g3 &&
+	fusermount3 -u d && wait &&
+	cat stats &&
+	grep -q "[1-9][0-9]* evicted.* of 4 slots held" stats
+'
 
 # ---- split images ----------------------------------------------------------
 test_expect_success 'a split image mounts from its two segments' '

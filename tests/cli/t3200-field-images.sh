@@ -135,7 +135,7 @@ test_expect_success LOOP 'a split image on two loop devices: fsck, extract, join
 	test_when_finished "losetup -d $loop3" &&
 	"$AXFS" fsck "$loop3" "$loop2" >out &&
 	grep -q "digest ok" out &&
-	rm -rf x && "$AXFS" extract -q "$loop3" "$loop2" x &&
+	rm -rf x && "$AXFS" extract -q --store "$loop2" "$loop3" x &&
 	diff -r --no-dereference tree x &&
 	"$AXFS" split --join "$loop3" "$loop2" -o j.axfs &&
 	cmp j.axfs s.axfs

@@ -17,7 +17,8 @@
 #     rootfs/initramfs-init) that mounts the root read-only and
 #     switch_roots to its /sbin/init.  Boot 1: the unprofiled image from
 #     reserved RAM (root=/dev/root rootfstype=axfs
-#     rootflags=physaddr=ADDR); init runs the workload with the profiler
+#     rootflags=physaddr=ADDR, with ,physsize=SIZE where /proc/iomem does
+#     not list the reserved RAM: RA_ROOTFLAGS, armhf); init runs the workload with the profiler
 #     on and prints /proc/axfs/volume0, which the host reads back from
 #     the serial console;
 #  3. `axfs mkfs -p PROFILE --xip-budget` (AXFS_ROOTFS_BUDGET, 8MiB), boot
@@ -149,6 +150,7 @@ ROOT_DESC="$route"
 PHYS_BASE=$RA_PHYS_BASE
 IMG_SIZE=$size
 XIP_CHECK=$xc
+XIP_IN_RSS=${RA_XIP_IN_RSS:-0}
 EOC
 	if [ "$fstype" = axfs ]; then
 		$SEEDREAD xip "$img" | sed -n 's/^\/bin\/busybox,//p' >"$d/bb.xip"
@@ -159,7 +161,7 @@ EOC
 		append="root=/dev/vda rootfstype=$fstype"
 		args="$(ra_disk "$img" root) $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	*)
-		append="root=/dev/root rootfstype=axfs rootflags=physaddr=$RA_PHYS_BASE"
+		append="root=/dev/root rootfstype=axfs rootflags=${RA_ROOTFLAGS:-physaddr=$RA_PHYS_BASE}"
 		args="-device loader,file=$img,addr=$RA_PHYS_BASE,force-raw=on $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	esac
 	echo "# boot $name: $route, $append"

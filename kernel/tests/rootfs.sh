@@ -89,6 +89,17 @@ mkdir -p "$tree"
 for deb in "$debs"/*.deb; do
 	dpkg-deb -x "$deb" "$tree" || { tap fail "unpack $deb"; finish; }
 done
+# Packages of a merged-/usr release (trixie: riscv64) ship /usr/bin,
+# /usr/sbin and /usr/lib only; base-files' symlinks make /bin, /sbin and
+# /lib (the ELF interpreter's directory).  BIN: where busybox is.
+BIN=bin
+if [ ! -e "$tree/bin" ]; then
+	mkdir -p "$tree/usr/bin" "$tree/usr/sbin" "$tree/usr/lib"
+	ln -s usr/bin "$tree/bin"
+	ln -s usr/sbin "$tree/sbin"
+	ln -s usr/lib "$tree/lib"
+	BIN=usr/bin
+fi
 mkdir -p "$tree/proc" "$tree/sys" "$tree/dev" "$tree/tmp" "$tree/run" "$tree/sbin" "$tree/etc"
 [ -e "$tree/bin/sh" ] || ln -s dash "$tree/bin/sh"
 cp "$here/rootfs/init.sh" "$tree/sbin/init"
@@ -153,7 +164,7 @@ XIP_CHECK=$xc
 XIP_IN_RSS=${RA_XIP_IN_RSS:-0}
 EOC
 	if [ "$fstype" = axfs ]; then
-		$SEEDREAD xip "$img" | sed -n 's/^\/bin\/busybox,//p' >"$d/bb.xip"
+		$SEEDREAD xip "$img" | sed -n "s|^/$BIN/busybox,||p" >"$d/bb.xip"
 	fi
 	tar -cf "$W/data-$name.tar" -C "$d" .
 	case $route in
@@ -188,7 +199,7 @@ rootboot unprofiled "$W/unprofiled.img" phys 0 always
 sed -n '/^AXFS-PROFILE-BEGIN$/,/^AXFS-PROFILE-END$/p' "$W/boot-unprofiled.log" |
 	sed '1d;$d' >"$W/profile.csv"
 host_check "profile of the workload from /proc/axfs/volume0: $(wc -l <"$W/profile.csv") pages, busybox, perl, libc, coreutils among them" \
-	sh -c "grep -q '^\./bin/busybox,' '$W/profile.csv' && grep -q '^\./usr/bin/perl,' '$W/profile.csv' &&
+	sh -c "grep -q '^\./$BIN/busybox,' '$W/profile.csv' && grep -q '^\./usr/bin/perl,' '$W/profile.csv' &&
 	       grep -q '/libc\.so\.6,' '$W/profile.csv' && grep -q '^\./usr/bin/sort,' '$W/profile.csv'"
 
 # ---- boot 2: profiled ----------------------------------------------------------

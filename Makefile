@@ -234,14 +234,15 @@ check-riscv64: $(AXFS) deps-tests-all
 	$(Q)B=$(B) sh tests/run-tests.sh riscv64
 
 # AXFS as the root filesystem (kernel/tests/rootfs.sh): the module route
-# on amd64 and arm64, the built-in route on arm64, the profile loop.
+# on amd64, arm64, armhf and riscv64, the built-in route on arm64, the
+# profile loop.
 # `make bench-rootfs` also writes the tables into bench/RESULTS.md.
 .PHONY: check-rootfs bench-rootfs
 check-rootfs: $(AXFS)
 	$(Q)B=$(B) sh tests/run-tests.sh rootfs
 
 bench-rootfs: $(AXFS)
-	$(Q)for a in $${ROOTFS_ARCHS:-amd64 arm64}; do \
+	$(Q)for a in $${ROOTFS_ARCHS:-amd64 arm64 armhf riscv64}; do \
 		AXFS=$(AXFS) sh kernel/tests/rootfs.sh --arch $$a \
 			$$([ $$a = arm64 ] && echo --builtin) --results bench/RESULTS.md || exit 1; \
 	done

@@ -31,7 +31,7 @@
 #            (cross.sh --arch riscv64)               |
 #   rootfs   AXFS as the root filesystem, one job per |
 #            architecture of $ROOTFS_ARCHS (amd64    |
-#            arm64): kernel/tests/rootfs.sh --arch A, |
+#            arm64 armhf riscv64): rootfs.sh --arch A,|
 #            on arm64 with --builtin                 |
 #   packages tests/packaging/*.sh: the kernel patch, |
 #            the Debian packages, bitbake            /
@@ -56,7 +56,7 @@ SAN_B=${SAN_B:-}
 # the readers untrusted bytes (images, archives, YAML, CSV).  The others
 # exercise the same code on well-formed input, which the normal pass and
 # valgrind (t8100) cover; san-all runs them all.
-ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64"}
+ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64 armhf riscv64"}
 SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t2070-* t2090-* t2095-* t2100-* t2110-* t3000-* t3100-* t4000-* t4500-* t5000-* t6000-* t8200-* t8300-*"}
 
 # ---- one job: sh run-tests.sh --job KIND NAME ------------------------------

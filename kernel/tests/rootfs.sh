@@ -17,7 +17,8 @@
 #     rootfs/initramfs-init) that mounts the root read-only and
 #     switch_roots to its /sbin/init.  Boot 1: the unprofiled image from
 #     reserved RAM (root=/dev/root rootfstype=axfs
-#     rootflags=physaddr=ADDR); init runs the workload with the profiler
+#     rootflags=physaddr=ADDR, with ,physsize=SIZE where /proc/iomem does
+#     not list the reserved RAM: RA_ROOTFLAGS, armhf); init runs the workload with the profiler
 #     on and prints /proc/axfs/volume0, which the host reads back from
 #     the serial console;
 #  3. `axfs mkfs -p PROFILE --xip-budget` (AXFS_ROOTFS_BUDGET, 8MiB), boot
@@ -88,6 +89,17 @@ mkdir -p "$tree"
 for deb in "$debs"/*.deb; do
 	dpkg-deb -x "$deb" "$tree" || { tap fail "unpack $deb"; finish; }
 done
+# Packages of a merged-/usr release (trixie: riscv64) ship /usr/bin,
+# /usr/sbin and /usr/lib only; base-files' symlinks make /bin, /sbin and
+# /lib (the ELF interpreter's directory).  BIN: where busybox is.
+BIN=bin
+if [ ! -e "$tree/bin" ]; then
+	mkdir -p "$tree/usr/bin" "$tree/usr/sbin" "$tree/usr/lib"
+	ln -s usr/bin "$tree/bin"
+	ln -s usr/sbin "$tree/sbin"
+	ln -s usr/lib "$tree/lib"
+	BIN=usr/bin
+fi
 mkdir -p "$tree/proc" "$tree/sys" "$tree/dev" "$tree/tmp" "$tree/run" "$tree/sbin" "$tree/etc"
 [ -e "$tree/bin/sh" ] || ln -s dash "$tree/bin/sh"
 cp "$here/rootfs/init.sh" "$tree/sbin/init"
@@ -149,9 +161,10 @@ ROOT_DESC="$route"
 PHYS_BASE=$RA_PHYS_BASE
 IMG_SIZE=$size
 XIP_CHECK=$xc
+XIP_IN_RSS=${RA_XIP_IN_RSS:-0}
 EOC
 	if [ "$fstype" = axfs ]; then
-		$SEEDREAD xip "$img" | sed -n 's/^\/bin\/busybox,//p' >"$d/bb.xip"
+		$SEEDREAD xip "$img" | sed -n "s|^/$BIN/busybox,||p" >"$d/bb.xip"
 	fi
 	tar -cf "$W/data-$name.tar" -C "$d" .
 	case $route in
@@ -159,7 +172,7 @@ EOC
 		append="root=/dev/vda rootfstype=$fstype"
 		args="$(ra_disk "$img" root) $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	*)
-		append="root=/dev/root rootfstype=axfs rootflags=physaddr=$RA_PHYS_BASE"
+		append="root=/dev/root rootfstype=axfs rootflags=${RA_ROOTFLAGS:-physaddr=$RA_PHYS_BASE}"
 		args="-device loader,file=$img,addr=$RA_PHYS_BASE,force-raw=on $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	esac
 	echo "# boot $name: $route, $append"
@@ -186,7 +199,7 @@ rootboot unprofiled "$W/unprofiled.img" phys 0 always
 sed -n '/^AXFS-PROFILE-BEGIN$/,/^AXFS-PROFILE-END$/p' "$W/boot-unprofiled.log" |
 	sed '1d;$d' >"$W/profile.csv"
 host_check "profile of the workload from /proc/axfs/volume0: $(wc -l <"$W/profile.csv") pages, busybox, perl, libc, coreutils among them" \
-	sh -c "grep -q '^\./bin/busybox,' '$W/profile.csv' && grep -q '^\./usr/bin/perl,' '$W/profile.csv' &&
+	sh -c "grep -q '^\./$BIN/busybox,' '$W/profile.csv' && grep -q '^\./usr/bin/perl,' '$W/profile.csv' &&
 	       grep -q '/libc\.so\.6,' '$W/profile.csv' && grep -q '^\./usr/bin/sort,' '$W/profile.csv'"
 
 # ---- boot 2: profiled ----------------------------------------------------------

@@ -864,22 +864,25 @@ fail:
 	return rc;
 }
 
-int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
-			   size_t len, const char *name,
-			   const struct axfs_open_opts *o,
-			   struct axfs_error *err)
+/*
+ * An image whose bytes are in memory: borrowed (axfs_image_open_buffer),
+ * or owned (`own`: reader_open_owned), freed with the image or here when
+ * the open fails.
+ */
+static int open_in_memory(struct axfs_image **out, const uint8_t *buf,
+			  uint8_t *own, uint64_t len, const char *name,
+			  const struct axfs_open_opts *o, struct axfs_error *err)
 {
-	struct axfs_image *img;
+	struct axfs_image *img = image_new(name);
 	int rc;
 
 	*out = NULL;
-	if (o && (rc = opts_size_check(o->struct_size, sizeof(*o),
-				       "axfs_image_open_buffer", err)) < 0)
-		return rc;
-	img = image_new(name);
-	if (!img)
+	if (!img) {
+		free(own);
 		return axfs_error_sys(err, ENOMEM, "image buffer");
+	}
 	img->buf = buf;
+	img->own_buf = own;
 	img->seg0_len = len;
 	rc = open_store(img, o, err);
 	if (rc == 0)
@@ -892,30 +895,26 @@ int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
 	return 0;
 }
 
-int reader_open_owned(struct axfs_image **out, uint8_t *buf,
-			   uint64_t len, const char *name,
+int axfs_image_open_buffer(struct axfs_image **out, const void *buf,
+			   size_t len, const char *name,
 			   const struct axfs_open_opts *o,
 			   struct axfs_error *err)
 {
-	struct axfs_image *img = image_new(name);
 	int rc;
 
 	*out = NULL;
-	if (!img) {
-		free(buf);
-		return axfs_error_sys(err, ENOMEM, "image buffer");
-	}
-	img->buf = img->own_buf = buf;
-	img->seg0_len = len;
-	rc = open_store(img, o, err);
-	if (rc == 0)
-		rc = open_common(img, o, err);
-	if (rc < 0) {
-		axfs_image_close(img);
+	if (o && (rc = opts_size_check(o->struct_size, sizeof(*o),
+				       "axfs_image_open_buffer", err)) < 0)
 		return rc;
-	}
-	*out = img;
-	return 0;
+	return open_in_memory(out, buf, NULL, len, name, o, err);
+}
+
+int reader_open_owned(struct axfs_image **out, uint8_t *buf,
+		      uint64_t len, const char *name,
+		      const struct axfs_open_opts *o,
+		      struct axfs_error *err)
+{
+	return open_in_memory(out, buf, buf, len, name, o, err);
 }
 
 void axfs_image_close(struct axfs_image *img)

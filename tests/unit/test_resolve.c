@@ -44,9 +44,7 @@ static void mk(const char *rel, const char *link_target, int is_dir)
 
 static void setup(void)
 {
-	struct axfs_build_opts o;
-	struct axfs_error err;
-	char src[128], out[128], name[16], target[64];
+	char name[16], target[64];
 
 	snprintf(dir, sizeof(dir), "/tmp/axfs-resolve.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -84,11 +82,7 @@ static void setup(void)
 			snprintf(target, sizeof(target), "usr");
 		mk(name, target, 0);
 	}
-	snprintf(src, sizeof(src), "%s/tree", dir);
-	snprintf(out, sizeof(out), "%s/img", dir);
-	unit_build_opts(&o, src, out, 4096);
-	ck_assert_msg(axfs_build(&o, NULL, &err) == 0, "%s", err.msg);
-	img_buf = unit_read_file(o.output, &img_len);
+	img_buf = unit_build_tree_image(dir, 4096, &img_len);
 }
 
 static void teardown(void)
@@ -100,12 +94,7 @@ static void teardown(void)
 
 static struct axfs_image *open_img(void)
 {
-	struct axfs_image *img;
-	struct axfs_error err;
-
-	ck_assert_msg(axfs_image_open_buffer(&img, img_buf, img_len, "img",
-					     NULL, &err) == 0, "%s", err.msg);
-	return img;
+	return unit_open_buffer(img_buf, img_len);
 }
 
 /* The links followed, as on_link saw them: "/bin /etc/abs ". */

@@ -13,6 +13,8 @@
 #include "axfs_tree.h"
 #include "axfs_packer.h"
 
+struct axfs_image;
+
 /* An entry of TYPE at PATH (mode, size, symlink target, hard-link target
  * as given; owner root; a character device is 1:3), for axfs_tree_add(). */
 struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
@@ -26,6 +28,14 @@ void unit_spool(struct axfs_spool *s, const void *data, size_t len);
 
 /* The whole file at path, malloc()ed; the test fails if it cannot. */
 uint8_t *unit_read_file(const char *path, size_t *len);
+/* DIR/tree built into DIR/img (unit_build_opts(), BLOCK_SIZE blocks)
+ * and the image's bytes, malloc()ed; the test fails if the build does. */
+uint8_t *unit_build_tree_image(const char *dir, uint32_t block_size,
+			       size_t *len);
+/* A reading handle on the image in buf, which must outlive it; the test
+ * fails if it cannot be opened. */
+struct axfs_image *unit_open_buffer(const uint8_t *buf, size_t len);
+
 /* rm -rf dir; the test fails if it cannot. */
 void unit_remove_tree(const char *dir);
 

@@ -18,9 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "axfs_build.h"
 #include "unit.h"
-#include "unit_build.h"
 #include "axfs_cblock_pool.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"

@@ -16,7 +16,7 @@
 /* Writes the C string s to f, escaped. */
 static inline void cmd_put_escaped(FILE *f, const char *s)
 {
-	axfs_text_write(f, s, strlen(s));
+	text_write(f, s, strlen(s));
 }
 
 /* s escaped, in one of a few buffers reused in turn, so that one printf()

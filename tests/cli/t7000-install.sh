@@ -115,8 +115,8 @@ test_expect_success 'the installed headers are include/axfs/, no private one' '
 '
 
 test_expect_success 'the functions of the pipeline stages and the internal headers are not exported' '
-	for s in pack_tree plan_tree write_image bytetable_build axfs_tree_add \
-		 axfs_outfile_open axfs_report_build axfs_json_str; do
+	for s in pack_tree plan_tree write_image bytetable_build tree_add \
+		 outfile_open report_build json_str; do
 		grep -qx "$s" exported && { echo "exported: $s"; return 1; }
 		nm "$D/usr/lib/libaxfsimg.a" | grep -q " T $s\$" || { echo "not in the library: $s"; return 1; }
 	done &&

@@ -9,7 +9,8 @@
  * cblock in fsck_deep.c), fsck_super.c again (cblocks, bytes that belong
  * to nothing).  The phases call only the helpers: fsck_report.c (the
  * check table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
- * offsets, table entries); none calls back into this file.  The image is
+ * offsets, table entries), fsck_path.c (names and paths of inodes); none
+ * calls back into this file or into a phase.  The image is
  * only ever read.  Every field is range-checked before use, and every
  * allocation is sized from counts bounded by bytes that exist and charged
  * against a memory limit.
@@ -111,6 +112,7 @@ static void finish_digest(struct fsck *f, struct digest_job *j)
 static void fsck_free_all(struct fsck *f)
 {
 	fsck_tree_free(f);
+	fsck_path_free(f);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		if (f->r[r].owned) {
 			free(f->r[r].owned);

@@ -6,8 +6,9 @@
  * sees (inodes that share their data and their mode and owner), every
  * entry with the image timestamp as its mtime.
  *
- * The entries come from the image source (libaxfsimg/source_image.c), the
- * same producer mkfs reads an image with, so that
+ * The entries come from the image source
+ * (libaxfsimg/source/source_image.c), the same producer mkfs reads an
+ * image with, so that
  *     axfs extract --tar - a.axfs | axfs mkfs - -o b.axfs
  * sees what `axfs mkfs a.axfs -o b.axfs` sees and writes the same bytes
  * (given the same timestamp).  A FILE is written to a temporary file

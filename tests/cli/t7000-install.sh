@@ -124,6 +124,16 @@ test_expect_success 'the functions of the pipeline stages and the internal heade
 	grep -qx axfs_fsck_file exported
 '
 
+# axfs_ means exported: a private function takes its unit's prefix
+# (libaxfsimg/README.md, Names).
+test_expect_success 'every axfs_ function of the library is exported' '
+	nm "$D/usr/lib/libaxfsimg.a" |
+	awk "\$2 == \"T\" && \$3 ~ /^axfs_/ { print \$3 }" | sort -u >axfs_defined &&
+	test "$(wc -l <axfs_defined)" -gt 20 &&
+	comm -23 axfs_defined exported >axfs_private &&
+	test_cmp /dev/null axfs_private
+'
+
 test_expect_success 'every exported symbol is declared in an installed header' '
 	bad=0 &&
 	while read -r s; do

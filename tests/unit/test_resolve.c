@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/unit/test_resolve.c - axfs_image_resolve() and axfs_image_lookup()
- * (libaxfsimg/reader_path.c) on an image built by axfs_build() from a real
+ * (libaxfsimg/read/reader_path.c) on an image built by axfs_build() from a real
  * directory shaped like Debian's: usr-merge links (/bin -> usr/bin),
  * /etc/os-release -> ../usr/lib/os-release, an absolute link, links that
  * climb above the root, loops, a chain of exactly 40 links and one of 41,

@@ -267,19 +267,28 @@ int fsck_all_zero(const uint8_t *p, uint64_t n);
 /* 1 and *first (its index) when p[0, n) has a non-zero byte. */
 int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first);
 
-/* fsck_input.c.  Bounded memory: when the image is a file mapping (mapped), give back
+/* fsck_input.c: an image file, device or stream in one read-only view
+ * (p, len).  Open, then load; close after either (also when they fail). */
+struct fsck_input {
+	int fd;
+	const char *name;	/* path, or AXFS_STDIN_NAME for "-" */
+	uint64_t len;
+	int is_device;
+	int is_file;		/* a regular file: copied, never mapped */
+	int mapped;
+	uint8_t *p;
+};
+int fsck_input_open(struct fsck_input *in, const char *path,
+		    struct axfs_error *err);
+int fsck_input_load(struct fsck_input *in, uint64_t max_memory,
+		    struct axfs_error *err);
+void fsck_input_close(struct fsck_input *in);
+/* Bounded memory: when the image is a file mapping (mapped), give back
  * the pages of [from, to) a sequential reader has passed; touching them
  * again maps them again from the page cache.  Does nothing otherwise. */
 void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
 			uint64_t to);
 
-/* fsck.c: checks the image img[0, len); split: two segments were joined,
- * the first seg1_len bytes long. */
-int fsck_run_image(const uint8_t *img, uint64_t len, int split,
-		   uint64_t seg1_len, int is_device, int mapped,
-		   const char *name,
-		   const struct axfs_fsck_opts *o, struct axfs_fsck_result *res,
-		   struct axfs_error *err);
 
 /* fsck_super.c, in the order they run */
 int fsck_check_superblock(struct fsck *f);	/* -1: not AXFS at all */

@@ -119,19 +119,19 @@ static int load_side(struct side *s, const char *path)
 	so.max_memory = cmd_image.max_memory;
 	s->name = path;
 	axfs_error_clear(&err);
-	if (axfs_source_open(&s->src, path, &so, &err) < 0 ||
-	    axfs_tree_init(&s->tree, &cmd_logger, &err) < 0)
+	if (source_open(&s->src, path, &so, &err) < 0 ||
+	    tree_init(&s->tree, &cmd_logger, &err) < 0)
 		goto fail;
 	s->have_tree = 1;
 	while ((rc = s->src->ops->next(s->src, &ent, &err)) > 0) {
-		if (axfs_tree_add(&s->tree, &ent, NULL, &err) < 0) {
+		if (tree_add(&s->tree, &ent, NULL, &err) < 0) {
 			free(ent.data.host_path);
 			goto fail_named;
 		}
 	}
 	if (rc < 0)
 		goto fail;
-	if (axfs_tree_finalize(&s->tree, &err) < 0)
+	if (tree_finalize(&s->tree, &err) < 0)
 		goto fail_named;
 	return 0;
 fail_named:
@@ -145,8 +145,8 @@ fail:
 static void free_side(struct side *s)
 {
 	if (s->have_tree)
-		axfs_tree_free(&s->tree);
-	axfs_source_destroy(s->src);
+		tree_free(&s->tree);
+	source_destroy(s->src);
 }
 
 static const struct axfs_tree_entry *data_of(const struct axfs_tree_entry *e)

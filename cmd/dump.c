@@ -116,7 +116,7 @@ static void show_super_text(struct axfs_image *img)
 	{
 		char esc[4 * AXFS_SIGNATURE_LEN + 1];
 
-		axfs_text_escape(esc, (const char *)s->signature, sig);
+		text_escape(esc, (const char *)s->signature, sig);
 		printf("  signature         \"%s\"\n", esc);
 	}
 	printf("  digest            ");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd/escape.h - names in text for people: the library's one escaping
- * rule (include/axfs/axfs_text.h) aimed at cmd/'s output, as cmd/json.h
+ * rule (libaxfsimg/internal/axfs_text.h) aimed at cmd/'s output, as cmd/json.h
  * is for JSON.  Every message (cmd_error() & co.) is escaped as a whole
  * by common.c; lines on stdout that show a name use these.
  */
@@ -16,7 +16,7 @@
 /* Writes the C string s to f, escaped. */
 static inline void cmd_put_escaped(FILE *f, const char *s)
 {
-	axfs_text_write(f, s, strlen(s));
+	text_write(f, s, strlen(s));
 }
 
 /* s escaped, in one of a few buffers reused in turn, so that one printf()

@@ -737,7 +737,7 @@ static int by_share(const void *a, const void *b, void *ctx)
 /*
  * Link groups: non-empty regular files that share their nodes (same
  * inode_array_index and size) and their mode/owner tuple, the rule of
- * the image source (libaxfsimg/source_image.c) that --tar writes as hard
+ * the image source (libaxfsimg/source/source_image.c) that --tar writes as hard
  * links.  The first in walk order is written, the others linked to it;
  * the data of the first files only is read, and counted in bytes_total.
  */

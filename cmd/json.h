@@ -13,24 +13,24 @@
 
 static inline size_t cmd_utf8_seq(const unsigned char *s, size_t n)
 {
-	return axfs_utf8_seq(s, n);
+	return json_utf8_seq(s, n);
 }
 
 /* Bytes (names): invalid UTF-8 as \udcXX, see include/axfs/axfs_json.h. */
 static inline void cmd_json_str(const char *str, size_t n)
 {
-	axfs_json_str(stdout, str, n);
+	json_str(stdout, str, n);
 }
 
 static inline void cmd_json_cstr(const char *s)
 {
-	axfs_json_cstr(stdout, s);
+	json_cstr(stdout, s);
 }
 
 /* Text for people: invalid UTF-8 as U+FFFD. */
 static inline void cmd_json_text(const char *s)
 {
-	axfs_json_text(stdout, s);
+	json_text(stdout, s);
 }
 
 #endif

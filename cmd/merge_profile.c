@@ -290,7 +290,7 @@ static int print_stats(const struct axfs_profile *p, size_t ninputs, int json)
 
 /*
  * Writes to a temporary file beside OUT and renames it over OUT only when
- * everything is written and synced (axfs_outfile_*), so a failed merge
+ * everything is written and synced (outfile_*), so a failed merge
  * never leaves a truncated profile behind.
  */
 static int write_output(const struct axfs_profile *p, const char *out)
@@ -308,7 +308,7 @@ static int write_output(const struct axfs_profile *p, const char *out)
 		return 0;
 	}
 	cmd_remove_output_on_signal();
-	if (axfs_outfile_open(&of, out, &err) < 0) {
+	if (outfile_open(&of, out, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return -1;
 	}
@@ -319,22 +319,22 @@ static int write_output(const struct axfs_profile *p, const char *out)
 		cmd_error("cannot write '%s': %s", out, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
 	if (axfs_profile_write(p, f, &err) < 0 || fflush(f) != 0) {
 		cmd_error("cannot write '%s': %s", out,
 			  strerror(err.sys_errno ? err.sys_errno : errno));
 		fclose(f);
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
 	if (fclose(f) != 0) {
 		cmd_error("cannot write '%s': %s", out, strerror(errno));
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
-	if (axfs_outfile_commit(&of, &err) < 0) {
+	if (outfile_commit(&of, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return -1;
 	}

@@ -344,7 +344,7 @@ int cmd_mkfs(int argc, char **argv)
 					"'/', such as '/bin/*'", optarg);
 				goto out;
 			}
-			if (axfs_glob_check(optarg, why, sizeof(why)) < 0) {
+			if (glob_check(optarg, why, sizeof(why)) < 0) {
 				rc = cmd_usage_error("--xip '%s': %s", optarg,
 						     why);
 				goto out;
@@ -527,7 +527,7 @@ int cmd_mkfs(int argc, char **argv)
 				     "a report cannot go there too");
 		goto out;
 	}
-	if (o.source_store && !axfs_source_is_image(argv[optind])) {
+	if (o.source_store && !source_is_image(argv[optind])) {
 		rc = cmd_usage_error("too many arguments: only an AXFS image "
 				     "source takes a store segment, and '%s' "
 				     "is none", argv[optind]);

@@ -31,7 +31,7 @@ static int unknown_long_option(const char *arg, const struct option *longopts)
 	if (names) {
 		for (size_t i = 0; i < n; i++)
 			names[i] = longopts[i].name;
-		best = axfs_suggest(word, names);
+		best = suggest_word(word, names);
 	}
 	if (best) {
 		char sugg[80];

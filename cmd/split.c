@@ -213,16 +213,16 @@ static int do_split(const char *image, const char *mmap_out,
 		cmd_error("cannot open '%s': %s", image, strerror(errno));
 		return EXIT_OPERATIONAL;
 	}
-	if (axfs_outfile_open(&of1, mmap_out, &err) < 0 ||
-	    axfs_outfile_open(&of2, store_out, &err) < 0) {
+	if (outfile_open(&of1, mmap_out, &err) < 0 ||
+	    outfile_open(&of2, store_out, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
 	if (copy_range(fd, image, 0, mmap_size, &of1) < 0 ||
 	    copy_range(fd, image, mmap_size, size - mmap_size, &of2) < 0)
 		goto out;
-	if (axfs_outfile_commit(&of1, &err) < 0 ||
-	    axfs_outfile_commit(&of2, &err) < 0) {
+	if (outfile_commit(&of1, &err) < 0 ||
+	    outfile_commit(&of2, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
@@ -231,8 +231,8 @@ static int do_split(const char *image, const char *mmap_out,
 		 (unsigned long long)(size - mmap_size));
 	rc = EXIT_OK;
 out:
-	axfs_outfile_abort(&of1);
-	axfs_outfile_abort(&of2);
+	outfile_abort(&of1);
+	outfile_abort(&of2);
 	close(fd);
 	return rc;
 }
@@ -262,20 +262,20 @@ static int do_join(const char *mmap_in, const char *store_in, const char *out)
 			  strerror(errno));
 		goto out;
 	}
-	if (axfs_outfile_open(&of, out, &err) < 0) {
+	if (outfile_open(&of, out, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
 	if (copy_range(fd1, mmap_in, 0, mmap_size, &of) < 0 ||
 	    copy_range(fd2, store_in, 0, size - mmap_size, &of) < 0)
 		goto out;
-	if (axfs_outfile_commit(&of, &err) < 0) {
+	if (outfile_commit(&of, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
 	rc = EXIT_OK;
 out:
-	axfs_outfile_abort(&of);
+	outfile_abort(&of);
 	if (fd1 >= 0)
 		close(fd1);
 	if (fd2 >= 0)

@@ -36,7 +36,7 @@ void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e)
 {
 	struct axfs_error err;
 
-	ck_assert_msg(axfs_tree_add(t, e, NULL, &err) == 0, "%s: %s", e->path,
+	ck_assert_msg(tree_add(t, e, NULL, &err) == 0, "%s: %s", e->path,
 		      err.msg);
 }
 

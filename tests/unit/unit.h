@@ -16,11 +16,11 @@
 struct axfs_image;
 
 /* An entry of TYPE at PATH (mode, size, symlink target, hard-link target
- * as given; owner root; a character device is 1:3), for axfs_tree_add(). */
+ * as given; owner root; a character device is 1:3), for tree_add(). */
 struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
 				 uint32_t mode, uint64_t size,
 				 const char *target, const char *hardlink_to);
-/* axfs_tree_add() of *e, which must succeed. */
+/* tree_add() of *e, which must succeed. */
 void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e);
 
 /* A spool (what the packer hands the writer) holding len bytes of data. */

@@ -26,8 +26,9 @@
  *   devices keep their number in the size field; fifos and sockets and
  *   empty files have no data.
  * - Directory entries are sorted by name, the entries of each directory
- *   contiguous, directories laid out breadth first from the root.  Hard
- *   links share their data (and so their inode number).  Superblock with
+ *   contiguous, directories laid out breadth first from the root.  Files
+ *   of equal content (hard links among them) share their data, and so
+ *   their inode number, as with mkfs.cramfs.  Superblock with
  *   CRAMFS_FLAG_FSID_VERSION_2 (size, CRC-32 of the image, file and block
  *   counts), CRAMFS_FLAG_SORTED_DIRS and, with XIP files,
  *   CRAMFS_FLAG_EXT_BLOCK_POINTERS.
@@ -255,18 +256,39 @@ static void put_inode(unsigned char *p, const struct ent *e, uint32_t namelen4)
 	put_le32(p + 8, namelen4 | (e->offset >> 2) << 6);
 }
 
-struct link {
-	dev_t dev;
-	ino_t ino;
-	struct ent *first;
+/* A regular file's data already in the image, for files equal to it. */
+struct seen {
+	uint32_t size, crc;
+	struct ent *e;
 };
+
+/* The earlier file whose content is DATA, if any (re-read to compare). */
+static struct ent *same_as(const struct seen *seen, size_t n, const struct ent *e,
+			   const unsigned char *data, uint32_t crc)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		unsigned char *other;
+		bool same;
+
+		if (seen[k].size != e->size || seen[k].crc != crc)
+			continue;
+		other = read_all(seen[k].e);
+		same = !memcmp(other, data, e->size);
+		free(other);
+		if (same)
+			return seen[k].e;
+	}
+	return NULL;
+}
 
 int main(int argc, char **argv)
 {
 	struct img im = { 0 };
 	struct ent *root, **all, **xip;
-	struct link *links;
-	size_t n, i, k, nxip = 0, nlinks = 0;
+	struct seen *seen;
+	size_t n, i, k, nxip = 0, nseen = 0;
 	uint32_t blocks = 0, flags, xip_pages = 0;
 	const char *name = "Compressed";
 	char *tmp;
@@ -331,7 +353,7 @@ int main(int argc, char **argv)
 	}
 
 	/* The data: block pointer tables and zlib blocks; XIP pages later. */
-	links = xmalloc(n * sizeof(*links));
+	seen = xmalloc(n * sizeof(*seen));
 	xip = xmalloc(n * sizeof(*xip));
 	for (i = 1; i < n; i++) {
 		struct ent *e = all[i];
@@ -352,16 +374,6 @@ int main(int argc, char **argv)
 		e->size = (uint32_t)e->st.st_size;
 		if (!e->size)
 			continue;
-		if (S_ISREG(e->st.st_mode) && e->st.st_nlink > 1) {
-			for (k = 0; k < nlinks; k++)
-				if (links[k].dev == e->st.st_dev && links[k].ino == e->st.st_ino)
-					break;
-			if (k < nlinks) {
-				e->offset = links[k].first->offset;
-				continue;
-			}
-			links[nlinks++] = (struct link){ e->st.st_dev, e->st.st_ino, e };
-		}
 		if (S_ISLNK(e->st.st_mode)) {
 			ssize_t r;
 
@@ -371,7 +383,18 @@ int main(int argc, char **argv)
 				die("cannot read link '%s': %s", e->path,
 				    r < 0 ? strerror(errno) : "it changed");
 		} else {
+			uint32_t crc;
+			struct ent *first;
+
 			data = read_all(e);
+			crc = (uint32_t)crc32(crc32(0, Z_NULL, 0), data, e->size);
+			first = same_as(seen, nseen, e, data, crc);
+			if (first) {
+				e->offset = first->offset;
+				free(data);
+				continue;
+			}
+			seen[nseen++] = (struct seen){ e->size, crc, e };
 		}
 		if (im.len >= MAX_DATA_OFFSET)
 			die("the data passes 256 MiB, beyond cramfs's offsets (at '%s')", e->path);

@@ -7,10 +7,12 @@
 #                          unset) and xipflash.ko into STAGE's modules,
 #                          mkcramfs-xip built; sets CRAMFS_WHY to the
 #                          reason when one of them cannot be had
-#   cramfs_images TREE     $W/cramfs-xip.img (mkcramfs-xip; also as
+#   cramfs_images TREE STAGE
+#                          $W/cramfs-xip.img (mkcramfs-xip; also as
 #                          cramfs-xip-phram.img), $W/cramfs-mkfs.img
 #                          (util-linux mkfs.cramfs: no XIP) and the
 #                          tree's listing for the guest's comparison
+#                          (STAGE/data/manifest)
 #   cramfs_xip_pages       how many pages mkcramfs-xip stored for XIP
 #   cramfs_place IMAGE     like run.sh's place, in a window of a power of
 #                          two bytes (what physmap maps); sets placed, or
@@ -105,7 +107,7 @@ cramfs_prepare() {	# cramfs_prepare STAGE
 	KT_MODULES="$KT_MODULES $CRAMFS_MODULES"
 }
 
-cramfs_images() {	# cramfs_images TREE
+cramfs_images() {	# cramfs_images TREE STAGE
 	"$W/mkcramfs-xip" "$1" "$W/cramfs-xip.img" 2>"$W/cramfs-xip.summary" ||
 		{ CRAMFS_WHY="mkcramfs-xip failed: $(cat "$W/cramfs-xip.summary")"; return 1; }
 	ln -f "$W/cramfs-xip.img" "$W/cramfs-xip-phram.img"
@@ -117,7 +119,7 @@ cramfs_images() {	# cramfs_images TREE
 	# What the guest compares each cramfs mount with: every entry's type,
 	# mode, size (not directories': cramfs's are its records' bytes),
 	# link target and content, listed by the same busybox as in the guest.
-	(cd "$1" && "$KT_BUSYBOX" sh "$here/guest/manifest.sh") >"$stage/data/manifest" ||
+	(cd "$1" && "$KT_BUSYBOX" sh "$here/guest/manifest.sh") >"$2/data/manifest" ||
 		{ CRAMFS_WHY="cannot list $1"; return 1; }
 }
 

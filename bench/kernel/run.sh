@@ -152,7 +152,7 @@ mkfs.erofs -zlz4hc -T $MTIME --all-root --quiet "$W/erofs-lz4hc.img" "$tree" >/d
 	die "mkfs.erofs failed"
 # cramfs with XIP: bench/kernel/cramfs.sh (module, images, guest checks).
 . "$here/cramfs.sh"
-cramfs_prepare "$stage" && cramfs_images "$tree" ||
+cramfs_prepare "$stage" && cramfs_images "$tree" "$stage" ||
 	say "no cramfs rows: $CRAMFS_WHY"
 
 # The programs started cold, in this order (the guest's chroot is the mount).

@@ -27,8 +27,16 @@
 #   sqfs-128K-mtd  the 128 KiB image on phram + mtdblock (memory)
 #   erofs-lz4hc    mkfs.erofs -zlz4hc (the only compressors Debian 12's
 #                  erofs-utils and 6.1 share are lz4 and lz4hc)
-# cramfs: skipped when the kernel's config has CONFIG_CRAMFS unset (Debian's
-# 6.1 has).  Every file system is measured in the same boot, caches dropped
+#   cramfs-xip     bench/kernel/mkcramfs-xip (what mkcramfs -X does: ELF
+#                  files uncompressed, page-aligned) on a map_ram MTD over
+#                  reserved RAM (xipflash.ko), -t cramfs mtd:physmap-flash.0
+#   cramfs-xip-phram  the same image on phram (-t cramfs mtd:NAME): no XIP,
+#                  phram's point() gives cramfs no physical address
+#   cramfs-mkfs    util-linux mkfs.cramfs (no XIP), as cramfs-xip
+# cramfs.ko is built from Debian's linux-source (CONFIG_CRAMFS is unset in
+# Debian's kernels): bench/kernel/cramfs.sh; when it or an image cannot be
+# had, the cramfs rows are left out and the line above the table says why.
+# Every file system is measured in the same boot, caches dropped
 # before each measurement (guest/bench.sh): cold sequential read of every
 # file, 4 KiB random reads across the files of 1 MiB or more, the time to
 # first output of a set of real programs started cold (chroot), page cache
@@ -117,7 +125,7 @@ cc -static -O2 -Wall -o "$stage/bin/benchio" "$here/benchio.c" || die "cannot bu
 cc -static -O2 -pthread -o "$stage/bin/probe" "$tests/probe.c" || die "cannot build probe"
 cp "$tests/guest/init" "$stage/init"
 chmod 755 "$stage/init"
-cp "$here/guest/bench.sh" "$stage/tests/"
+cp "$here/guest/bench.sh" "$here/guest/cramfs.sh" "$here/guest/manifest.sh" "$stage/tests/"
 KT_INITRD=$W/initrd.cpio
 
 boot() {	# boot LOG CONFIG QEMU-ARGS...
@@ -142,9 +150,10 @@ sq "$W/sqfs-128K.img" 128K || die "mksquashfs failed"
 sq "$W/sqfs-4K.img" 4K || die "mksquashfs -b 4K failed"
 mkfs.erofs -zlz4hc -T $MTIME --all-root --quiet "$W/erofs-lz4hc.img" "$tree" >/dev/null ||
 	die "mkfs.erofs failed"
-cramfs="not built: CONFIG_CRAMFS is not set in $KVER's config"
-grep -q '^CONFIG_CRAMFS=[ym]' "$KDIR/.config" 2>/dev/null &&
-	cramfs="built, but not measured: this script has no cramfs row yet"
+# cramfs with XIP: bench/kernel/cramfs.sh (module, images, guest checks).
+. "$here/cramfs.sh"
+cramfs_prepare "$stage" && cramfs_images "$tree" "$stage" ||
+	say "no cramfs rows: $CRAMFS_WHY"
 
 # The programs started cold, in this order (the guest's chroot is the mount).
 PROGS='/bin/busybox echo busybox
@@ -187,6 +196,9 @@ place() {	# place IMAGE -> ADDR SIZE (rounded up to 1 MiB)
 place "$W/axfs-xip-mem.img"; xip_at=${placed% *}
 place "$W/axfs-64K.img"; gz_at=${placed% *}
 place "$W/sqfs-128K.img"; sq_at=$placed
+[ -n "$CRAMFS_WHY" ] ||
+	{ cramfs_place "$W/cramfs-xip.img" && cx_at="${placed% *},${placed#* }" &&
+	  cramfs_place "$W/cramfs-mkfs.img" && cm_at="${placed% *},${placed#* }"; }
 FS="axfs-64K|axfs|/dev/vda||block
 axfs-4K|axfs|/dev/vdb||block
 sqfs-128K|squashfs|/dev/vdc||block
@@ -195,6 +207,10 @@ erofs-lz4hc|erofs|/dev/vde||block
 axfs-64K-mem|axfs|none|physaddr=$gz_at|memory
 axfs-xip-mem|axfs|none|physaddr=$xip_at|memory
 sqfs-128K-mtd|squashfs|phram:${sq_at% *},${sq_at#* }||memory"
+[ -n "$CRAMFS_WHY" ] || FS="$FS
+cramfs-xip|cramfs|physmap:$cx_at||memory
+cramfs-xip-phram|cramfs|mtd-phram:$cx_at||memory
+cramfs-mkfs|cramfs|physmap:$cm_at||memory"
 say "boot 2: measure $(echo "$FS" | wc -l) file systems ($(date -u +%T))"
 # shellcheck disable=SC2086
 boot "$W/boot2.log" "FS='$FS'
@@ -212,11 +228,18 @@ xip_pages=$(python3 "$AXFS_TOP/tests/tools/seedread.py" xip "$W/axfs-xip-mem.img
 echo "Debian $KVER, $(qemu-system-x86_64 --version | head -n 1), TCG -smp 2 -m 512M."
 echo "Tree: $tree_mib MiB, $tree_files files ($tree_what)."
 echo "Programs started cold: $(cut -d' ' -f1 "$stage/data/progs" | xargs -r -n1 basename | xargs)."
-echo "axfs-xip-mem: $xip_pages XIP pages from the profile; cramfs: $cramfs."
+echo "axfs-xip-mem: $xip_pages XIP pages from the profile."
+if [ -n "$CRAMFS_WHY" ]; then
+	echo "cramfs-xip: not measured: $CRAMFS_WHY."
+else
+	echo "cramfs-xip: $(cramfs_xip_pages) XIP pages (every ELF file whole)."
+fi
 echo
 echo "$FS" | cut -d'|' -f1,5 | while IFS='|' read -r name medium; do
 	img=$W/$name.img
 	[ -f "$img" ] || img=$W/${name%-m*}.img
 	echo "SIZE $name $medium $(stat -c %s "$img")"
 done | cat - "$W/boot2.log" | awk -f "$here/table.awk"
+sed -n 's/^BENCH \([^ ]*\) error /\1 not measured: /p' "$W/boot2.log"
+cramfs_notes "$W/boot2.log"
 exit 0

@@ -4,9 +4,11 @@
 # NAME|FSTYPE|SOURCE|MOUNT-OPTIONS|MEDIUM line per file system, and RAND;
 # /data/progs lists the programs started cold.  With PROFILE=1: mount the
 # first one, run the programs with AXFS profiling on and print the profile
-# between AXFS-PROFILE markers; nothing is measured.
+# between AXFS-PROFILE markers; nothing is measured.  cramfs mounts are
+# also compared with the source tree and checked for XIP (cramfs.sh).
 . /data/config
-for m in axfs crc32c_generic squashfs erofs virtio_pci virtio_blk; do modprobe $m 2>/dev/null; done
+. /tests/cramfs.sh
+for m in axfs crc32c_generic squashfs erofs cramfs virtio_pci virtio_blk; do modprobe $m 2>/dev/null; done
 mkdir -p /mnt/b
 
 drop() {
@@ -29,12 +31,25 @@ progs() {	# progs NAME: each program once, in order, from the mount
 		echo "BENCH $1 prog $t status=$? $line"
 	done </data/progs
 }
-source_of() {	# source_of NAME SOURCE: a phram:ADDR,SIZE source -> mtdblock
+phram_add() {	# phram_add NAME ADDR,SIZE: one more phram MTD
+	if [ -d /sys/module/phram ]; then
+		echo "$1,$2" >/sys/module/phram/parameters/phram
+	else
+		modprobe phram phram=$1,$2
+	fi
+}
+# SOURCE: a device, phram:ADDR,SIZE (-> mtdblock), mtd-phram:ADDR,SIZE
+# (-> mtd:NAME) or physmap:ADDR,SIZE (-> mtd:physmap-flash.0, cramfs.sh).
+source_of() {	# source_of NAME SOURCE
 	case $2 in
 	phram:*)
-		modprobe phram phram=$1,${2#phram:} && modprobe mtdblock || return 1
+		phram_add "$1" "${2#phram:}" && modprobe mtdblock || return 1
 		n=$(awk -F'[: "]+' -v n="$1" '$0 ~ "\"" n "\"" { sub("mtd", "", $1); print $1 }' /proc/mtd)
 		echo /dev/mtdblock$n ;;
+	mtd-phram:*)
+		phram_add "$1" "${2#mtd-phram:}" && echo "mtd:$1" ;;
+	physmap:*)
+		cramfs_source "$2" ;;
 	*)	echo "$2" ;;
 	esac
 }
@@ -53,6 +68,7 @@ echo "$FS" | while IFS='|' read -r name fstype src opts medium; do
 		umount /mnt/b
 		break
 	fi
+	[ "$fstype" = cramfs ] && cramfs_check "$name"
 	drop
 	echo "BENCH $name seq $(benchio seq /mnt/b)"
 	drop
@@ -62,5 +78,6 @@ echo "$FS" | while IFS='|' read -r name fstype src opts medium; do
 	progs "$name"
 	sleep 1
 	echo "BENCH $name mem1 $(meminfo)"
+	[ "$fstype" = cramfs ] && cramfs_xipmaps "$name" "$src"
 	umount /mnt/b
 done

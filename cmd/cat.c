@@ -24,7 +24,7 @@
 
 #include "common.h"
 #include "image_operands.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "axfs_reader.h"
 
 #define CAT_CHUNK	(256u * 1024u)

@@ -24,7 +24,7 @@
 #include "escape.h"
 #include "json.h"
 #include "image_operands.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "axfs_source.h"
 #include "axfs_tree.h"
 
@@ -48,7 +48,7 @@ static const struct option longopts[] = {
 	{ "store-a", required_argument, NULL, OPT_STORE_A },
 	{ "store-b", required_argument, NULL, OPT_STORE_B },
 	/* --store alone would not say which side: only --max-memory. */
-	{ "max-memory", required_argument, NULL, CMD_OPT_MAX_MEMORY },
+	{ "max-memory", required_argument, NULL, CMD_OPT_MAX_MEMORY_ },
 	CMD_LONGOPTS_END,
 };
 

@@ -30,7 +30,7 @@
 #include "json.h"
 #include "listing.h"
 #include "image_operands.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "axfs_profile.h"
 #include "axfs_reader.h"
 
@@ -665,6 +665,7 @@ int cmd_dump(int argc, char **argv)
 	struct cmd_getopt g = CMD_GETOPT_INIT("p:", longopts, usage);
 	const char *image, *store;
 	int json = 0, lenient = 0, c;
+	struct cmd_step step;
 	char **profiles = NULL;
 	size_t nprofiles = 0;
 
@@ -707,10 +708,10 @@ int cmd_dump(int argc, char **argv)
 			return g.exit_code;
 		}
 	}
-	c = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
-	if (c != CMD_OPT_NEXT) {
+	step = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
+	if (step.stop) {
 		free(profiles);
-		return c;
+		return step.exit_code;
 	}
 	if (!show)
 		show = SHOW_SUPER | SHOW_REGIONS | SHOW_INODES;

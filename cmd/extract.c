@@ -56,7 +56,7 @@
 #include "common.h"
 #include "escape.h"
 #include "image_operands.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "outputs.h"
 #include "progress.h"
 #include "axfs_reader.h"
@@ -1088,6 +1088,7 @@ int cmd_extract(int argc, char **argv)
 	struct cmd_getopt g = CMD_GETOPT_INIT("fj:p", longopts, usage);
 	const char *image, *store = NULL, *dir;
 	int force = 0, same_perms = 0, c, first;
+	struct cmd_step step;
 	unsigned long long jobs = 0, max_size = 0;
 
 	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
@@ -1119,10 +1120,10 @@ int cmd_extract(int argc, char **argv)
 		}
 	}
 	/* --tar FILE stands for DIR. */
-	c = cmd_image_path_operands(argc, argv, !tar, "target directory",
-				    &image, &store, &dir, &first);
-	if (c != CMD_OPT_NEXT)
-		return c;
+	step = cmd_image_path_operands(argc, argv, !tar, "target directory",
+				       &image, &store, &dir, &first);
+	if (step.stop)
+		return step.exit_code;
 	if (tar && (same_perms || max_size))
 		return cmd_usage_error("-p and --max-size are for a target "
 				       "directory, not --tar");

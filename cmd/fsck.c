@@ -18,7 +18,7 @@
 #include "escape.h"
 #include "json.h"
 #include "image_operands.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "progress.h"
 
 static int usage(void)
@@ -254,6 +254,7 @@ int cmd_fsck(int argc, char **argv)
 	unsigned long long v;
 	const char *image, *store;
 	int json = 0, strict = 0, rc, c;
+	struct cmd_step step;
 	struct timespec t0, t1;
 
 	axfs_fsck_opts_init(&fo);
@@ -290,9 +291,9 @@ int cmd_fsck(int argc, char **argv)
 			return g.exit_code;
 		}
 	}
-	rc = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
-	if (rc != CMD_OPT_NEXT)
-		return rc;
+	step = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
+	if (step.stop)
+		return step.exit_code;
 	fo.max_memory = cmd_image.max_memory;
 
 	out.image = image;

@@ -35,7 +35,7 @@
 #include "image_operands.h"
 #include "json.h"
 #include "listing.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "axfs_reader.h"
 
 enum {
@@ -316,6 +316,7 @@ int cmd_ls(int argc, char **argv)
 	struct operand *ops, root = { .given = "/" };
 	const char *image, *store = NULL, *dir;
 	int c, first, n, rc;
+	struct cmd_step step;
 
 	memset(&l, 0, sizeof(l));
 	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
@@ -341,10 +342,10 @@ int cmd_ls(int argc, char **argv)
 			return g.exit_code;
 		}
 	}
-	c = cmd_image_path_operands(argc, argv, 0, NULL, &image, &store, &dir,
-				    &first);
-	if (c != CMD_OPT_NEXT)
-		return c;
+	step = cmd_image_path_operands(argc, argv, 0, NULL, &image, &store,
+				       &dir, &first);
+	if (step.stop)
+		return step.exit_code;
 	n = argc - first;
 	ops = n ? calloc((size_t)n, sizeof(*ops)) : &root;
 	if (!ops) {

@@ -24,7 +24,7 @@
 #include "common.h"
 #include "escape.h"
 #include "json.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "outputs.h"
 #include "signals.h"
 

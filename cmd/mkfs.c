@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "common.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "outputs.h"
 #include "progress.h"
 #include "signals.h"

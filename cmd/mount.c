@@ -30,7 +30,7 @@
 
 #include "common.h"
 #include "image_operands.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"
 
@@ -424,6 +424,7 @@ static int parse_args(struct mnt *m, int argc, char **argv)
 {
 	struct cmd_getopt g = CMD_GETOPT_INIT("o:fd", longopts, usage);
 	const char *store;
+	struct cmd_step step;
 	int c, rc;
 
 	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
@@ -443,10 +444,10 @@ static int parse_args(struct mnt *m, int argc, char **argv)
 			return g.exit_code;
 		}
 	}
-	rc = cmd_image_operands(argc, argv, 1, "mount point", 1, &m->image,
-				&store);
-	if (rc != CMD_OPT_NEXT)
-		return rc;
+	step = cmd_image_operands(argc, argv, 1, "mount point", 1, &m->image,
+				  &store);
+	if (step.stop)
+		return step.exit_code;
 	if (store && m->store)
 		return cmd_usage_error("the store segment is given twice "
 				       "(STORE or --store, and -o store=)");

@@ -20,7 +20,7 @@
 #include "common.h"
 #include "image_operands.h"
 #include "json.h"
-#include "options.h"
+#include "options_legacy.h"
 #include "outputs.h"
 #include "signals.h"
 

@@ -21,8 +21,11 @@ struct cmd_image_opts {
 };
 extern struct cmd_image_opts cmd_image;
 
-/* --store FILE (cat and ls take -s FILE for it too). */
+/* --store FILE, and -s FILE for it where -s means nothing else (cat, ls). */
 cmd_opt_fn cmd_image_store;
+#define CMD_OPT_STORE_S \
+	{ CMD_CALLBACK('s', NULL, "FILE", NULL, cmd_image_store, \
+		       "the same as --store"), .shown = "-s" }
 #define CMD_OPT_MAX_MEMORY(help) \
 	{ CMD_SIZE(0, "max-memory", "SIZE", &cmd_image.max_memory, help), \
 	  .min = 1, .bad = "--max-memory: '%s' is not a size" }

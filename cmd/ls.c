@@ -35,25 +35,10 @@
 #include "image_operands.h"
 #include "json.h"
 #include "listing.h"
-#include "options_legacy.h"
+#include "options.h"
 #include "axfs_reader.h"
 
-enum {
-	OPT_JSON = 256,
-};
-
-static const struct option longopts[] = {
-	{ "long", no_argument, NULL, 'l' },
-	{ "recursive", no_argument, NULL, 'R' },
-	{ "directory", no_argument, NULL, 'd' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	CMD_LONGOPTS_IMAGE,
-	CMD_LONGOPTS_END,
-};
-
-static int usage(void)
-{
-	printf(
+static const struct cmd_usage usage = {
 "usage: axfs ls [options] IMAGE [PATH...]\n"
 "\n"
 "List the entries of the directories PATH (image paths such as /usr/bin;\n"
@@ -65,15 +50,9 @@ static int usage(void)
 "standard input.\n"
 "Exit status: 0, 1 if a PATH could not be listed, 8 if IMAGE cannot be\n"
 "read.\n"
-"\n"
-"  -l, --long          show mode, owner, size, time and link targets\n"
-"  -R, --recursive     every entry below each directory, by its path\n"
-"  -d, --directory     list directories themselves, not their entries\n"
-"      --json          print the listings as JSON (see axfs-ls(1))\n"
-"  -s                  the same as --store\n");
-	cmd_print_image_help(22);
-	return cmd_print_shared_help(22, 0, NULL, NULL, "\nSee axfs-ls(1).\n");
-}
+"\n",
+"\nSee axfs-ls(1).\n",
+};
 
 /* One PATH, resolved. */
 struct operand {
@@ -311,37 +290,27 @@ static int run(struct ls *l, struct operand *ops, int n)
 
 int cmd_ls(int argc, char **argv)
 {
-	struct cmd_getopt g = CMD_GETOPT_INIT("lRds:", longopts, usage);
-	struct ls l;
+	struct ls l = { 0 };
+	const struct cmd_opt options[] = {
+		{ CMD_FLAG('l', "long", &l.longfmt, 1,
+			   "show mode, owner, size, time and link targets") },
+		{ CMD_FLAG('R', "recursive", &l.recursive, 1,
+			   "every entry below each directory, by its path") },
+		{ CMD_FLAG('d', "directory", &l.dirself, 1,
+			   "list directories themselves, not their entries") },
+		{ CMD_FLAG(0, "json", &l.json, 1,
+			   "print the listings as JSON (see axfs-ls(1))") },
+		CMD_OPT_STORE_S,
+		CMD_OPTS_IMAGE,
+		CMD_OPTS_END(CMD_HELP_QUIET, CMD_HELP_VERBOSE),
+	};
 	struct operand *ops, root = { .given = "/" };
 	const char *image, *store = NULL, *dir;
-	int c, first, n, rc;
-	struct cmd_step step;
+	int first, n, rc;
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
-	memset(&l, 0, sizeof(l));
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 'l':
-			l.longfmt = 1;
-			break;
-		case 'R':
-			l.recursive = 1;
-			break;
-		case 'd':
-			l.dirself = 1;
-			break;
-		case OPT_JSON:
-			l.json = 1;
-			break;
-		case 's':
-			c = cmd_image_option(CMD_OPT_STORE, optarg);
-			if (c != CMD_OPT_NEXT)
-				return c;
-			break;
-		case CMD_OPT_EXIT:
-			return g.exit_code;
-		}
-	}
+	if (step.stop)
+		return step.exit_code;
 	step = cmd_image_path_operands(argc, argv, 0, NULL, &image, &store,
 				       &dir, &first);
 	if (step.stop)

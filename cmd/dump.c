@@ -533,7 +533,8 @@ static int show_inodes(struct dump *d)
 /* ---- main ---------------------------------------------------------------- */
 
 /* Loads and canonicalises the -p profiles (summed as mkfs sums them). */
-static int load_profiles(struct axfs_profile *prof, const char *const *files, size_t n,
+static int load_profiles(struct axfs_profile *prof,
+			 const char *const *files, size_t n,
 			 struct axfs_error *err)
 {
 	axfs_profile_init(prof, &cmd_logger);
@@ -561,7 +562,8 @@ static void warn_unused(const struct dump *d)
 }
 
 static int dump(const char *image, const char *store, unsigned int show,
-		int json, int lenient, const char *const *profiles, size_t nprofiles)
+		int json, int lenient, const char *const *profiles,
+		size_t nprofiles)
 {
 	struct axfs_profile prof;
 	struct dump d;
@@ -655,8 +657,8 @@ int cmd_dump(int argc, char **argv)
 			  "show the region descriptors") },
 		{ CMD_BIT(0, "inodes", &show, SHOW_INODES, "list every inode "
 			  "with its full path (ls -l style)") },
-		{ CMD_BIT(0, "pages", &show, SHOW_INODES | SHOW_PAGES,
-			  "list inodes and where each page of each file lives") },
+		{ CMD_BIT(0, "pages", &show, SHOW_INODES | SHOW_PAGES, "list "
+			  "inodes and where each page of each file lives") },
 		{ CMD_CALLBACK('p', "profile", "CSV", &prof, add_profile,
 			       "with --pages: each page's profile count and "
 			       "why it\nis XIP or not (implies --pages; "

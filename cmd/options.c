@@ -101,11 +101,24 @@ int cmd_parse_time(const char *s, int64_t *out)
  * value is within the row's range, which the target's type holds. */
 static void store_int(void *target, size_t size, long long v)
 {
+	int8_t i8 = (int8_t)v;
+	int16_t i16 = (int16_t)v;
+	int32_t i32 = (int32_t)v;
+	int64_t i64 = (int64_t)v;
+
 	switch (size) {
-	case sizeof(int8_t): { int8_t x = (int8_t)v; memcpy(target, &x, size); break; }
-	case sizeof(int16_t): { int16_t x = (int16_t)v; memcpy(target, &x, size); break; }
-	case sizeof(int32_t): { int32_t x = (int32_t)v; memcpy(target, &x, size); break; }
-	default: { int64_t x = (int64_t)v; memcpy(target, &x, sizeof(x)); break; }
+	case sizeof(i8):
+		memcpy(target, &i8, size);
+		break;
+	case sizeof(i16):
+		memcpy(target, &i16, size);
+		break;
+	case sizeof(i32):
+		memcpy(target, &i32, size);
+		break;
+	default:
+		memcpy(target, &i64, sizeof(i64));
+		break;
 	}
 }
 
@@ -158,8 +171,8 @@ static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
 			return cmd_opt_bad_value(opt, arg, msg);
 		}
 		if (size < opt->min) {
-			snprintf(msg, sizeof(msg), "invalid --%s: not a positive "
-				 "size", opt->long_name);
+			snprintf(msg, sizeof(msg), "invalid --%s: not a "
+				 "positive size", opt->long_name);
 			return cmd_opt_bad_value(opt, arg, msg);
 		}
 		*(uint64_t *)opt->target = size;
@@ -345,12 +358,11 @@ static void row_names(const struct cmd_opt *opt, char *buf, size_t len)
 		snprintf(buf, len, "%s", opt->shown);
 		return;
 	}
-	n = snprintf(buf, len, "%c%c%s%s", opt->short_name ? '-' : ' ',
-		     opt->short_name ? opt->short_name : ' ',
-		     opt->short_name && opt->long_name ? ", " : "  ",
-		     opt->long_name ? "--" : "");
+	n = snprintf(buf, len, "%c%c", opt->short_name ? '-' : ' ',
+		     opt->short_name ? opt->short_name : ' ');
 	if (opt->long_name)
-		n += snprintf(buf + n, len - (size_t)n, "%s", opt->long_name);
+		n += snprintf(buf + n, len - (size_t)n, "%s--%s",
+			      opt->short_name ? ", " : "  ", opt->long_name);
 	if (a)
 		snprintf(buf + n, len - (size_t)n, "%s%s", *a == '=' ? "" : " ",
 			 a);

@@ -84,7 +84,7 @@ struct cmd_opt {
 	/* CALLBACK: parses the value; other kinds: checks what they stored. */
 	cmd_opt_fn *parse;
 	int *seen;			/* set to 1 when the option is given */
-	const char *shown;		/* --help shows this instead of the names */
+	const char *shown;		/* --help: these names instead */
 };
 
 /* Row makers, used inside braces so that a row can add fields:

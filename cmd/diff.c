@@ -22,7 +22,7 @@
 
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "image_operands.h"
 #include "options.h"
 #include "axfs_source.h"
@@ -219,14 +219,14 @@ static int changes_of(struct diff *d, const struct axfs_tree_entry *a,
 static void json_entry(const struct axfs_tree_entry *e)
 {
 	printf("{\"type\": ");
-	cmd_json_cstr(axfs_ftype_name(e->type));
+	axfs_json_cstr(stdout, axfs_ftype_name(e->type));
 	printf(", \"mode\": %u, \"uid\": %" PRIu32 ", \"gid\": %" PRIu32,
 	       e->mode & 07777, e->uid, e->gid);
 	if (e->type == AXFS_FT_REG)
 		printf(", \"size\": %" PRIu64, data_of(e)->data.size);
 	if (e->type == AXFS_FT_LNK) {
 		printf(", \"target\": ");
-		cmd_json_cstr(e->link_target ? e->link_target : "");
+		axfs_json_cstr(stdout, e->link_target ? e->link_target : "");
 	}
 	if (e->type == AXFS_FT_CHR || e->type == AXFS_FT_BLK)
 		printf(", \"rdev_major\": %" PRIu32 ", \"rdev_minor\": %" PRIu32,
@@ -240,7 +240,7 @@ static void print_json(struct diff *d, const char *status,
 {
 	printf("%s\n    {\"path\": ", d->first ? "" : ",");
 	d->first = 0;
-	cmd_json_str(d->path, strlen(d->path));
+	axfs_json_str(stdout, d->path, strlen(d->path));
 	printf(", \"status\": \"%s\"", status);
 	if (ch) {
 		int n = 0;
@@ -456,9 +456,9 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	if (d.json && !d.quiet) {
 		printf("{\"a\": ");
-		cmd_json_str(d.a.name, strlen(d.a.name));
+		axfs_json_str(stdout, d.a.name, strlen(d.a.name));
 		printf(", \"b\": ");
-		cmd_json_str(d.b.name, strlen(d.b.name));
+		axfs_json_str(stdout, d.b.name, strlen(d.b.name));
 		printf(", \"differences\": [");
 	}
 	strcpy(d.path, "/");

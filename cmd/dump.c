@@ -27,7 +27,7 @@
 
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "listing.h"
 #include "image_operands.h"
 #include "options.h"
@@ -127,7 +127,7 @@ static void show_super_json(struct axfs_image *img)
 
 	printf("\"superblock\": {\"magic\": %" PRIu32 ", \"signature\": ",
 	       s->magic);
-	cmd_json_str((const char *)s->signature,
+	axfs_json_str(stdout, (const char *)s->signature,
 		 strnlen((const char *)s->signature, AXFS_SIGNATURE_LEN));
 	printf(", \"digest\": \"");
 	for (int i = 0; i < AXFS_SB_DIGEST_LEN; i++)
@@ -437,7 +437,7 @@ static int inode_json(struct dump *d, const char *path,
 	cmd_mode_string(in->mode, ms);
 	printf("%s\n  {\"path\": ", d->first ? "" : ",");
 	d->first = 0;
-	cmd_json_cstr(path);
+	axfs_json_cstr(stdout, path);
 	printf(", \"ino\": %" PRIu64 ", \"type\": \"%s\", \"mode\": %" PRIu32
 	       ", \"mode_string\": \"%s\", \"uid\": %" PRIu32 ", \"gid\": %"
 	       PRIu32 ", \"size\": %" PRIu64 ", \"mtime\": %" PRIu64
@@ -450,7 +450,7 @@ static int inode_json(struct dump *d, const char *path,
 	       in->name_offset);
 	if (target) {
 		printf(", \"target\": ");
-		cmd_json_cstr(target);
+		axfs_json_cstr(stdout, target);
 	}
 	if (!has_pages(in->mode) && !S_ISDIR(in->mode))
 		printf(", \"rdev_major\": %u, \"rdev_minor\": %u",
@@ -596,10 +596,10 @@ static int dump(const char *image, const char *store, unsigned int show,
 	}
 	if (json) {
 		printf("{\"image\": ");
-		cmd_json_cstr(image);
+		axfs_json_cstr(stdout, image);
 		printf(", \"store\": ");
 		if (store)
-			cmd_json_cstr(store);
+			axfs_json_cstr(stdout, store);
 		else
 			printf("null");
 		printf(", \"file_size\": %" PRIu64, axfs_image_file_size(d.img));

@@ -16,7 +16,7 @@
 #include "axfs_fsck.h"
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "image_operands.h"
 #include "options.h"
 #include "progress.h"
@@ -158,18 +158,18 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 	if (o->json) {
 		fputs(o->nfind ? ",\n    {" : "\n    {", stdout);
 		fputs("\"severity\": ", stdout);
-		cmd_json_text(axfs_fsck_severity_name(f->severity));
+		axfs_json_text(stdout, axfs_fsck_severity_name(f->severity));
 		fputs(", \"check\": ", stdout);
-		cmd_json_text(f->check);
+		axfs_json_text(stdout, f->check);
 		printf(", \"offset\": %llu, \"path\": ",
 		       (unsigned long long)f->offset);
-		cmd_json_cstr(f->path);
+		axfs_json_cstr(stdout, f->path);
 		if (f->path)
 			printf(", \"inode\": %llu", (unsigned long long)f->ino);
 		else
 			fputs(", \"inode\": null", stdout);
 		fputs(", \"message\": ", stdout);
-		cmd_json_text(f->message);
+		axfs_json_text(stdout, f->message);
 		putchar('}');
 	} else {
 		print_finding(stdout, o, f);
@@ -276,9 +276,9 @@ int cmd_fsck(int argc, char **argv)
 
 	if (json && !out.quiet) {
 		fputs("{\n  \"version\": 1,\n  \"image\": ", stdout);
-		cmd_json_cstr(image);
+		axfs_json_cstr(stdout, image);
 		fputs(",\n  \"store\": ", stdout);
-		cmd_json_cstr(store);
+		axfs_json_cstr(stdout, store);
 		printf(",\n  \"deep\": %s,\n  \"findings\": [",
 		       fo.deep ? "true" : "false");
 	}
@@ -294,7 +294,7 @@ int cmd_fsck(int argc, char **argv)
 	if (rc < 0) {
 		if (json && !out.quiet)
 			fputs("\n  ],\n  \"operational_error\": ", stdout),
-			cmd_json_text(err.msg),
+			axfs_json_text(stdout, err.msg),
 			printf(",\n  \"exit_code\": %d\n}\n", EXIT_OPERATIONAL);
 		fflush(stdout);
 		cmd_error("%s", err.msg);

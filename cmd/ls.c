@@ -33,7 +33,7 @@
 
 #include "common.h"
 #include "image_operands.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "listing.h"
 #include "options.h"
 #include "axfs_reader.h"
@@ -93,9 +93,9 @@ static int show_entry(struct ls *l, const char *name, const char *path,
 	if (l->json) {
 		printf("%s\n    {\"name\": ", l->first ? "" : ",");
 		l->first = 0;
-		cmd_json_cstr(name);
+		axfs_json_cstr(stdout, name);
 		printf(", \"path\": ");
-		cmd_json_cstr(path);
+		axfs_json_cstr(stdout, path);
 		printf(", \"ino\": %" PRIu64 ", \"type\": \"%s\", \"mode\": %"
 		       PRIu32 ", \"mode_string\": \"%s\", \"uid\": %" PRIu32
 		       ", \"gid\": %" PRIu32 ", \"size\": %" PRIu64
@@ -105,7 +105,7 @@ static int show_entry(struct ls *l, const char *name, const char *path,
 		       axfs_image_super(l->img)->timestamp);
 		if (islnk) {
 			printf(", \"target\": ");
-			cmd_json_cstr(target);
+			axfs_json_cstr(stdout, target);
 		}
 		if (isdev)
 			printf(", \"rdev_major\": %u, \"rdev_minor\": %u",
@@ -252,7 +252,7 @@ static int run(struct ls *l, struct operand *ops, int n)
 	l->first = 1;
 	if (l->json) {
 		printf("{\"image\": ");
-		cmd_json_cstr(axfs_image_name(l->img));
+		axfs_json_cstr(stdout, axfs_image_name(l->img));
 		printf(", \"listings\": [");
 	}
 	/* Files first, then directories, as ls does. */
@@ -262,9 +262,9 @@ static int run(struct ls *l, struct operand *ops, int n)
 				continue;
 			if (l->json) {
 				printf("%s\n  {\"path\": ", shown++ ? "," : "");
-				cmd_json_cstr(ops[i].given);
+				axfs_json_cstr(stdout, ops[i].given);
 				printf(", \"resolved\": ");
-				cmd_json_cstr(ops[i].real);
+				axfs_json_cstr(stdout, ops[i].real);
 				printf(", \"entries\": [");
 				l->first = 1;
 			} else if (pass) {

@@ -23,7 +23,7 @@
 #include "axfs_profile.h"
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "options.h"
 #include "outputs.h"
 #include "signals.h"
@@ -252,7 +252,7 @@ static void stats_json(const struct axfs_profile *p, size_t ninputs,
 	       nfiles, u128_str(faults, b1));
 	for (size_t i = 0; i < nfiles; i++) {
 		printf("%s\n    {\"path\": ", i ? "," : "");
-		cmd_json_cstr(fs[i].path);
+		axfs_json_cstr(stdout, fs[i].path);
 		printf(", \"faults\": %s, \"pages\": %llu}",
 		       u128_str(fs[i].faults, b1),
 		       (unsigned long long)fs[i].pages);

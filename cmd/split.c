@@ -19,7 +19,7 @@
 #include "axfs_reader.h"
 #include "common.h"
 #include "image_operands.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "options.h"
 #include "outputs.h"
 #include "signals.h"
@@ -93,9 +93,9 @@ static void info_json(struct axfs_image *img, const char *image,
 	const struct axfs_super_info *sb = axfs_image_super(img);
 
 	fputs("{\n  \"image\": ", stdout);
-	cmd_json_cstr(image);
+	axfs_json_cstr(stdout, image);
 	fputs(",\n  \"store\": ", stdout);
-	cmd_json_cstr(store);
+	axfs_json_cstr(stdout, store);
 	printf(",\n  \"size\": %llu,\n  \"mmap_size\": %llu,\n"
 	       "  \"store_size\": %llu,\n  \"regions\": [",
 	       (unsigned long long)sb->size,

@@ -124,6 +124,40 @@ test_expect_success 'a missing value, an unknown option, the nearest long one' '
 	fails 16 "unrecognized option '\''--frobnicate'\''" fsck --frobnicate x.axfs
 '
 
+# The column where the texts start, computed from the rows: the same on
+# every row and continuation line; a row whose names are too wide has its
+# text on the next line, in that column.  Every line within 80 columns.
+help_columns() {
+	awk '
+		length > 80 { print "too long: " $0 }
+		/^  (-[A-Za-z0-9]|    --)/ {
+			rows = 1
+			match($0, /^ +/)
+			at = RLENGTH	# where the names start, less one
+			i = index(substr($0, at + 1), "  ")
+			if (i == 0)
+				next	# names alone; the text on the next line
+			match(substr($0, at + i), /^ +/)
+			print "column " (at + i - 1 + RLENGTH)
+			next
+		}
+		rows && /^ +[^ ]/ {
+			match($0, /^ +/)
+			print "column " RLENGTH
+		}
+		!/^ / { rows = 0 }
+	'
+}
+
+test_expect_success '--help: the texts in one computed column, within 80 columns' '
+	for c in mkfs dump extract fsck merge-profile split mount diff cat ls; do
+		"$AXFS" $c --help >help.txt &&
+		help_columns <help.txt | sort -u >cols &&
+		test "$(wc -l <cols)" = 1 &&
+		grep -q "^column [0-9]*$" cols || { echo "axfs $c --help:"; cat cols; return 1; }
+	done
+'
+
 test_expect_success 'nothing was written' '
 	! test -e x.axfs && ! test -e d
 '

@@ -233,14 +233,14 @@ int cmd_fsck(int argc, char **argv)
 		{ CMD_CALLBACK(0, "list-checks", NULL, NULL, list_checks,
 			       "print every check id, severity and summary") },
 		/* fsck(8) passes these; there is nothing to repair */
-		{ CMD_FLAG('a', NULL, NULL, 0, "accepted for fsck(8) "
-			   "compatibility; fsck never repairs"),
+		{ CMD_IGNORED('a', "accepted for fsck(8) compatibility; "
+			      "fsck never repairs"),
 		  .shown = "-a, -p, -n, -y, -r, -f" },
-		{ CMD_FLAG('p', NULL, NULL, 0, NULL) },
-		{ CMD_FLAG('n', NULL, NULL, 0, NULL) },
-		{ CMD_FLAG('y', NULL, NULL, 0, NULL) },
-		{ CMD_FLAG('r', NULL, NULL, 0, NULL) },
-		{ CMD_FLAG('f', NULL, NULL, 0, NULL) },
+		{ CMD_IGNORED('p', NULL) },
+		{ CMD_IGNORED('n', NULL) },
+		{ CMD_IGNORED('y', NULL) },
+		{ CMD_IGNORED('r', NULL) },
+		{ CMD_IGNORED('f', NULL) },
 		CMD_OPTS_IMAGE,
 		CMD_OPTS_PROGRESS,
 		CMD_OPTS_END("print nothing; the exit status says it all",

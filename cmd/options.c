@@ -122,28 +122,41 @@ static void store_int(void *target, size_t size, long long v)
 	}
 }
 
+/* "--level", or "-l" for a row without a long name: for messages. */
+static const char *opt_name(const struct cmd_opt *opt, char *buf, size_t len)
+{
+	if (opt->long_name)
+		snprintf(buf, len, "--%s", opt->long_name);
+	else
+		snprintf(buf, len, "-%c", opt->short_name);
+	return buf;
+}
+
 /* "invalid --compress-metadata 'x': use auto, yes or no" */
 static struct cmd_step bad_name(const struct cmd_opt *opt, const char *arg)
 {
-	char list[256] = "";
+	char list[256] = "", name[80];
 	size_t n = 0, len = 0;
 
 	while (opt->names[n].name)
 		n++;
-	for (size_t i = 0; i < n && len < sizeof(list); i++)
+	for (size_t i = 0; i < n && len < sizeof(list); i++) {
+		const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-					i == 0 ? "" : i + 1 == n ? " or " : ", ",
-					opt->names[i].name);
+					sep, opt->names[i].name);
+	}
 	if (opt->bad)
 		return cmd_opt_bad_value(opt, arg, NULL);
-	cmd_usage_error("invalid --%s '%s': use %s", opt->long_name, arg, list);
+	cmd_usage_error("invalid %s '%s': use %s",
+			opt_name(opt, name, sizeof(name)), arg, list);
 	return cmd_stop(EXIT_USAGE);
 }
 
 /* The value of one option, stored where its row says. */
 static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
 {
-	char why[256], msg[320];
+	char why[256], msg[512], name[80];
 	unsigned long long n;
 	uint64_t size;
 
@@ -166,20 +179,25 @@ static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
 		break;
 	case CMD_KIND_SIZE:
 		if (axfs_parse_size(arg, &size, why, sizeof(why)) < 0) {
-			snprintf(msg, sizeof(msg), "invalid --%s: %s",
-				 opt->long_name, why);
+			snprintf(msg, sizeof(msg), "invalid %s: %s",
+				 opt_name(opt, name, sizeof(name)), why);
 			return cmd_opt_bad_value(opt, arg, msg);
 		}
 		if (size < opt->min) {
-			snprintf(msg, sizeof(msg), "invalid --%s: not a "
-				 "positive size", opt->long_name);
+			snprintf(msg, sizeof(msg), "invalid %s: not a "
+				 "positive size",
+				 opt_name(opt, name, sizeof(name)));
 			return cmd_opt_bad_value(opt, arg, msg);
 		}
 		*(uint64_t *)opt->target = size;
 		break;
 	case CMD_KIND_COUNT:
-		if (cmd_parse_uint(arg, opt->max, &n) < 0 || n < opt->min)
-			return cmd_opt_bad_value(opt, arg, "invalid number");
+		if (cmd_parse_uint(arg, opt->max, &n) < 0 || n < opt->min) {
+			snprintf(msg, sizeof(msg), "invalid %s '%s': use %llu "
+				 "to %llu", opt_name(opt, name, sizeof(name)),
+				 arg, opt->min, opt->max);
+			return cmd_opt_bad_value(opt, arg, msg);
+		}
 		store_int(opt->target, opt->size, (long long)n);
 		break;
 	case CMD_KIND_ENUM: {
@@ -194,8 +212,13 @@ static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
 		break;
 	}
 	case CMD_KIND_TIME:
-		if (cmd_parse_time(arg, opt->target) < 0)
-			return cmd_opt_bad_value(opt, arg, "invalid time");
+		if (cmd_parse_time(arg, opt->target) < 0) {
+			snprintf(msg, sizeof(msg), "invalid %s '%s': use "
+				 "seconds since 1970 or YYYY-MM-DD[THH:MM:SS] "
+				 "(UTC)", opt_name(opt, name, sizeof(name)),
+				 arg);
+			return cmd_opt_bad_value(opt, arg, msg);
+		}
 		break;
 	case CMD_KIND_CALLBACK:
 		return opt->parse(opt, arg);

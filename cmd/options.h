@@ -78,8 +78,9 @@ struct cmd_opt {
 	unsigned long long min, max;	/* COUNT; SIZE: min only */
 	const struct cmd_opt_name *names; /* ENUM: ending in { NULL } */
 	/* The error for a bad value, with "%s" where the value goes; NULL:
-	 * "invalid --NAME: REASON" (SIZE) or "invalid --NAME 'V': use A, B
-	 * or C" (ENUM). */
+	 * "invalid --NAME: REASON" (SIZE), "invalid --NAME 'V': use MIN to
+	 * MAX" (COUNT), "... use A, B or C" (ENUM), "... use seconds since
+	 * 1970 or YYYY-MM-DD[THH:MM:SS] (UTC)" (TIME). */
 	const char *bad;
 	/* CALLBACK: parses the value; other kinds: checks what they stored. */
 	cmd_opt_fn *parse;
@@ -88,23 +89,33 @@ struct cmd_opt {
 };
 
 /* Row makers, used inside braces so that a row can add fields:
- *   { CMD_SIZE(0, "pad", "SIZE", &o.pad, "..."), .min = 1 } */
+ *   { CMD_SIZE(0, "pad", "SIZE", &o.pad, "..."), .min = 1 }
+ * A target of the wrong type for its kind does not compile. */
 #define CMD_ROW(k, s, l, a, t, h) \
 	.kind = (k), .short_name = (s), .long_name = (l), .argname = (a), \
 	.target = (t), .help = (h)
-#define CMD_FLAG(s, l, t, v, h) CMD_ROW(CMD_KIND_FLAG, s, l, NULL, t, h), \
+#define CMD_TYPED(t, type)	_Generic((t), type: (t))
+#define CMD_FLAG(s, l, t, v, h) \
+	CMD_ROW(CMD_KIND_FLAG, s, l, NULL, CMD_TYPED(t, int *), h), \
 	.value = (v)
-#define CMD_BIT(s, l, t, v, h) CMD_ROW(CMD_KIND_BIT, s, l, NULL, t, h), \
+/* A letter accepted and ignored (fsck -a for fsck(8)). */
+#define CMD_IGNORED(s, h) CMD_ROW(CMD_KIND_FLAG, s, NULL, NULL, NULL, h)
+#define CMD_BIT(s, l, t, v, h) \
+	CMD_ROW(CMD_KIND_BIT, s, l, NULL, CMD_TYPED(t, unsigned int *), h), \
 	.value = (v)
-#define CMD_STRING(s, l, a, t, h) CMD_ROW(CMD_KIND_STRING, s, l, a, t, h)
-#define CMD_LIST(s, l, a, t, h) CMD_ROW(CMD_KIND_LIST, s, l, a, t, h)
-#define CMD_SIZE(s, l, a, t, h) CMD_ROW(CMD_KIND_SIZE, s, l, a, t, h)
+#define CMD_STRING(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_STRING, s, l, a, CMD_TYPED(t, const char **), h)
+#define CMD_LIST(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_LIST, s, l, a, CMD_TYPED(t, struct cmd_strings *), h)
+#define CMD_SIZE(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_SIZE, s, l, a, CMD_TYPED(t, uint64_t *), h)
 #define CMD_COUNT(s, l, a, t, lo, hi, h) \
 	CMD_ROW(CMD_KIND_COUNT, s, l, a, t, h), .size = sizeof(*(t)), \
 	.min = (lo), .max = (hi)
 #define CMD_ENUM(s, l, a, t, n, h) CMD_ROW(CMD_KIND_ENUM, s, l, a, t, h), \
 	.size = sizeof(*(t)), .names = (n)
-#define CMD_TIME(s, l, a, t, h) CMD_ROW(CMD_KIND_TIME, s, l, a, t, h)
+#define CMD_TIME(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_TIME, s, l, a, CMD_TYPED(t, int64_t *), h)
 #define CMD_CALLBACK(s, l, a, t, fn, h) \
 	CMD_ROW(CMD_KIND_CALLBACK, s, l, a, t, h), .parse = (fn)
 

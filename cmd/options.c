@@ -153,12 +153,72 @@ static struct cmd_step bad_name(const struct cmd_opt *opt, const char *arg)
 	return cmd_stop(EXIT_USAGE);
 }
 
-/* The value of one option, stored where its row says. */
-static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
+/* SIZE: "64KiB", at least the row's min. */
+static struct cmd_step take_size(const struct cmd_opt *opt, const char *arg)
 {
 	char why[256], msg[512], name[80];
-	unsigned long long n;
 	uint64_t size;
+
+	if (axfs_parse_size(arg, &size, why, sizeof(why)) < 0) {
+		snprintf(msg, sizeof(msg), "invalid %s: %s",
+			 opt_name(opt, name, sizeof(name)), why);
+		return cmd_opt_bad_value(opt, arg, msg);
+	}
+	if (size < opt->min) {
+		snprintf(msg, sizeof(msg), "invalid %s: not a positive size",
+			 opt_name(opt, name, sizeof(name)));
+		return cmd_opt_bad_value(opt, arg, msg);
+	}
+	*(uint64_t *)opt->target = size;
+	return CMD_GO_ON;
+}
+
+/* COUNT: decimal digits only, from the row's min to its max. */
+static struct cmd_step take_count(const struct cmd_opt *opt, const char *arg)
+{
+	char msg[512], name[80];
+	unsigned long long n;
+
+	if (cmd_parse_uint(arg, opt->max, &n) < 0 || n < opt->min) {
+		snprintf(msg, sizeof(msg), "invalid %s '%s': use %llu to %llu",
+			 opt_name(opt, name, sizeof(name)), arg, opt->min,
+			 opt->max);
+		return cmd_opt_bad_value(opt, arg, msg);
+	}
+	store_int(opt->target, opt->size, (long long)n);
+	return CMD_GO_ON;
+}
+
+/* ENUM: one of the row's names, exactly. */
+static struct cmd_step take_enum(const struct cmd_opt *opt, const char *arg)
+{
+	for (size_t i = 0; opt->names[i].name; i++) {
+		if (strcmp(arg, opt->names[i].name) == 0) {
+			store_int(opt->target, opt->size, opt->names[i].value);
+			return CMD_GO_ON;
+		}
+	}
+	return bad_name(opt, arg);
+}
+
+/* TIME: seconds since 1970 or a UTC date. */
+static struct cmd_step take_time(const struct cmd_opt *opt, const char *arg)
+{
+	char msg[512], name[80];
+
+	if (cmd_parse_time(arg, opt->target) == 0)
+		return CMD_GO_ON;
+	snprintf(msg, sizeof(msg), "invalid %s '%s': use seconds since 1970 "
+		 "or YYYY-MM-DD[THH:MM:SS] (UTC)",
+		 opt_name(opt, name, sizeof(name)), arg);
+	return cmd_opt_bad_value(opt, arg, msg);
+}
+
+/* The value of one option, stored where its row says, then the row's
+ * check of it. */
+static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
+{
+	struct cmd_step step = CMD_GO_ON;
 
 	switch (opt->kind) {
 	case CMD_KIND_FLAG:
@@ -178,47 +238,16 @@ static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
 		}
 		break;
 	case CMD_KIND_SIZE:
-		if (axfs_parse_size(arg, &size, why, sizeof(why)) < 0) {
-			snprintf(msg, sizeof(msg), "invalid %s: %s",
-				 opt_name(opt, name, sizeof(name)), why);
-			return cmd_opt_bad_value(opt, arg, msg);
-		}
-		if (size < opt->min) {
-			snprintf(msg, sizeof(msg), "invalid %s: not a "
-				 "positive size",
-				 opt_name(opt, name, sizeof(name)));
-			return cmd_opt_bad_value(opt, arg, msg);
-		}
-		*(uint64_t *)opt->target = size;
+		step = take_size(opt, arg);
 		break;
 	case CMD_KIND_COUNT:
-		if (cmd_parse_uint(arg, opt->max, &n) < 0 || n < opt->min) {
-			snprintf(msg, sizeof(msg), "invalid %s '%s': use %llu "
-				 "to %llu", opt_name(opt, name, sizeof(name)),
-				 arg, opt->min, opt->max);
-			return cmd_opt_bad_value(opt, arg, msg);
-		}
-		store_int(opt->target, opt->size, (long long)n);
+		step = take_count(opt, arg);
 		break;
-	case CMD_KIND_ENUM: {
-		size_t i;
-
-		for (i = 0; opt->names[i].name; i++)
-			if (strcmp(arg, opt->names[i].name) == 0)
-				break;
-		if (!opt->names[i].name)
-			return bad_name(opt, arg);
-		store_int(opt->target, opt->size, opt->names[i].value);
+	case CMD_KIND_ENUM:
+		step = take_enum(opt, arg);
 		break;
-	}
 	case CMD_KIND_TIME:
-		if (cmd_parse_time(arg, opt->target) < 0) {
-			snprintf(msg, sizeof(msg), "invalid %s '%s': use "
-				 "seconds since 1970 or YYYY-MM-DD[THH:MM:SS] "
-				 "(UTC)", opt_name(opt, name, sizeof(name)),
-				 arg);
-			return cmd_opt_bad_value(opt, arg, msg);
-		}
+		step = take_time(opt, arg);
 		break;
 	case CMD_KIND_CALLBACK:
 		return opt->parse(opt, arg);
@@ -226,9 +255,9 @@ static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
 	case CMD_KIND_END:
 		break;
 	}
-	if (opt->parse)
+	if (!step.stop && opt->parse)
 		return opt->parse(opt, arg);
-	return CMD_GO_ON;
+	return step;
 }
 
 /* "unrecognized option '--xip-budgte'; did you mean '--xip-budget'?": the

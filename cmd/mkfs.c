@@ -7,9 +7,10 @@
  *   axfs mkfs [options] SOURCE IMAGE        (as mkfs.cramfs takes it)
  *   axfs mkfs [options] OLD.nor OLD.nand -o IMAGE   (a split image source)
  *
- * Parses the command line, loads the policy and the profiles, and runs
- * axfs_build(), which does the work and the atomic output.  SIGINT and
- * SIGTERM remove the temporary file before the process dies.
+ * The command line is mkfs_cli.c's; this loads the policy and the
+ * profiles and runs axfs_build(), which does the work and the atomic
+ * output.  SIGINT and SIGTERM remove the temporary file before the
+ * process dies.
  */
 #include <stdint.h>
 #include <stdio.h>

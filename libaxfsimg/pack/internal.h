@@ -127,8 +127,8 @@ struct packer {
 	unsigned char *mbuf;		/* a small dedup candidate */
 	uint8_t *cand;			/* per ino: size shared, may dedup */
 	struct dd_table files, links, pages;
-	struct shared_page {		/* node reuses master's place */
-		uint64_t node, master;
+	struct shared_page {		/* nodes [node, node + n) reuse */
+		uint64_t node, master, n;	/* master's place */
 	} *shared;
 	size_t nshared, shared_cap;
 	unsigned char *pbuf;		/* an earlier page, read again */
@@ -150,6 +150,7 @@ struct freader {
 	void *h;
 	uint64_t pos;			/* bytes handed out */
 	size_t bpos, blen;
+	uint64_t upto;			/* next read: at most this (0: any) */
 };
 
 static inline struct axfs_tree_entry *master_of(struct axfs_tree_entry *e)
@@ -192,6 +193,9 @@ int pack_data_open(struct packer *pk, struct axfs_tree_entry *m, void **h);
 void pack_data_close(struct packer *pk, void *h);
 int pack_expect_eof(struct packer *pk, struct axfs_tree_entry *m, void *h);
 int pack_file_pages(struct packer *pk, struct freader *r);
+int pack_hole_at(struct packer *pk, void *h, uint64_t max, uint64_t *len,
+		 uint64_t *data);
+int pack_skip(struct packer *pk, void *h, uint64_t len);
 int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m);
 
 /* pack_jobs.c */
@@ -212,6 +216,8 @@ void pack_dedup_stop(struct packer *pk);
 int pack_dedup_file(struct packer *pk, struct axfs_tree_entry *m);
 int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
 		    uint64_t page, uint64_t node, const unsigned char *d);
+int pack_dedup_zero_run(struct packer *pk, struct axfs_tree_entry *m,
+			uint64_t page, uint64_t node, uint64_t n);
 void pack_dedup_resolve_pages(struct packer *pk);
 struct axfs_tree_entry *pack_dedup_find_link(struct packer *pk,
 					     const struct axfs_tree_entry *e);

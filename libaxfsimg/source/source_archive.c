@@ -90,7 +90,7 @@ struct arc_source {
 	 * blocks, so at most one per block with data: bounded by what the
 	 * archive holds. */
 	struct extent *ext;
-	size_t next, ext_cap;
+	size_t n_ext, ext_cap;
 	struct rec *recs;
 	size_t n, cap;
 	size_t *index;			/* path hash -> record + 1; 0 empty */
@@ -435,11 +435,11 @@ static int add_extent(struct arc_source *s, uint64_t start, size_t n,
 {
 	struct extent *x;
 
-	if (s->next && s->ext[s->next - 1].end == start) {
-		s->ext[s->next - 1].end += n;
+	if (s->n_ext && s->ext[s->n_ext - 1].end == start) {
+		s->ext[s->n_ext - 1].end += n;
 		return 0;
 	}
-	if (s->next == s->ext_cap) {
+	if (s->n_ext == s->ext_cap) {
 		size_t cap = s->ext_cap ? s->ext_cap * 2 : 64;
 
 		x = cap > SIZE_MAX / sizeof(*x) ? NULL :
@@ -449,9 +449,9 @@ static int add_extent(struct arc_source *s, uint64_t start, size_t n,
 		s->ext = x;
 		s->ext_cap = cap;
 	}
-	s->ext[s->next].start = start;
-	s->ext[s->next].end = start + n;
-	s->next++;
+	s->ext[s->n_ext].start = start;
+	s->ext[s->n_ext].end = start + n;
+	s->n_ext++;
 	return 0;
 }
 
@@ -931,7 +931,7 @@ static int arc_data_hole(struct axfs_source *src, void *handle,
 	struct arc_source *s = (struct arc_source *)src;
 	struct arc_handle *h = handle;
 	uint64_t pos = h->off + h->done, end = h->off + h->size, at;
-	size_t lo = 0, hi = s->next;
+	size_t lo = 0, hi = s->n_ext;
 
 	(void)err;
 	*hole = 0;
@@ -945,7 +945,7 @@ static int arc_data_hole(struct axfs_source *src, void *handle,
 		else
 			hi = mid;
 	}
-	if (lo == s->next || s->ext[lo].start >= end) {
+	if (lo == s->n_ext || s->ext[lo].start >= end) {
 		*hole = end - pos;
 		return 0;
 	}

@@ -75,6 +75,25 @@ static int measure_xip(struct axfs_report_file *f, const struct axfs_packed *p,
 	return 0;
 }
 
+/* 1 if node takes the cnode or banode of an earlier node (nodes are
+ * visited in inode order, so the first to name a place stored it). */
+static int shares_place(const struct axfs_packed *p, uint64_t node,
+			uint64_t *first_cnode, uint64_t *first_banode)
+{
+	uint64_t i = p->node_index[node], *first;
+
+	if (p->node_type[node] == AXFS_NODE_COMPRESSED && i < p->ncnodes)
+		first = &first_cnode[i];
+	else if (p->node_type[node] == AXFS_NODE_BYTE_ALIGNED &&
+		 i < p->nbanodes)
+		first = &first_banode[i];
+	else
+		return 0;
+	if (!*first)
+		*first = node + 1;
+	return *first != node + 1;
+}
+
 int report_build(struct axfs_report *r,
 		 const struct axfs_build_result *res, const char *image,
 		 struct axfs_error *err)
@@ -84,6 +103,10 @@ int report_build(struct axfs_report *r,
 	size_t run_cap = p->cblock_size ? p->cblock_size : AXFS_PAGE_SIZE;
 	size_t out_cap = deflater_bound(res->compressor, run_cap);
 	uint8_t *seen = NULL, *run = NULL, *out = NULL;
+	/* The first node (+ 1) seen with each cnode and banode: a later
+	 * node with the same place shares an earlier page ("dedup"; the
+	 * packer records no reason per shared page, see pack_dedup.c). */
+	uint64_t *first_cnode = NULL, *first_banode = NULL;
 	struct deflater *d = NULL;
 	int fd = -1, rc = AXFS_ERR_NOMEM;
 
@@ -94,10 +117,13 @@ int report_build(struct axfs_report *r,
 	r->byte_aligned_bytes = p->byte_aligned.size;
 	r->files = calloc(t->count ? t->count : 1, sizeof(*r->files));
 	seen = calloc(p->nnodes ? p->nnodes : 1, 1);
+	first_cnode = calloc(p->ncnodes ? p->ncnodes : 1, sizeof(uint64_t));
+	first_banode = calloc(p->nbanodes ? p->nbanodes : 1, sizeof(uint64_t));
 	run = malloc(run_cap);
 	out = malloc(out_cap);
 	d = deflater_new(res->compressor, res->level);
-	if (!r->files || !seen || !run || !out || !d)
+	if (!r->files || !seen || !first_cnode || !first_banode || !run ||
+	    !out || !d)
 		goto out;
 	fd = open(image, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -130,6 +156,9 @@ int report_build(struct axfs_report *r,
 
 			if (node >= p->nnodes)
 				break;
+			if (why == AXFS_WHY_DEFAULT &&
+			    shares_place(p, node, first_cnode, first_banode))
+				why = AXFS_WHY_DEDUP;
 			if (!seen[node]) {
 				seen[node] = 1;
 				first = 1;
@@ -183,6 +212,8 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(seen);
+	free(first_cnode);
+	free(first_banode);
 	free(run);
 	free(out);
 	deflater_free(d);

@@ -386,6 +386,15 @@ int tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "'%s' has an unknown file type",
 				      e->path ? e->path : "");
+	if (e->type == AXFS_FT_REG &&
+	    e->data.size > AXFS_TREE_FILE_MAX)
+		return axfs_error_set(err, AXFS_ERR_LIMIT,
+				      "'%s' is %llu bytes; an AXFS file is at "
+				      "most %llu bytes (16 TiB - 4 KiB, the "
+				      "largest a 32-bit kernel opens)",
+				      e->path ? e->path : "",
+				      (unsigned long long)e->data.size,
+				      AXFS_TREE_FILE_MAX);
 
 	while (next_component(&it, &c, &len)) {
 		int last = is_last_component(&it);

@@ -582,6 +582,32 @@ void fsck_check_regions(struct fsck *f)
 	}
 }
 
+/*
+ * The reader's rule (budget.h): a region it loads into memory (strings,
+ * the byte tables, a data region stored compressed) may not claim more
+ * than the superblock's counts allow.  An image fsck passes must open, so
+ * the same bound, from the same function, is a finding here; a compressed
+ * region over it is not inflated.  0 when within the bound.
+ */
+static int region_over_bound(struct fsck *f, enum axfs_region r)
+{
+	const struct fsck_region *R = &f->r[r];
+	uint64_t max = budget_region_max(r, f->files, f->blocks);
+
+	if (r != AXFS_R_STRINGS && !AXFS_REGION_IS_TABLE(r) &&
+	    !R->compressed_size)
+		return 0;
+	if (R->size <= max)
+		return 0;
+	fsck_report(f, FC_REGION_BOUND, R->desc_off + AXFS_RD_SIZE,
+		    FSCK_NO_INO, "region '%s' claims %llu bytes; the "
+		    "superblock's %llu inodes and %llu nodes allow at most "
+		    "%llu", fsck_region_name(r), (unsigned long long)R->size,
+		    (unsigned long long)f->files,
+		    (unsigned long long)f->blocks, (unsigned long long)max);
+	return 1;
+}
+
 /* Loads every region (raw regions are views of the image). */
 void fsck_load_regions(struct fsck *f)
 {
@@ -589,6 +615,8 @@ void fsck_load_regions(struct fsck *f)
 		struct fsck_region *R = &f->r[r];
 
 		if (!R->range_ok || !R->size)
+			continue;
+		if (region_over_bound(f, r) && R->compressed_size)
 			continue;
 		if (!R->compressed_size) {
 			R->data = f->img + R->fsoffset;

@@ -61,6 +61,7 @@
 	X(REGION_SIZE, "region.size", ERROR, "a byte table's size is not max_index x depth") \
 	X(REGION_COUNT, "region.count", ERROR, "a table's entry count disagrees with the superblock or its sibling tables") \
 	X(REGION_DEPTH_MIN, "region.depth-minimal", WARNING, "a byte table's depth is larger than its largest entry needs") \
+	X(REGION_BOUND, "region.bound", ERROR, "a region the reader loads into memory (strings, a byte table, a data region stored compressed) claims more bytes than the superblock's inode and node counts allow; it is not inflated") \
 	X(REGION_INFLATE, "region.inflate", ERROR, "a compressed region does not inflate to exactly size bytes") \
 	X(REGION_STREAM_TAIL, "region.stream-tail", WARNING, "bytes follow the end of a compressed region's zlib stream") \
 	X(REGION_EMPTY, "region.empty", WARNING, "an empty region has a non-zero fsoffset or compressed_size") \

@@ -77,6 +77,21 @@ struct axfs_source_ops {
 	int (*data_pread)(struct axfs_source *src, void *handle, void *buf,
 			  size_t len, uint64_t off, size_t *got,
 			  struct axfs_error *err);
+	/* Optional (NULL: no hole is known, every byte is read).  *hole: the
+	 * bytes from the handle's position that are a hole (read as zeros
+	 * and held by no input byte: a sparse file's hole, the gaps of a
+	 * sparse archive member), at most up to the end of the data; 0 when
+	 * data is there.  *data: the bytes of data that follow (up to the
+	 * next hole or the end; 0 when unknown).  The position does not
+	 * move.  The packer skips hole pages this way and reads no further
+	 * than the data, so a hole costs no read whatever its length. */
+	int (*data_hole)(struct axfs_source *src, void *handle,
+			 uint64_t *hole, uint64_t *data,
+			 struct axfs_error *err);
+	/* With data_hole: moves the handle's position len bytes on, len at
+	 * most what data_hole just said. */
+	int (*data_skip)(struct axfs_source *src, void *handle, uint64_t len,
+			 struct axfs_error *err);
 	void (*destroy)(struct axfs_source *src);
 };
 

@@ -14,6 +14,15 @@
 #include <stddef.h>
 #include "axfs_source.h"
 
+/*
+ * The largest regular file mkfs takes: 16 TiB - 4 KiB, what a 32-bit
+ * kernel opens (its MAX_LFS_FILESIZE; the driver refuses a larger inode
+ * there).  A file claiming more (a sparse archive member is cheap to make
+ * claim anything) is refused by name before anything is allocated for it,
+ * so a page count can neither wrap nor size a node table from a lie.
+ */
+#define AXFS_TREE_FILE_MAX	((1ull << 44) - 4096u)
+
 /* Why a page got the node type it has: mkfs --report, dump --pages. */
 enum axfs_page_reason {
 	AXFS_WHY_DEFAULT = 0,		/* compressed: nothing asked otherwise */

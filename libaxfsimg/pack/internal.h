@@ -130,8 +130,8 @@ struct packer {
 	unsigned char *mbuf;		/* a small dedup candidate */
 	uint8_t *cand;			/* per ino: size shared, may dedup */
 	struct dd_table files, links, pages;
-	struct shared_page {		/* node reuses master's place */
-		uint64_t node, master;
+	struct shared_page {		/* nodes [node, node + n) reuse */
+		uint64_t node, master, n;	/* master's place */
 	} *shared;
 	size_t nshared, shared_cap;
 	unsigned char *pbuf;		/* an earlier page, read again */
@@ -153,6 +153,7 @@ struct freader {
 	void *h;
 	uint64_t pos;			/* bytes handed out */
 	size_t bpos, blen;
+	uint64_t upto;			/* next read: at most this (0: any) */
 };
 
 static inline struct axfs_tree_entry *master_of(struct axfs_tree_entry *e)
@@ -197,6 +198,9 @@ int pack_expect_eof(struct packer *pk, struct axfs_tree_entry *m, void *h);
 
 /* pack_data.c: storing a file's pages. */
 int pack_file_pages(struct packer *pk, struct freader *r);
+int pack_hole_at(struct packer *pk, void *h, uint64_t max, uint64_t *len,
+		 uint64_t *data);
+int pack_skip(struct packer *pk, void *h, uint64_t len);
 int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m);
 int pack_file_dedup(struct packer *pk, struct axfs_tree_entry *m);
 
@@ -216,6 +220,8 @@ int pack_xip_add(struct packer *pk, uint64_t node, const void *data,
 int pack_dedup_start(struct packer *pk);
 void pack_dedup_stop(struct packer *pk);
 uint64_t pack_dedup_key_init(void);
+/* The key after n more zero bytes (a hole), in O(log n). */
+uint64_t pack_dedup_key_zeros(uint64_t key, uint64_t n);
 uint64_t pack_dedup_key_update(uint64_t key, const unsigned char *p,
 			       size_t n);
 struct axfs_tree_entry *pack_dedup_find_file(struct packer *pk,
@@ -228,6 +234,8 @@ int pack_dedup_add_file(struct packer *pk, uint64_t key,
 			struct axfs_tree_entry *m);
 int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
 		    uint64_t page, uint64_t node, const unsigned char *d);
+int pack_dedup_zero_run(struct packer *pk, struct axfs_tree_entry *m,
+			uint64_t page, uint64_t node, uint64_t n);
 void pack_dedup_resolve_pages(struct packer *pk);
 struct axfs_tree_entry *pack_dedup_find_link(struct packer *pk,
 					     const struct axfs_tree_entry *e);

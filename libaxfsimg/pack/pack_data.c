@@ -29,6 +29,12 @@ static int freader_page(struct freader *r, size_t len, const unsigned char **out
 						       PACK_READ_CHUNK;
 		size_t got;
 
+		/* No further than the data the source knows (in whole
+		 * pages): the hole after it is skipped, not read. */
+		if (r->upto && r->upto < want)
+			want = (size_t)r->upto;
+		r->upto = 0;
+
 		if ((rc = pack_check_cancel(pk)) < 0 ||
 		    (rc = pack_read_full(pk, r->h, pk->rbuf, want, &got)) < 0)
 			return rc;
@@ -44,18 +50,107 @@ static int freader_page(struct freader *r, size_t len, const unsigned char **out
 	return 0;
 }
 
+/* ---- holes ------------------------------------------------------------ */
+
+/* The hole at h's position, at most max bytes: 0 when data is there or
+ * the source knows no holes (its bytes are then read); *data (may be
+ * NULL): the data bytes after it, 0 when unknown. */
+int pack_hole_at(struct packer *pk, void *h, uint64_t max, uint64_t *len,
+		 uint64_t *data)
+{
+	uint64_t d = 0;
+	int rc;
+
+	*len = 0;
+	if (data)
+		*data = 0;
+	if (!pk->src->ops->data_hole || !pk->src->ops->data_skip || !max)
+		return 0;
+	if ((rc = pk->src->ops->data_hole(pk->src, h, len, &d, pk->err)) < 0)
+		return rc;
+	if (*len > max)
+		*len = max;
+	if (data)
+		*data = d;
+	return 0;
+}
+
+int pack_skip(struct packer *pk, void *h, uint64_t len)
+{
+	return pk->src->ops->data_skip(pk->src, h, len, pk->err);
+}
+
 /* ---- storing a file --------------------------------------------------- */
+
+static const unsigned char zero_page[AXFS_PAGE_SIZE];
+
+/* Sends page p of master m (node `node`, bytes d) where the plan says. */
+static int store_page(struct packer *pk, struct axfs_tree_entry *m,
+		      uint64_t p, uint64_t node, const unsigned char *d,
+		      size_t len)
+{
+	if (page_is_xip(m, p))
+		return pack_xip_add(pk, node, d, len);
+	if (m->want_compress == 0)
+		return pack_raw_add(pk, node, d, len, m, p,
+				    AXFS_WHY_UNCOMPRESSED);
+	if (len < AXFS_PAGE_SIZE && len <= AXFS_PACK_TAIL_MAX)
+		return pack_raw_add(pk, node, d, len, m, p, AXFS_WHY_TAIL);
+	if (len == AXFS_PAGE_SIZE && pk->share_pages)
+		return pack_dedup_page(pk, m, p, node, d);
+	return pack_cblock_add(pk, node, d, len, m, p);
+}
+
+/*
+ * k full pages of m from page p that are a hole.  Those bound for a
+ * cblock all take the one shared zero page (pack_dedup_zero_run): no
+ * read, no hash, no copy, whatever k is; only their node table entries
+ * cost.  XIP pages and pages of an uncompressed file are stored as their
+ * plan says (the format holds their bytes), from a static zero page.
+ */
+static int store_hole(struct packer *pk, struct axfs_tree_entry *m,
+		      uint64_t p, uint64_t k)
+{
+	uint64_t q = p, end = p + k;
+	int rc;
+
+	while (q < end) {
+		uint64_t r = q + 1;
+
+		if (page_is_xip(m, q) || m->want_compress == 0 ||
+		    !pk->share_pages) {
+			rc = store_page(pk, m, q, m->first_node + q, zero_page,
+					AXFS_PAGE_SIZE);
+		} else {
+			if (!m->pages)
+				r = end;
+			else
+				while (r < end && !page_is_xip(m, r))
+					r++;
+			rc = pack_dedup_zero_run(pk, m, q, m->first_node + q,
+						 r - q);
+		}
+		if (rc < 0)
+			return rc;
+		pk->bytes_done += (r - q) * AXFS_PAGE_SIZE;
+		q = r;
+	}
+	pack_progress(pk, 0);
+	return pack_check_cancel(pk);
+}
 
 /* Stores the pages of master m as the plan says; nodes are allocated. */
 int pack_file_pages(struct packer *pk, struct freader *r)
 {
 	struct axfs_tree_entry *m = r->m;
 	uint64_t n = npages_of(m), first;
-	int nocomp = m->want_compress == 0;
 	int rc;
 
 	if ((rc = pack_alloc_nodes(pk, n, &first)) < 0)
-		return rc;
+		return rc == AXFS_ERR_NOMEM ?
+			pack_err_path(pk, AXFS_ERR_NOMEM, 0, m, "out of memory "
+				      "for its node tables (one node per 4 KiB "
+				      "page, holes included)") : rc;
 	m->first_node = first;
 	m->node_count = n;
 	m->packed = 1;
@@ -65,21 +160,31 @@ int pack_file_pages(struct packer *pk, struct freader *r)
 						     AXFS_PAGE_SIZE;
 		const unsigned char *d = NULL;
 
+		/* Between chunks, at a page boundary: a hole's whole pages
+		 * are stored without being read. */
+		if (!r->mem && r->bpos == r->blen && len == AXFS_PAGE_SIZE) {
+			uint64_t hole, data, k;
+
+			if ((rc = pack_hole_at(pk, r->h, m->size - r->pos,
+					       &hole, &data)) < 0)
+				return rc;
+			k = hole / AXFS_PAGE_SIZE;
+			if (!k && data)
+				r->upto = (hole + data + AXFS_PAGE_SIZE - 1) /
+					  AXFS_PAGE_SIZE * AXFS_PAGE_SIZE;
+			if (k) {
+				if ((rc = pack_skip(pk, r->h,
+						    k * AXFS_PAGE_SIZE)) < 0 ||
+				    (rc = store_hole(pk, m, p, k)) < 0)
+					return rc;
+				r->pos += k * AXFS_PAGE_SIZE;
+				p += k - 1;
+				continue;
+			}
+		}
 		if ((rc = freader_page(r, len, &d)) < 0)
 			return rc;
-		if (page_is_xip(m, p))
-			rc = pack_xip_add(pk, first + p, d, len);
-		else if (nocomp)
-			rc = pack_raw_add(pk, first + p, d, len, m, p,
-				     AXFS_WHY_UNCOMPRESSED);
-		else if (len < AXFS_PAGE_SIZE && len <= AXFS_PACK_TAIL_MAX)
-			rc = pack_raw_add(pk, first + p, d, len, m, p,
-				     AXFS_WHY_TAIL);
-		else if (len == AXFS_PAGE_SIZE && pk->share_pages)
-			rc = pack_dedup_page(pk, m, p, first + p, d);
-		else
-			rc = pack_cblock_add(pk, first + p, d, len, m, p);
-		if (rc < 0)
+		if ((rc = store_page(pk, m, p, first + p, d, len)) < 0)
 			return rc;
 		pk->bytes_done += len;
 	}
@@ -134,14 +239,25 @@ int pack_file_dedup(struct packer *pk, struct axfs_tree_entry *m)
 	} else {
 		uint64_t pos = 0;
 
-		/* Large: one pass for the key, a second to store it. */
+		/* Large: one pass for the key, a second to store it.  Holes
+		 * are not read: the key steps over their zeros. */
 		while (rc == 0 && pos < m->size) {
-			uint64_t left = m->size - pos;
+			uint64_t left = m->size - pos, hole, data;
 			size_t want = left < PACK_READ_CHUNK ? (size_t)left :
 							       PACK_READ_CHUNK;
 			size_t got;
 
-			rc = pack_check_cancel(pk);
+			rc = pack_hole_at(pk, h, left, &hole, &data);
+			if (rc == 0 && hole) {
+				rc = pack_skip(pk, h, hole);
+				key = pack_dedup_key_zeros(key, hole);
+				pos += hole;
+				continue;
+			}
+			if (data && data < want)
+				want = (size_t)data;
+			if (rc == 0)
+				rc = pack_check_cancel(pk);
 			if (rc == 0)
 				rc = pack_read_full(pk, h, pk->rbuf, want, &got);
 			if (rc == 0 && got < want)

@@ -11,13 +11,15 @@
  * out->dedup_files).  Only files whose size occurs more than once are
  * candidates, so unique files are never hashed.  Symlinks with the same
  * target share their node.  Full pages bound for a cblock that equal an
- * earlier one share its cnode (out->dedup_pages); all-zero pages (the
- * holes of sparse files) share the first one stored without a hash, a
- * lookup or a re-read (a 1 GiB hole: 9 s before, under 2 s).
+ * earlier one share its cnode (out->dedup_pages); all-zero pages share
+ * the first one stored without a hash, a lookup or a re-read, and a run
+ * of hole pages (never read: pack_data.c) shares it in one step
+ * (pack_dedup_zero_run).  Keys and comparisons of identical files step
+ * over holes unread.
  *
  * Memory: 40 bytes per dedup candidate, 48 bytes per full page stored in
- * a cblock, a 256 KiB compare buffer and up to 1 MiB for a small
- * candidate.
+ * a cblock, 24 bytes per run of shared pages (a hole of any length is one
+ * run), a 256 KiB compare buffer and up to 1 MiB for a small candidate.
  */
 #include "internal.h"
 
@@ -34,6 +36,37 @@ uint64_t pack_dedup_key_update(uint64_t key, const unsigned char *p,
 
 	crc = (uint32_t)crc32_z(crc, p, n);
 	ad = (uint32_t)adler32_z(ad, p, n);
+	return ((uint64_t)crc << 32) | ad;
+}
+
+/*
+ * The key after n more zero bytes (a hole), without reading or hashing
+ * them: the same key as pack_dedup_key_update() over n zeros, in O(log n).  zlib's
+ * combine functions append a block given its own checksum; the CRC-32 of
+ * 2^j pages of zeros doubles from one page, the Adler-32 of n zeros is
+ * a = 1, b = n (mod 65521).
+ */
+uint64_t pack_dedup_key_zeros(uint64_t key, uint64_t n)
+{
+	static const unsigned char zero[AXFS_PAGE_SIZE];
+	uint32_t crc = (uint32_t)(key >> 32), ad = (uint32_t)key;
+	uint64_t rem = n % AXFS_PAGE_SIZE, pages = n / AXFS_PAGE_SIZE;
+	uLong zc = crc32_z(0, zero, (size_t)rem), pc = crc32_z(0, zero,
+							       AXFS_PAGE_SIZE);
+	uint64_t plen = AXFS_PAGE_SIZE;
+
+	while (pages) {
+		if (pages & 1)
+			zc = crc32_combine(zc, pc, (z_off_t)plen);
+		pages >>= 1;
+		if (pages) {
+			pc = crc32_combine(pc, pc, (z_off_t)plen);
+			plen *= 2;
+		}
+	}
+	crc = (uint32_t)crc32_combine(crc, zc, (z_off_t)n);
+	ad = (uint32_t)adler32_combine(ad, ((n % 65521u) << 16) | 1,
+				       (z_off_t)n);
 	return ((uint64_t)crc << 32) | ad;
 }
 
@@ -154,18 +187,31 @@ static int same_page(struct packer *pk, const struct dd_ent *c,
 	       !memcmp(pk->pbuf, d, AXFS_PAGE_SIZE);
 }
 
-/* A node that shares master's place. */
-static int share_page(struct packer *pk, struct axfs_tree_entry *m,
-		      uint64_t page, uint64_t node, uint64_t master)
+/*
+ * n nodes from `node` that share master's place.  A run that continues
+ * the last one (the pages of a hole) extends it: the list grows with the
+ * runs, not the pages.  No reason is recorded per page (that would cost
+ * 16 bytes a page): the report calls "dedup" a page whose node shares its
+ * place with an earlier node (report.c).
+ */
+static int share_pages(struct packer *pk, uint64_t node, uint64_t master,
+		       uint64_t n)
 {
+	struct shared_page *last = pk->nshared ?
+				   &pk->shared[pk->nshared - 1] : NULL;
+
+	pk->out->dedup_pages += n;
+	if (last && last->master == master && last->node + last->n == node) {
+		last->n += n;
+		return 0;
+	}
 	if (pack_grow((void **)&pk->shared, &pk->shared_cap,
-		      pk->nshared + 1, sizeof(*pk->shared)) < 0 ||
-	    pack_refine_reason(m, page, AXFS_WHY_DEDUP) < 0)
+		      pk->nshared + 1, sizeof(*pk->shared)) < 0)
 		return pack_nomem(pk);
 	pk->shared[pk->nshared].node = node;
 	pk->shared[pk->nshared].master = master;
+	pk->shared[pk->nshared].n = n;
 	pk->nshared++;
-	pk->out->dedup_pages++;
 	return 0;
 }
 
@@ -187,7 +233,7 @@ int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
 	/* The stored zero page is zeros whatever its file holds now: no
 	 * need to read it again to compare. */
 	if (zero && pk->zero_node)
-		return share_page(pk, m, page, node, pk->zero_node - 1);
+		return share_pages(pk, node, pk->zero_node - 1, 1);
 	key = page_key(d);
 
 	for (size_t i = dd_first(t, key); i; i = t->v[i - 1].next) {
@@ -197,13 +243,36 @@ int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
 			continue;
 		if (zero)
 			pk->zero_node = c->e->first_node + c->aux + 1;
-		return share_page(pk, m, page, node, c->e->first_node + c->aux);
+		return share_pages(pk, node, c->e->first_node + c->aux, 1);
 	}
 	if (dd_add(&pk->pages, key, page, m) < 0)
 		return pack_nomem(pk);
 	if (zero)
 		pk->zero_node = node + 1;
 	return pack_cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
+}
+
+/*
+ * n full zero pages of m from `page` (a hole, never read): the first zero
+ * page stored takes them all, one run, whatever n is.  The first zero
+ * page of the build is stored here if none was, exactly as if it had
+ * been read, so an image is the same whether its holes were read or not.
+ */
+int pack_dedup_zero_run(struct packer *pk, struct axfs_tree_entry *m,
+			uint64_t page, uint64_t node, uint64_t n)
+{
+	static const unsigned char zero[AXFS_PAGE_SIZE];
+	int rc;
+
+	if (!n)
+		return 0;
+	if (!pk->zero_node) {
+		if ((rc = pack_dedup_page(pk, m, page, node, zero)) < 0)
+			return rc;
+		node++;
+		n--;
+	}
+	return n ? share_pages(pk, node, pk->zero_node - 1, n) : 0;
 }
 
 /* After the last commit: every shared page's node gets its twin's place. */
@@ -214,8 +283,11 @@ void pack_dedup_resolve_pages(struct packer *pk)
 	for (size_t i = 0; i < pk->nshared; i++) {
 		const struct shared_page *q = &pk->shared[i];
 
-		out->node_type[q->node] = out->node_type[q->master];
-		out->node_index[q->node] = out->node_index[q->master];
+		for (uint64_t k = 0; k < q->n; k++) {
+			out->node_type[q->node + k] = out->node_type[q->master];
+			out->node_index[q->node + k] =
+				out->node_index[q->master];
+		}
 	}
 }
 
@@ -252,11 +324,31 @@ static int same_bytes(struct packer *pk, struct axfs_tree_entry *a,
 	if (!bmem && (rc = pack_data_open(pk, b, &hb)) < 0)
 		goto out;
 	while (pos < a->size && same) {
-		uint64_t left = a->size - pos;
+		uint64_t left = a->size - pos, hole_a = 0, hole_b = 0;
+		uint64_t data_a = 0, data_b = 0;
 		size_t want = left < PACK_READ_CHUNK ? (size_t)left :
 						       PACK_READ_CHUNK;
 		size_t ga, gb;
 
+		/* Where both have a hole, both are zeros: skipped unread;
+		 * elsewhere no further than the data either knows. */
+		if (!bmem &&
+		    ((rc = pack_hole_at(pk, ha, left, &hole_a, &data_a)) < 0 ||
+		     (rc = pack_hole_at(pk, hb, left, &hole_b, &data_b)) < 0))
+			goto out;
+		if (hole_a && hole_b) {
+			uint64_t both = hole_a < hole_b ? hole_a : hole_b;
+
+			if ((rc = pack_skip(pk, ha, both)) < 0 ||
+			    (rc = pack_skip(pk, hb, both)) < 0)
+				goto out;
+			pos += both;
+			continue;
+		}
+		if (!hole_a && data_a && data_a < want)
+			want = (size_t)data_a;
+		if (!hole_b && data_b && data_b < want)
+			want = (size_t)data_b;
 		if ((rc = pack_check_cancel(pk)) < 0 ||
 		    (rc = pack_read_full(pk, ha, pk->cbuf, want, &ga)) < 0)
 			goto out;

@@ -17,8 +17,8 @@
  * pack_spool.h).
  *
  * Memory bound (besides the metadata: the tree, the plan, about 33 bytes
- * of node tables per page, and what pack_jobs.c and pack_dedup.c say they
- * hold): a 256 KiB read buffer and 3 spool buffers of 256 KiB.  With zlib,
+ * of node tables per stored page, 9 per page of a hole, and what
+ * pack_jobs.c and pack_dedup.c say they hold): a 256 KiB read buffer and 3 spool buffers of 256 KiB.  With zlib,
  * 2 threads and 64 KiB cblocks the packer holds about 4 MiB, with 2
  * threads and 1 MiB cblocks about 17 MiB, whatever the size of the tree
  * (zlib: 256 KiB of compressor state per thread at the default memLevel;

@@ -6,8 +6,9 @@
  * The archive is read exactly once, on the first call to next(): every
  * entry's metadata is kept in memory and every regular file's data is
  * copied to an unlinked spool file (through a bounded buffer, holes of
- * sparse entries left as holes), so memory grows with the number of
- * entries, never with the data.  Entries are then handed out in archive
+ * sparse entries left as holes, and where the blocks went recorded, so
+ * that data_hole knows them without reading), so memory grows with the
+ * number of entries and data blocks, never with the data or the holes.  Entries are then handed out in archive
  * order; data_open/data_read read the spool back with pread, so handles
  * are independent and may be used from several threads.
  *
@@ -41,6 +42,7 @@
 #include <unistd.h>
 
 #include "axfs_format.h"
+#include "axfs_tree.h"
 
 #define SPOOL_BUF_SIZE	(256u * 1024u)	/* bounded write buffer */
 #define READ_BLOCK_SIZE	(64u * 1024u)	/* libarchive's read size */
@@ -70,6 +72,12 @@ struct spool {
 	const char *dir;		/* for messages */
 };
 
+/* Bytes of the spool an archive block filled: [start, end).  Sorted and
+ * disjoint (the spool only grows); what lies between is a hole. */
+struct extent {
+	uint64_t start, end;
+};
+
 struct arc_source {
 	struct axfs_source base;
 	char *path;			/* as given; "-" is standard input */
@@ -77,6 +85,12 @@ struct arc_source {
 	struct archive *ar;
 	locale_t utf8;			/* (locale_t)0 if unavailable */
 	struct spool spool;
+	/* Where archive blocks put data: the holes of sparse members are
+	 * known without reading the spool.  One entry per run of adjacent
+	 * blocks, so at most one per block with data: bounded by what the
+	 * archive holds. */
+	struct extent *ext;
+	size_t n_ext, ext_cap;
 	struct rec *recs;
 	size_t n, cap;
 	size_t *index;			/* path hash -> record + 1; 0 empty */
@@ -415,6 +429,32 @@ static unsigned int lossy_of(struct archive_entry *e)
 	return lossy;
 }
 
+/* Records that [start, start + n) of the spool holds archive data. */
+static int add_extent(struct arc_source *s, uint64_t start, size_t n,
+		      struct axfs_error *err)
+{
+	struct extent *x;
+
+	if (s->n_ext && s->ext[s->n_ext - 1].end == start) {
+		s->ext[s->n_ext - 1].end += n;
+		return 0;
+	}
+	if (s->n_ext == s->ext_cap) {
+		size_t cap = s->ext_cap ? s->ext_cap * 2 : 64;
+
+		x = cap > SIZE_MAX / sizeof(*x) ? NULL :
+		    realloc(s->ext, cap * sizeof(*x));
+		if (!x)
+			return nomem(err);
+		s->ext = x;
+		s->ext_cap = cap;
+	}
+	s->ext[s->n_ext].start = start;
+	s->ext[s->n_ext].end = start + n;
+	s->n_ext++;
+	return 0;
+}
+
 /*
  * Copies the current entry's data to the end of the spool.  Blocks come
  * with their offsets; gaps (sparse holes) and a short tail up to the
@@ -428,6 +468,13 @@ static int spool_entry_data(struct arc_source *s, struct archive_entry *e,
 	int64_t declared = archive_entry_size_is_set(e) ?
 		archive_entry_size(e) : 0;
 
+	/* Refused before the spool grows to it (the tree's rule, checked
+	 * here too: a sparse member claims any size for a few bytes). */
+	if (declared > 0 && (uint64_t)declared > AXFS_TREE_FILE_MAX)
+		return fail_entry(s, err, AXFS_ERR_LIMIT, name,
+			"it is %lld bytes; an AXFS file is at most %llu bytes "
+			"(16 TiB - 4 KiB, the largest a 32-bit kernel opens)",
+			(long long)declared, AXFS_TREE_FILE_MAX);
 	for (;;) {
 		const void *buf;
 		size_t n;
@@ -454,6 +501,8 @@ static int spool_entry_data(struct arc_source *s, struct archive_entry *e,
 		if (n) {
 			rc = spool_write(&s->spool, base + (uint64_t)at, buf, n,
 					 err);
+			if (rc == 0)
+				rc = add_extent(s, base + (uint64_t)at, n, err);
 			if (rc < 0)
 				return rc;
 			len = (uint64_t)at + n;
@@ -872,6 +921,55 @@ static int arc_data_pread(struct axfs_source *src, void *handle, void *buf,
 	return 0;
 }
 
+/* The hole at the handle's position: up to the next extent that starts
+ * after it, or to the end of the data; none inside an extent.  The data
+ * that follows: to that extent's end. */
+static int arc_data_hole(struct axfs_source *src, void *handle,
+			 uint64_t *hole, uint64_t *data,
+			 struct axfs_error *err)
+{
+	struct arc_source *s = (struct arc_source *)src;
+	struct arc_handle *h = handle;
+	uint64_t pos = h->off + h->done, end = h->off + h->size, at;
+	size_t lo = 0, hi = s->n_ext;
+
+	(void)err;
+	*hole = 0;
+	*data = 0;
+	/* The first extent that ends after pos. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ext[mid].end <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->n_ext || s->ext[lo].start >= end) {
+		*hole = end - pos;
+		return 0;
+	}
+	at = s->ext[lo].start > pos ? s->ext[lo].start : pos;
+	*hole = at - pos;
+	*data = (s->ext[lo].end < end ? s->ext[lo].end : end) - at;
+	return 0;
+}
+
+static int arc_data_skip(struct axfs_source *src, void *handle, uint64_t len,
+			 struct axfs_error *err)
+{
+	struct arc_source *s = (struct arc_source *)src;
+	struct arc_handle *h = handle;
+
+	if (len > h->size - h->done)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+			"'%s': entry '%s': cannot skip %llu bytes past its end",
+			s->disp, h->name ? h->name : "?",
+			(unsigned long long)len);
+	h->done += len;
+	return 0;
+}
+
 static void arc_data_close(struct axfs_source *src, void *handle)
 {
 	(void)src;
@@ -894,6 +992,7 @@ static void arc_destroy(struct axfs_source *src)
 		free(s->recs[i].link_target);
 	}
 	free(s->recs);
+	free(s->ext);
 	free(s->index);
 	if (s->utf8)
 		freelocale(s->utf8);
@@ -910,6 +1009,8 @@ static const struct axfs_source_ops arc_ops = {
 	.data_read = arc_data_read,
 	.data_close = arc_data_close,
 	.data_pread = arc_data_pread,
+	.data_hole = arc_data_hole,
+	.data_skip = arc_data_skip,
 	.destroy = arc_destroy,
 };
 

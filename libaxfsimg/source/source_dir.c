@@ -599,12 +599,14 @@ static int dir_data_open(struct axfs_source *src,
 	return 0;
 }
 
-static ssize_t read_retry(int fd, void *buf, size_t len)
+/* Reads at the handle's own position (h->done), not the descriptor's, so
+ * that data_hole may move the descriptor's offset with lseek. */
+static ssize_t pread_retry(int fd, void *buf, size_t len, uint64_t off)
 {
 	ssize_t n;
 
 	do
-		n = read(fd, buf, len);
+		n = pread(fd, buf, len, (off_t)off);
 	while (n < 0 && errno == EINTR);
 	return n;
 }
@@ -621,7 +623,7 @@ static int dir_data_read(struct axfs_source *src, void *handle, void *buf,
 		char extra;
 
 		/* At the end: make sure the file did not grow. */
-		n = read_retry(h->fd, &extra, 1);
+		n = pread_retry(h->fd, &extra, 1, h->size);
 		if (n < 0)
 			return axfs_error_sys(err, errno, "cannot read '%s'",
 					      h->path);
@@ -636,7 +638,7 @@ static int dir_data_read(struct axfs_source *src, void *handle, void *buf,
 		return 0;
 	if (len > h->size - h->done)
 		len = (size_t)(h->size - h->done);
-	n = read_retry(h->fd, buf, len);
+	n = pread_retry(h->fd, buf, len, h->done);
 	if (n < 0)
 		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
 	if (n == 0)
@@ -647,6 +649,60 @@ static int dir_data_read(struct axfs_source *src, void *handle, void *buf,
 			(unsigned long long)h->done);
 	h->done += (uint64_t)n;
 	*got = (size_t)n;
+	return 0;
+}
+
+/*
+ * The file system's own map of the file (lseek SEEK_DATA, SEEK_HOLE): the
+ * hole at the position ends where the next data starts, or at the end of
+ * the file when no data follows (ENXIO); that data ends at the next hole.
+ * A file system that keeps no holes says "data to the end", and every
+ * byte is read as before.  Any other failure is no hole and unknown data:
+ * the bytes are then read, and a real I/O error shows there.
+ */
+static int dir_data_hole(struct axfs_source *src, void *handle,
+			 uint64_t *hole, uint64_t *data,
+			 struct axfs_error *err)
+{
+	struct dir_handle *h = handle;
+	uint64_t left = h->size - h->done;
+	off_t d, e;
+
+	(void)src;
+	(void)err;
+	*hole = 0;
+	*data = 0;
+	if (!left)
+		return 0;
+	d = lseek(h->fd, (off_t)h->done, SEEK_DATA);
+	if (d < 0) {
+		if (errno == ENXIO)
+			*hole = left;
+		return 0;
+	}
+	if ((uint64_t)d >= h->size) {
+		*hole = left;
+		return 0;
+	}
+	*hole = (uint64_t)d > h->done ? (uint64_t)d - h->done : 0;
+	e = lseek(h->fd, d, SEEK_HOLE);
+	if (e > d)
+		*data = ((uint64_t)e < h->size ? (uint64_t)e : h->size) -
+			(uint64_t)d;
+	return 0;
+}
+
+static int dir_data_skip(struct axfs_source *src, void *handle, uint64_t len,
+			 struct axfs_error *err)
+{
+	struct dir_handle *h = handle;
+
+	(void)src;
+	if (len > h->size - h->done)
+		return axfs_error_set(err, AXFS_ERR_INVALID,
+				      "'%s': cannot skip %llu bytes past its "
+				      "end", h->path, (unsigned long long)len);
+	h->done += len;
 	return 0;
 }
 
@@ -710,6 +766,8 @@ static const struct axfs_source_ops dir_ops = {
 	.data_read = dir_data_read,
 	.data_close = dir_data_close,
 	.data_pread = dir_data_pread,
+	.data_hole = dir_data_hole,
+	.data_skip = dir_data_skip,
 	.destroy = dir_destroy,
 };
 

@@ -319,6 +319,15 @@ test_expect_success 'region.depth-minimal' '
 	fresh && P t.axfs move inode_mode_index 1024 2 --digest &&
 	expect region.depth-minimal $(off desc.inode_mode_index.depth)
 '
+test_expect_success 'region.bound: strings claiming more than 256 bytes an inode' '
+	cp good-z.axfs t.axfs &&
+	test "$(P t.axfs get desc.strings.compressed_size)" -gt 0 &&
+	max=$(( $(P t.axfs get sb.files) * 256 + 4096 )) &&
+	P t.axfs set desc.strings.size $((max + 1)) --digest &&
+	expect region.bound $(P t.axfs off desc.strings.size) &&
+	grep "region .strings. claims $((max + 1)) bytes;.* allow at most $max" out &&
+	! grep "region.inflate" out
+'
 test_expect_success 'region.inflate' '
 	cp good-z.axfs t.axfs &&
 	s=$(P t.axfs get desc.strings.size) &&

@@ -192,6 +192,21 @@ test_expect_success 'hostile image: compressed strings claiming 1 TiB' '
 	test "$(cat bomb.axfs.fsck)" = 4 && test "$(cat bomb.axfs.extract)" = 8 &&
 	grep "bomb.axfs.*byte [0-9]" bomb.axfs.err
 '
+# Within zlib's expansion bound but over what the superblock's counts
+# allow (256 bytes an inode for strings): the reader refuses it, and fsck
+# must say so with the same bound (region.bound), naming the region and
+# the byte offset of its size field, without inflating it.
+test_expect_success 'hostile image: compressed strings over the counts bound' '
+	cp basez.axfs over.axfs &&
+	max=$(( $(P over.axfs get sb.files) * 256 + 4096 )) &&
+	P over.axfs set desc.strings.size $((max + 1)) && P over.axfs digest &&
+	rm -rf work && mkdir work && run_all over.axfs &&
+	test "$(cat over.axfs.fsck)" = 4 && test "$(cat over.axfs.extract)" = 8 &&
+	at=$(P over.axfs off desc.strings.size) &&
+	test_expect_code 4 "$AXFS" fsck over.axfs >fsck.out &&
+	grep "^over.axfs: byte $at: .*region .strings. claims $((max + 1)) bytes.*\[region.bound\]\$" fsck.out &&
+	grep "over.axfs.: byte $at: region .strings. claims" over.axfs.err
+'
 test_expect_success 'hostile image: compressed tables claiming 1 TiB' '
 	cp basez.axfs bomb2.axfs &&
 	P bomb2.axfs set desc.inode_file_size.size 1099511627776 &&

@@ -122,10 +122,14 @@ test_expect_success 'claims the counts allow are refused by the memory budget (6
 	no_alloc_failure err
 '
 
-test_expect_success 'fsck of the bomb: findings, exit 4, within its budget' '
+# fsck applies the readers' bound too (region.bound), so it refuses the
+# region before inflating any of it.
+test_expect_success 'fsck of the bomb: the same bound, named, exit 4, nothing inflated' '
+	desc=$(P bomb.axfs get sb.region.strings) &&
 	(limit_memory; timeout 60 "$AXFS" fsck bomb.axfs >out 2>err; echo $? >rc) &&
 	test "$(cat rc)" = 4 &&
-	grep "limit.memory" out &&
+	grep "^bomb.axfs: byte $((desc + 8)): .*region .strings. claims 1073741824 bytes.*\[region.bound\]\$" out &&
+	! grep "limit.memory\|region.inflate" out &&
 	no_alloc_failure err
 '
 

@@ -336,7 +336,7 @@ sqfs-128K-mtd|squashfs|phram:${sq_at% *},${sq_at#* }||memory"
 pmem_add "$W/erofs-dax.img"
 FS="$FS
 erofs-dax|erofs|pmem:$PMEM_AT|dax=always|pmem-dax"
-say "boots 2: measure $(echo "$FS" | wc -l) file systems, $boots boots, $jobs at a time ($(date -u +%T))"
+say "boots 2: measure $(echo "$FS" | wc -l) file systems, $boots boot(s), $jobs at a time ($(date -u +%T))"
 boot_config "FS='$FS'
 PMEM='$PMEM_AT $PMEM_BYTES'
 RAND=${BENCH_RAND:-1000}"

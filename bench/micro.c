@@ -72,7 +72,7 @@ static int run(uint64_t n, struct times *tm)
 	sp = malloc(n * sizeof(*sp));
 	vals = malloc(n * sizeof(*vals));
 	axfs_profile_init(&prof, NULL);
-	if (!sp || !vals || axfs_tree_init(&t, NULL, &err) < 0) {
+	if (!sp || !vals || tree_init(&t, NULL, &err) < 0) {
 		free(sp);
 		free(vals);
 		return -1;
@@ -97,12 +97,12 @@ static int run(uint64_t n, struct times *tm)
 		e.type = AXFS_FT_REG;
 		e.mode = 0644;
 		e.data.size = (uint64_t)sp[i].pages * 4096 - 100;
-		if (axfs_tree_add(&t, &e, NULL, &err) < 0) {
+		if (tree_add(&t, &e, NULL, &err) < 0) {
 			fprintf(stderr, "tree_add: %s\n", err.msg);
 			goto out;
 		}
 	}
-	if (axfs_tree_finalize(&t, &err) < 0) {
+	if (tree_finalize(&t, &err) < 0) {
 		fprintf(stderr, "finalize: %s\n", err.msg);
 		goto out;
 	}
@@ -150,7 +150,7 @@ static int run(uint64_t n, struct times *tm)
 	bytetable_free(&bt);
 	rc = 0;
 out:
-	axfs_tree_free(&t);
+	tree_free(&t);
 	axfs_profile_free(&prof);
 	free(vals);
 	free(sp);

@@ -52,7 +52,7 @@ static int unknown_command(const char *name)
 		names[i] = commands[i].name;
 	names[NCOMMANDS] = "help";
 	names[NCOMMANDS + 1] = NULL;
-	best = axfs_suggest(name, names);
+	best = suggest_word(name, names);
 	cmd_name = "axfs";
 	if (best)
 		cmd_error("'%s' is not an axfs command; did you mean '%s'? "

@@ -30,14 +30,13 @@
 #define CAT_CHUNK	(256u * 1024u)
 #define CAT_MAX_POS	7		/* below EXIT_OPERATIONAL */
 
-static const struct option longopts[] = {
-	CMD_LONGOPTS_IMAGE,
-	CMD_LONGOPTS_END,
+static const struct cmd_opt options[] = {
+	CMD_OPT_STORE_S,
+	CMD_OPTS_IMAGE,
+	CMD_OPTS_END(CMD_HELP_QUIET, CMD_HELP_VERBOSE),
 };
 
-static int usage(void)
-{
-	printf(
+static const struct cmd_usage usage = {
 "usage: axfs cat [options] IMAGE PATH...\n"
 "\n"
 "Write the contents of the regular files PATH (image paths such as\n"
@@ -46,11 +45,9 @@ static int usage(void)
 "them.  Exit status: 0 if every PATH was written, else the position (1 to 7)\n"
 "of the first PATH that failed; 8 if IMAGE cannot be read or standard\n"
 "output cannot be written.  IMAGE - is standard input.\n"
-"\n"
-"  -s                  the same as --store\n");
-	cmd_print_image_help(22);
-	return cmd_print_shared_help(22, 0, NULL, NULL, "\nSee axfs-cat(1).\n");
-}
+"\n",
+"\nSee axfs-cat(1).\n",
+};
 
 /* 0: written; 1: this PATH failed (reported); -1: standard output failed. */
 static int cat_one(struct axfs_image *img, const char *path, void *buf)
@@ -94,21 +91,12 @@ static int cat_one(struct axfs_image *img, const char *path, void *buf)
 int cmd_cat(int argc, char **argv)
 {
 	struct axfs_image *img = NULL;
-	struct cmd_getopt g = CMD_GETOPT_INIT("s:", longopts, usage);
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 	void *buf;
-	int c, rc = EXIT_OK;
+	int rc = EXIT_OK;
 
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 's':
-			c = cmd_image_option(CMD_OPT_STORE, optarg);
-			if (c != CMD_OPT_NEXT)
-				return c;
-			break;
-		case CMD_OPT_EXIT:
-			return g.exit_code;
-		}
-	}
+	if (step.stop)
+		return step.exit_code;
 	if (argc - optind < 2)
 		return cmd_usage_error(argc - optind ? "no path given" :
 				       "no image given");

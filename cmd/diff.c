@@ -22,7 +22,7 @@
 
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "image_operands.h"
 #include "options.h"
 #include "axfs_source.h"
@@ -33,28 +33,7 @@
 #define DIFF_TROUBLE	2
 #define DIFF_CHUNK	(64u * 1024u)
 
-enum {
-	OPT_NO_OWNER = 256,
-	OPT_NO_MODE,
-	OPT_JSON,
-	OPT_STORE_A,
-	OPT_STORE_B,
-};
-
-static const struct option longopts[] = {
-	{ "no-owner", no_argument, NULL, OPT_NO_OWNER },
-	{ "no-mode", no_argument, NULL, OPT_NO_MODE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "store-a", required_argument, NULL, OPT_STORE_A },
-	{ "store-b", required_argument, NULL, OPT_STORE_B },
-	/* --store alone would not say which side: only --max-memory. */
-	{ "max-memory", required_argument, NULL, CMD_OPT_MAX_MEMORY },
-	CMD_LONGOPTS_END,
-};
-
-static int usage(void)
-{
-	printf(
+static const struct cmd_usage usage = {
 "usage: axfs diff [options] A B\n"
 "\n"
 "Compare A and B, each an AXFS image, a directory or an archive (- for\n"
@@ -62,19 +41,9 @@ static int usage(void)
 "image stores them: added, removed and changed paths (type, content, mode,\n"
 "owner, symlink target, device numbers).  Exit status: 0 the same,\n"
 "1 different, 2 trouble.\n"
-"\n"
-"      --no-owner      ignore owners (uid and gid)\n"
-"      --no-mode       ignore permission bits\n"
-"      --json          print the differences as JSON\n"
-"      --store-a FILE  the store segment of A, a split image\n"
-"      --store-b FILE  the store segment of B, a split image\n"
-"      --max-memory SIZE\n"
-"                      memory budget of each image (default 64 MiB + 8 x\n"
-"                      image size)\n");
-	return cmd_print_shared_help(22, 0, "print nothing but errors; the exit "
-				     "status says", NULL,
-				     "\nSee axfs-diff(1).\n");
-}
+"\n",
+"\nSee axfs-diff(1).\n",
+};
 
 struct side {
 	const char *name;
@@ -119,19 +88,19 @@ static int load_side(struct side *s, const char *path)
 	so.max_memory = cmd_image.max_memory;
 	s->name = path;
 	axfs_error_clear(&err);
-	if (axfs_source_open(&s->src, path, &so, &err) < 0 ||
-	    axfs_tree_init(&s->tree, &cmd_logger, &err) < 0)
+	if (source_open(&s->src, path, &so, &err) < 0 ||
+	    tree_init(&s->tree, &cmd_logger, &err) < 0)
 		goto fail;
 	s->have_tree = 1;
 	while ((rc = s->src->ops->next(s->src, &ent, &err)) > 0) {
-		if (axfs_tree_add(&s->tree, &ent, NULL, &err) < 0) {
+		if (tree_add(&s->tree, &ent, NULL, &err) < 0) {
 			free(ent.data.host_path);
 			goto fail_named;
 		}
 	}
 	if (rc < 0)
 		goto fail;
-	if (axfs_tree_finalize(&s->tree, &err) < 0)
+	if (tree_finalize(&s->tree, &err) < 0)
 		goto fail_named;
 	return 0;
 fail_named:
@@ -145,8 +114,8 @@ fail:
 static void free_side(struct side *s)
 {
 	if (s->have_tree)
-		axfs_tree_free(&s->tree);
-	axfs_source_destroy(s->src);
+		tree_free(&s->tree);
+	source_destroy(s->src);
 }
 
 static const struct axfs_tree_entry *data_of(const struct axfs_tree_entry *e)
@@ -250,14 +219,14 @@ static int changes_of(struct diff *d, const struct axfs_tree_entry *a,
 static void json_entry(const struct axfs_tree_entry *e)
 {
 	printf("{\"type\": ");
-	cmd_json_cstr(axfs_ftype_name(e->type));
+	json_cstr(stdout, axfs_ftype_name(e->type));
 	printf(", \"mode\": %u, \"uid\": %" PRIu32 ", \"gid\": %" PRIu32,
 	       e->mode & 07777, e->uid, e->gid);
 	if (e->type == AXFS_FT_REG)
 		printf(", \"size\": %" PRIu64, data_of(e)->data.size);
 	if (e->type == AXFS_FT_LNK) {
 		printf(", \"target\": ");
-		cmd_json_cstr(e->link_target ? e->link_target : "");
+		json_cstr(stdout, e->link_target ? e->link_target : "");
 	}
 	if (e->type == AXFS_FT_CHR || e->type == AXFS_FT_BLK)
 		printf(", \"rdev_major\": %" PRIu32 ", \"rdev_minor\": %" PRIu32,
@@ -271,7 +240,7 @@ static void print_json(struct diff *d, const char *status,
 {
 	printf("%s\n    {\"path\": ", d->first ? "" : ",");
 	d->first = 0;
-	cmd_json_str(d->path, strlen(d->path));
+	json_str(stdout, d->path, strlen(d->path));
 	printf(", \"status\": \"%s\"", status);
 	if (ch) {
 		int n = 0;
@@ -446,32 +415,29 @@ static int walk(struct diff *d, const struct axfs_tree_entry *a,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct cmd_getopt g = CMD_GETOPT_INIT("", longopts, usage);
-	struct diff d;
-	int c, rc = DIFF_TROUBLE;
+	struct diff d = { 0 };
+	const struct cmd_opt options[] = {
+		{ CMD_FLAG(0, "no-owner", &d.no_owner, 1,
+			   "ignore owners (uid and gid)") },
+		{ CMD_FLAG(0, "no-mode", &d.no_mode, 1,
+			   "ignore permission bits") },
+		{ CMD_FLAG(0, "json", &d.json, 1,
+			   "print the differences as JSON") },
+		{ CMD_STRING(0, "store-a", "FILE", &d.a.store,
+			     "the store segment of A, a split image") },
+		{ CMD_STRING(0, "store-b", "FILE", &d.b.store,
+			     "the store segment of B, a split image") },
+		/* --store alone would not say which side: only --max-memory. */
+		CMD_OPT_MAX_MEMORY("memory budget of each image (default "
+				   "64 MiB + 8 x\nimage size)"),
+		CMD_OPTS_END("print nothing but errors; the exit status says",
+			     CMD_HELP_VERBOSE),
+	};
+	int rc = DIFF_TROUBLE;
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
-	memset(&d, 0, sizeof(d));
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case OPT_NO_OWNER:
-			d.no_owner = 1;
-			break;
-		case OPT_NO_MODE:
-			d.no_mode = 1;
-			break;
-		case OPT_JSON:
-			d.json = 1;
-			break;
-		case OPT_STORE_A:
-			d.a.store = optarg;
-			break;
-		case OPT_STORE_B:
-			d.b.store = optarg;
-			break;
-		case CMD_OPT_EXIT:
-			return g.exit_code == EXIT_OK ? EXIT_OK : DIFF_TROUBLE;
-		}
-	}
+	if (step.stop)
+		return step.exit_code == EXIT_OK ? EXIT_OK : DIFF_TROUBLE;
 	d.quiet = cmd_verbosity == 0;
 	if (argc - optind != 2) {
 		cmd_usage_error(argc - optind < 2 ? "two inputs are needed, "
@@ -490,9 +456,9 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	if (d.json && !d.quiet) {
 		printf("{\"a\": ");
-		cmd_json_str(d.a.name, strlen(d.a.name));
+		json_str(stdout, d.a.name, strlen(d.a.name));
 		printf(", \"b\": ");
-		cmd_json_str(d.b.name, strlen(d.b.name));
+		json_str(stdout, d.b.name, strlen(d.b.name));
 		printf(", \"differences\": [");
 	}
 	strcpy(d.path, "/");

@@ -27,7 +27,7 @@
 
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "listing.h"
 #include "image_operands.h"
 #include "options.h"
@@ -41,48 +41,32 @@ enum {
 	SHOW_PAGES = 8,
 };
 
-enum {
-	OPT_SUPER = 256,
-	OPT_REGIONS,
-	OPT_INODES,
-	OPT_PAGES,
-	OPT_JSON,
-	OPT_LENIENT,
-};
-
-static const struct option longopts[] = {
-	{ "superblock", no_argument, NULL, OPT_SUPER },
-	{ "regions", no_argument, NULL, OPT_REGIONS },
-	{ "inodes", no_argument, NULL, OPT_INODES },
-	{ "pages", no_argument, NULL, OPT_PAGES },
-	{ "profile", required_argument, NULL, 'p' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "lenient", no_argument, NULL, OPT_LENIENT },
-	CMD_LONGOPTS_IMAGE,
-	CMD_LONGOPTS_END,
-};
-
-static int usage(void)
-{
-	printf(
+static const struct cmd_usage usage = {
 "usage: axfs dump [options] IMAGE [STORE]\n"
 "\n"
 "Show the superblock, the regions and every inode of the AXFS image IMAGE\n"
 "(- for standard input; STORE, or --store: the store segment of a split\n"
 "image).  With no section option all three are shown.\n"
-"\n"
-"      --superblock    show the superblock\n"
-"      --regions       show the region descriptors\n"
-"      --inodes        list every inode with its full path (ls -l style)\n"
-"      --pages         list inodes and where each page of each file lives\n"
-"  -p, --profile CSV   with --pages: each page's profile count and why it\n"
-"                      is XIP or not (implies --pages; repeatable)\n"
-"      --json          print everything selected as JSON (see axfs-dump(1))\n"
-"      --lenient       open with fsck's fewer checks (still bounds-checked)\n");
-	cmd_print_image_help(22);
-	return cmd_print_shared_help(22, 0, NULL,
-				     "show each inode's raw table fields",
-				     "\nSee axfs-dump(1).\n");
+"\n",
+"\nSee axfs-dump(1).\n",
+};
+
+/* -p CSV: a profile to show, and the pages to show it with. */
+struct profiles {
+	struct cmd_strings csv;
+	unsigned int *show;
+};
+
+static struct cmd_step add_profile(const struct cmd_opt *opt, const char *arg)
+{
+	struct profiles *p = opt->target;
+
+	if (cmd_strings_add(&p->csv, arg) < 0) {
+		cmd_error("out of memory");
+		return cmd_stop(EXIT_OPERATIONAL);
+	}
+	*p->show |= SHOW_INODES | SHOW_PAGES;
+	return CMD_GO_ON;
 }
 
 /* ---- small formatters ----------------------------------------------------- */
@@ -116,7 +100,7 @@ static void show_super_text(struct axfs_image *img)
 	{
 		char esc[4 * AXFS_SIGNATURE_LEN + 1];
 
-		axfs_text_escape(esc, (const char *)s->signature, sig);
+		text_escape(esc, (const char *)s->signature, sig);
 		printf("  signature         \"%s\"\n", esc);
 	}
 	printf("  digest            ");
@@ -143,7 +127,7 @@ static void show_super_json(struct axfs_image *img)
 
 	printf("\"superblock\": {\"magic\": %" PRIu32 ", \"signature\": ",
 	       s->magic);
-	cmd_json_str((const char *)s->signature,
+	json_str(stdout, (const char *)s->signature,
 		 strnlen((const char *)s->signature, AXFS_SIGNATURE_LEN));
 	printf(", \"digest\": \"");
 	for (int i = 0; i < AXFS_SB_DIGEST_LEN; i++)
@@ -453,7 +437,7 @@ static int inode_json(struct dump *d, const char *path,
 	cmd_mode_string(in->mode, ms);
 	printf("%s\n  {\"path\": ", d->first ? "" : ",");
 	d->first = 0;
-	cmd_json_cstr(path);
+	json_cstr(stdout, path);
 	printf(", \"ino\": %" PRIu64 ", \"type\": \"%s\", \"mode\": %" PRIu32
 	       ", \"mode_string\": \"%s\", \"uid\": %" PRIu32 ", \"gid\": %"
 	       PRIu32 ", \"size\": %" PRIu64 ", \"mtime\": %" PRIu64
@@ -466,7 +450,7 @@ static int inode_json(struct dump *d, const char *path,
 	       in->name_offset);
 	if (target) {
 		printf(", \"target\": ");
-		cmd_json_cstr(target);
+		json_cstr(stdout, target);
 	}
 	if (!has_pages(in->mode) && !S_ISDIR(in->mode))
 		printf(", \"rdev_major\": %u, \"rdev_minor\": %u",
@@ -549,7 +533,8 @@ static int show_inodes(struct dump *d)
 /* ---- main ---------------------------------------------------------------- */
 
 /* Loads and canonicalises the -p profiles (summed as mkfs sums them). */
-static int load_profiles(struct axfs_profile *prof, char **files, size_t n,
+static int load_profiles(struct axfs_profile *prof,
+			 const char *const *files, size_t n,
 			 struct axfs_error *err)
 {
 	axfs_profile_init(prof, &cmd_logger);
@@ -577,7 +562,8 @@ static void warn_unused(const struct dump *d)
 }
 
 static int dump(const char *image, const char *store, unsigned int show,
-		int json, int lenient, char **profiles, size_t nprofiles)
+		int json, int lenient, const char *const *profiles,
+		size_t nprofiles)
 {
 	struct axfs_profile prof;
 	struct dump d;
@@ -610,10 +596,10 @@ static int dump(const char *image, const char *store, unsigned int show,
 	}
 	if (json) {
 		printf("{\"image\": ");
-		cmd_json_cstr(image);
+		json_cstr(stdout, image);
 		printf(", \"store\": ");
 		if (store)
-			cmd_json_cstr(store);
+			json_cstr(stdout, store);
 		else
 			printf("null");
 		printf(", \"file_size\": %" PRIu64, axfs_image_file_size(d.img));
@@ -662,59 +648,42 @@ static int dump(const char *image, const char *store, unsigned int show,
 int cmd_dump(int argc, char **argv)
 {
 	unsigned int show = 0;
-	struct cmd_getopt g = CMD_GETOPT_INIT("p:", longopts, usage);
+	struct profiles prof = { .show = &show };
+	int json = 0, lenient = 0, rc;
+	const struct cmd_opt options[] = {
+		{ CMD_BIT(0, "superblock", &show, SHOW_SUPER,
+			  "show the superblock") },
+		{ CMD_BIT(0, "regions", &show, SHOW_REGIONS,
+			  "show the region descriptors") },
+		{ CMD_BIT(0, "inodes", &show, SHOW_INODES, "list every inode "
+			  "with its full path (ls -l style)") },
+		{ CMD_BIT(0, "pages", &show, SHOW_INODES | SHOW_PAGES, "list "
+			  "inodes and where each page of each file lives") },
+		{ CMD_CALLBACK('p', "profile", "CSV", &prof, add_profile,
+			       "with --pages: each page's profile count and "
+			       "why it\nis XIP or not (implies --pages; "
+			       "repeatable)") },
+		{ CMD_FLAG(0, "json", &json, 1, "print everything selected as "
+			   "JSON (see axfs-dump(1))") },
+		{ CMD_FLAG(0, "lenient", &lenient, 1, "open with fsck's fewer "
+			   "checks (still bounds-checked)") },
+		CMD_OPTS_IMAGE,
+		CMD_OPTS_END(CMD_HELP_QUIET,
+			     "show each inode's raw table fields"),
+	};
 	const char *image, *store;
-	int json = 0, lenient = 0, c;
-	char **profiles = NULL;
-	size_t nprofiles = 0;
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 'p': {
-			char **np = realloc(profiles, (nprofiles + 1) *
-					    sizeof(*np));
-
-			if (!np) {
-				free(profiles);
-				cmd_error("out of memory");
-				return EXIT_OPERATIONAL;
-			}
-			profiles = np;
-			profiles[nprofiles++] = optarg;
-			show |= SHOW_INODES | SHOW_PAGES;
-			break;
-		}
-		case OPT_SUPER:
-			show |= SHOW_SUPER;
-			break;
-		case OPT_REGIONS:
-			show |= SHOW_REGIONS;
-			break;
-		case OPT_INODES:
-			show |= SHOW_INODES;
-			break;
-		case OPT_PAGES:
-			show |= SHOW_INODES | SHOW_PAGES;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_LENIENT:
-			lenient = 1;
-			break;
-		case CMD_OPT_EXIT:
-			free(profiles);
-			return g.exit_code;
-		}
-	}
-	c = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
-	if (c != CMD_OPT_NEXT) {
-		free(profiles);
-		return c;
+	if (!step.stop)
+		step = cmd_image_operands(argc, argv, 0, NULL, 1, &image,
+					  &store);
+	if (step.stop) {
+		cmd_strings_free(&prof.csv);
+		return step.exit_code;
 	}
 	if (!show)
 		show = SHOW_SUPER | SHOW_REGIONS | SHOW_INODES;
-	c = dump(image, store, show, json, lenient, profiles, nprofiles);
-	free(profiles);
-	return cmd_finish_stdout(c);
+	rc = dump(image, store, show, json, lenient, prof.csv.v, prof.csv.n);
+	cmd_strings_free(&prof.csv);
+	return cmd_finish_stdout(rc);
 }

@@ -27,6 +27,6 @@ const char *cmd_esc(const char *s)
 		slot[i] = p;
 		cap[i] = 4 * n + 1;
 	}
-	axfs_text_escape(slot[i], s, n);
+	text_escape(slot[i], s, n);
 	return slot[i];
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd/escape.h - names in text for people: the library's one escaping
- * rule (include/axfs/axfs_text.h) aimed at cmd/'s output, as cmd/json.h
- * is for JSON.  Every message (cmd_error() & co.) is escaped as a whole
- * by common.c; lines on stdout that show a name use these.
+ * rule (libaxfsimg/internal/axfs_text.h) aimed at cmd/'s output (JSON goes
+ * through axfs_json.h's writer, given stdout).  Every message (cmd_error()
+ * & co.) is escaped as a whole by common.c; lines on stdout that show a
+ * name use these.
  */
 #ifndef AXFS_CMD_ESCAPE_H
 #define AXFS_CMD_ESCAPE_H
@@ -16,7 +17,7 @@
 /* Writes the C string s to f, escaped. */
 static inline void cmd_put_escaped(FILE *f, const char *s)
 {
-	axfs_text_write(f, s, strlen(s));
+	text_write(f, s, strlen(s));
 }
 
 /* s escaped, in one of a few buffers reused in turn, so that one printf()

@@ -64,24 +64,7 @@
 #include "extract_paths.h"
 #include "extract_tar.h"
 
-enum {
-	OPT_TAR = 256,
-	OPT_MAX_SIZE,
-};
-
-static const struct option longopts[] = {
-	{ "force", no_argument, NULL, 'f' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-	{ "same-permissions", no_argument, NULL, 'p' },
-	{ "tar", required_argument, NULL, OPT_TAR },
-	CMD_LONGOPTS_IMAGE,
-	CMD_LONGOPTS_PROGRESS_END,
-};
-
-static int usage(void)
-{
-	printf(
+static const struct cmd_usage usage = {
 "usage: axfs extract [options] IMAGE DIR [PATH...]\n"
 "       axfs extract --tar FILE|- [options] IMAGE [PATH...]\n"
 "\n"
@@ -93,22 +76,9 @@ static int usage(void)
 "written outside DIR.  Owners and device nodes are restored as root;\n"
 "without root, modes lose set-user-ID/set-group-ID and the umask's bits.\n"
 "Hard links (link groups) are restored as hard links.\n"
-"\n"
-"  -f, --force         extract into a non-empty DIR, replacing what is in\n"
-"                      the way (never a directory by a file)\n"
-"  -j, --jobs N        inflate file data on N threads (default 0: one per\n"
-"                      CPU; 1: no extra thread)\n"
-"      --max-size SIZE refuse an image whose files hold more than SIZE\n"
-"                      bytes (always: more than DIR's free space)\n"
-"  -p, --same-permissions\n"
-"                      without root too, modes exactly as in the image\n"
-"      --tar FILE      write a pax archive instead (- for standard output),\n"
-"                      with owners, devices and hard links, without root\n");
-	cmd_print_image_help(22);
-	return cmd_print_shared_help(22, 1, NULL,
-				     "print each path as it is written",
-				     "\nSee axfs-extract(1).\n");
-}
+"\n",
+"\nSee axfs-extract(1).\n",
+};
 
 /* ---- the extraction state ---------------------------------------------- */
 
@@ -737,7 +707,7 @@ static int by_share(const void *a, const void *b, void *ctx)
 /*
  * Link groups: non-empty regular files that share their nodes (same
  * inode_array_index and size) and their mode/owner tuple, the rule of
- * the image source (libaxfsimg/source_image.c) that --tar writes as hard
+ * the image source (libaxfsimg/source/source_image.c) that --tar writes as hard
  * links.  The first in walk order is written, the others linked to it;
  * the data of the first files only is read, and counted in bytes_total.
  */
@@ -1085,44 +1055,44 @@ out:
 int cmd_extract(int argc, char **argv)
 {
 	const char *tar = NULL;
-	struct cmd_getopt g = CMD_GETOPT_INIT("fj:p", longopts, usage);
 	const char *image, *store = NULL, *dir;
 	int force = 0, same_perms = 0, c, first;
-	unsigned long long jobs = 0, max_size = 0;
+	unsigned long long jobs = 0;
+	uint64_t max_size = 0;
+	const struct cmd_opt options[] = {
+		{ CMD_FLAG('f', "force", &force, 1, "extract into a non-empty "
+			   "DIR, replacing what is in\nthe way (never a "
+			   "directory by a file)") },
+		{ CMD_COUNT('j', "jobs", "N", &jobs, 0, 1024, "inflate file "
+			    "data on N threads (default 0: one per\nCPU; 1: "
+			    "no extra thread)"),
+		  .bad = "invalid number of jobs '%s': use 1 to 1024 (0: one "
+			 "per CPU)" },
+		{ CMD_SIZE(0, "max-size", "SIZE", &max_size, "refuse an image "
+			   "whose files hold more than SIZE\nbytes (always: "
+			   "more than DIR's free space)"),
+		  .min = 1, .bad = "invalid size '%s' for --max-size: use a "
+				   "number of bytes with an optional unit "
+				   "(64KiB, 2G)" },
+		{ CMD_FLAG('p', "same-permissions", &same_perms, 1, "without "
+			   "root too, modes exactly as in the image") },
+		{ CMD_STRING(0, "tar", "FILE", &tar, "write a pax archive "
+			     "instead (- for standard output),\nwith owners, "
+			     "devices and hard links, without root") },
+		CMD_OPTS_IMAGE,
+		CMD_OPTS_PROGRESS,
+		CMD_OPTS_END(CMD_HELP_QUIET,
+			     "print each path as it is written"),
+	};
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 'f':
-			force = 1;
-			break;
-		case 'j':
-			if (cmd_parse_uint(optarg, 1024, &jobs) < 0)
-				return cmd_usage_error("invalid number of jobs "
-					"'%s': use 1 to 1024 (0: one per CPU)",
-					optarg);
-			break;
-		case OPT_TAR:
-			tar = optarg;
-			break;
-		case OPT_MAX_SIZE:
-			if (cmd_parse_size(optarg, &max_size) < 0 || !max_size)
-				return cmd_usage_error("invalid size '%s' for "
-					"--max-size: use a number of bytes "
-					"with an optional unit (64KiB, 2G)",
-					optarg);
-			break;
-		case 'p':
-			same_perms = 1;
-			break;
-		case CMD_OPT_EXIT:
-			return g.exit_code;
-		}
-	}
+	if (step.stop)
+		return step.exit_code;
 	/* --tar FILE stands for DIR. */
-	c = cmd_image_path_operands(argc, argv, !tar, "target directory",
-				    &image, &store, &dir, &first);
-	if (c != CMD_OPT_NEXT)
-		return c;
+	step = cmd_image_path_operands(argc, argv, !tar, "target directory",
+				       &image, &store, &dir, &first);
+	if (step.stop)
+		return step.exit_code;
 	if (tar && (same_perms || max_size))
 		return cmd_usage_error("-p and --max-size are for a target "
 				       "directory, not --tar");

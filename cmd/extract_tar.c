@@ -6,8 +6,9 @@
  * sees (inodes that share their data and their mode and owner), every
  * entry with the image timestamp as its mtime.
  *
- * The entries come from the image source (libaxfsimg/source_image.c), the
- * same producer mkfs reads an image with, so that
+ * The entries come from the image source
+ * (libaxfsimg/source/source_image.c), the same producer mkfs reads an
+ * image with, so that
  *     axfs extract --tar - a.axfs | axfs mkfs - -o b.axfs
  * sees what `axfs mkfs a.axfs -o b.axfs` sees and writes the same bytes
  * (given the same timestamp).  A FILE is written to a temporary file
@@ -265,7 +266,7 @@ int extract_tar(const char *image, const char *store, const char *file,
 	/* Not a directory or an archive: only an image (the reader says
 	 * so when IMAGE is none); "-" is standard input, which is read
 	 * once: PATHs need an image file. */
-	if (strcmp(image, "-") != 0 && !axfs_source_is_image(image)) {
+	if (strcmp(image, "-") != 0 && !source_is_image(image)) {
 		cmd_error("'%s' is not an AXFS image", image);
 		return EXIT_OPERATIONAL;
 	}
@@ -279,7 +280,7 @@ int extract_tar(const char *image, const char *store, const char *file,
 		return EXIT_OPERATIONAL;
 	}
 	so.max_memory = cmd_image.max_memory;
-	if (axfs_source_image_open(&t.src, image, &so, &err) < 0) {
+	if (source_image_open(&t.src, image, &so, &err) < 0) {
 		cmd_error("%s", err.msg);
 		extract_paths_free(&sel);
 		return EXIT_OPERATIONAL;
@@ -292,7 +293,7 @@ int extract_tar(const char *image, const char *store, const char *file,
 	}
 	if (!to_stdout) {
 		cmd_remove_output_on_signal();
-		if (axfs_outfile_open(&of, file, &err) < 0) {
+		if (outfile_open(&of, file, &err) < 0) {
 			cmd_error("%s", err.msg);
 			goto out;
 		}
@@ -311,7 +312,7 @@ int extract_tar(const char *image, const char *store, const char *file,
 		tar_fail(&t, NULL);
 		goto out;
 	}
-	if (!to_stdout && axfs_outfile_commit(&of, &err) < 0) {
+	if (!to_stdout && outfile_commit(&of, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
@@ -324,10 +325,10 @@ out:
 	if (t.a)
 		archive_write_free(t.a);
 	if (!to_stdout)
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 	free(t.buf);
 	free(t.relinks);
 	extract_paths_free(&sel);
-	axfs_source_destroy(t.src);
+	source_destroy(t.src);
 	return rc;
 }

@@ -16,56 +16,22 @@
 #include "axfs_fsck.h"
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "image_operands.h"
 #include "options.h"
 #include "progress.h"
 
-static int usage(void)
-{
-	fputs(
+static const struct cmd_usage usage = {
 	"usage: axfs fsck [options] IMAGE [STORE-SEGMENT]\n"
 	"   or: fsck.axfs [options] IMAGE [STORE-SEGMENT]\n"
 	"\n"
 	"Check an AXFS image (never modifying it; - for standard input) and\n"
 	"report every problem with its byte offset.  For a split image, give\n"
 	"the mmap segment and the store segment (or --store).\n"
+	"\n",
 	"\n"
-	"      --deep            inflate every cblock and read every page (default)\n"
-	"      --fast            check the structure only, not the file data\n"
-	"      --no-digest       do not verify the SHA-1 digest\n"
-	"      --strict          warnings (deviations from the canonical layout\n"
-	"                        that the driver tolerates) are errors too\n"
-	"      --json            print one JSON document (see axfs-fsck(8))\n"
-	"      --max-per-check N  print at most N findings of one check (default\n"
-	"                        1000, 0 = all); all are counted\n"
-	"      --list-checks     print every check id, severity and summary\n"
-	"  -a, -p, -n, -y, -r, -f\n"
-	"                        accepted for fsck(8) compatibility; fsck never repairs\n",
-	stdout);
-	cmd_print_image_help(24);
-	return cmd_print_shared_help(24, 1,
-		"print nothing; the exit status says it all",
-		"say more (phases, counts)", "\n"
-		"Exit status: 0 no errors (warnings allowed unless --strict), 4 errors\n"
-		"found, 8 cannot read the image, 16 usage error.\n");
-}
-
-enum {
-	OPT_DEEP = 256, OPT_FAST, OPT_NO_DIGEST, OPT_JSON,
-	OPT_MAX_PER_CHECK, OPT_LIST_CHECKS, OPT_STRICT,
-};
-
-static const struct option longopts[] = {
-	{ "deep", no_argument, NULL, OPT_DEEP },
-	{ "fast", no_argument, NULL, OPT_FAST },
-	{ "no-digest", no_argument, NULL, OPT_NO_DIGEST },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "max-per-check", required_argument, NULL, OPT_MAX_PER_CHECK },
-	{ "list-checks", no_argument, NULL, OPT_LIST_CHECKS },
-	CMD_LONGOPTS_IMAGE,
-	CMD_LONGOPTS_PROGRESS_END,
+	"Exit status: 0 no errors (warnings allowed unless --strict), 4 errors\n"
+	"found, 8 cannot read the image, 16 usage error.\n",
 };
 
 /* The notices of one check, held back to be printed as one line. */
@@ -192,18 +158,18 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 	if (o->json) {
 		fputs(o->nfind ? ",\n    {" : "\n    {", stdout);
 		fputs("\"severity\": ", stdout);
-		cmd_json_text(axfs_fsck_severity_name(f->severity));
+		json_text(stdout, axfs_fsck_severity_name(f->severity));
 		fputs(", \"check\": ", stdout);
-		cmd_json_text(f->check);
+		json_text(stdout, f->check);
 		printf(", \"offset\": %llu, \"path\": ",
 		       (unsigned long long)f->offset);
-		cmd_json_cstr(f->path);
+		json_cstr(stdout, f->path);
 		if (f->path)
 			printf(", \"inode\": %llu", (unsigned long long)f->ino);
 		else
 			fputs(", \"inode\": null", stdout);
 		fputs(", \"message\": ", stdout);
-		cmd_json_text(f->message);
+		json_text(stdout, f->message);
 		putchar('}');
 	} else {
 		print_finding(stdout, o, f);
@@ -232,7 +198,8 @@ static void plural(uint64_t n, const char *what)
 	printf("%llu %s%s", (unsigned long long)n, what, n == 1 ? "" : "s");
 }
 
-static int list_checks(void)
+static struct cmd_step list_checks(const struct cmd_opt *opt,
+				   const char *arg)
 {
 	size_t n;
 	const struct axfs_fsck_check *c = axfs_fsck_checks(&n);
@@ -240,59 +207,61 @@ static int list_checks(void)
 	for (size_t i = 0; i < n; i++)
 		printf("%-22s %-8s %s\n", c[i].id,
 		       axfs_fsck_severity_name(c[i].severity), c[i].summary);
-	return cmd_finish_stdout(EXIT_OK);
+	return cmd_stop(cmd_finish_stdout(EXIT_OK));
 }
 
 int cmd_fsck(int argc, char **argv)
 {
-	struct cmd_getopt g = CMD_GETOPT_INIT("apnyrf", longopts, usage);
 	struct axfs_fsck_opts fo;
+	int json = 0, strict = 0, rc;
+	const struct cmd_opt options[] = {
+		{ CMD_FLAG(0, "deep", &fo.deep, 1, "inflate every cblock and "
+			   "read every page (default)") },
+		{ CMD_FLAG(0, "fast", &fo.deep, 0, "check the structure only, "
+			   "not the file data") },
+		{ CMD_FLAG(0, "no-digest", &fo.digest, 0,
+			   "do not verify the SHA-1 digest") },
+		{ CMD_FLAG(0, "strict", &strict, 1, "warnings (deviations from "
+			   "the canonical layout\nthat the driver tolerates) "
+			   "are errors too") },
+		{ CMD_FLAG(0, "json", &json, 1,
+			   "print one JSON document (see axfs-fsck(8))") },
+		{ CMD_COUNT(0, "max-per-check", "N", &fo.per_check_limit, 0,
+			    ~0ull, "print at most N findings of one check "
+			    "(default\n1000, 0 = all); all are counted"),
+		  .bad = "--max-per-check: '%s' is not a number" },
+		{ CMD_CALLBACK(0, "list-checks", NULL, NULL, list_checks,
+			       "print every check id, severity and summary") },
+		/* fsck(8) passes these; there is nothing to repair */
+		{ CMD_IGNORED('a', "accepted for fsck(8) compatibility; "
+			      "fsck never repairs"),
+		  .shown = "-a, -p, -n, -y, -r, -f" },
+		{ CMD_IGNORED('p', NULL) },
+		{ CMD_IGNORED('n', NULL) },
+		{ CMD_IGNORED('y', NULL) },
+		{ CMD_IGNORED('r', NULL) },
+		{ CMD_IGNORED('f', NULL) },
+		CMD_OPTS_IMAGE,
+		CMD_OPTS_PROGRESS,
+		CMD_OPTS_END("print nothing; the exit status says it all",
+			     "say more (phases, counts)"),
+	};
 	struct axfs_fsck_result res;
 	struct axfs_error err;
 	struct out out = { 0 };
 	char label[PATH_MAX + 32];
-	unsigned long long v;
 	const char *image, *store;
-	int json = 0, strict = 0, rc, c;
+	struct cmd_step step;
 	struct timespec t0, t1;
 
 	axfs_fsck_opts_init(&fo);
 	fo.per_check_limit = 1000;
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case OPT_DEEP:
-			fo.deep = 1;
-			break;
-		case OPT_FAST:
-			fo.deep = 0;
-			break;
-		case OPT_NO_DIGEST:
-			fo.digest = 0;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_STRICT:
-			strict = 1;
-			break;
-		case OPT_MAX_PER_CHECK:
-			if (cmd_parse_uint(optarg, ~0ull, &v) < 0)
-				return cmd_usage_error("--max-per-check: '%s' "
-						       "is not a number",
-						       optarg);
-			fo.per_check_limit = v;
-			break;
-		case OPT_LIST_CHECKS:
-			return list_checks();
-		case 'a': case 'p': case 'n': case 'y': case 'r': case 'f':
-			break;	/* fsck(8) passes these; nothing to repair */
-		case CMD_OPT_EXIT:
-			return g.exit_code;
-		}
-	}
-	rc = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
-	if (rc != CMD_OPT_NEXT)
-		return rc;
+	step = cmd_parse_options(argc, argv, options, &usage);
+	if (step.stop)
+		return step.exit_code;
+	step = cmd_image_operands(argc, argv, 0, NULL, 1, &image, &store);
+	if (step.stop)
+		return step.exit_code;
 	fo.max_memory = cmd_image.max_memory;
 
 	out.image = image;
@@ -307,9 +276,9 @@ int cmd_fsck(int argc, char **argv)
 
 	if (json && !out.quiet) {
 		fputs("{\n  \"version\": 1,\n  \"image\": ", stdout);
-		cmd_json_cstr(image);
+		json_cstr(stdout, image);
 		fputs(",\n  \"store\": ", stdout);
-		cmd_json_cstr(store);
+		json_cstr(stdout, store);
 		printf(",\n  \"deep\": %s,\n  \"findings\": [",
 		       fo.deep ? "true" : "false");
 	}
@@ -325,7 +294,7 @@ int cmd_fsck(int argc, char **argv)
 	if (rc < 0) {
 		if (json && !out.quiet)
 			fputs("\n  ],\n  \"operational_error\": ", stdout),
-			cmd_json_text(err.msg),
+			json_text(stdout, err.msg),
 			printf(",\n  \"exit_code\": %d\n}\n", EXIT_OPERATIONAL);
 		fflush(stdout);
 		cmd_error("%s", err.msg);

@@ -4,9 +4,8 @@
  * the options --store FILE (the store segment of a split image) and
  * --max-memory SIZE (the memory budget of the reader), the operands
  * IMAGE [STORE], "-" for standard input, and opening the image.  A new
- * command that reads images puts CMD_LONGOPTS_IMAGE in its option table,
- * cmd_print_image_help() in its --help, and opens the image with
- * cmd_image_operands() and cmd_open_image().
+ * command that reads images puts CMD_OPTS_IMAGE in its option table and
+ * opens the image with cmd_image_operands() and cmd_open_image().
  */
 #ifndef AXFS_CMD_IMAGE_OPERANDS_H
 #define AXFS_CMD_IMAGE_OPERANDS_H
@@ -18,21 +17,24 @@ struct axfs_image;
 /* --store and --max-memory, as the command line gave them. */
 struct cmd_image_opts {
 	const char *store;		/* NULL: not given */
-	unsigned long long max_memory;	/* 0: the library's default */
+	uint64_t max_memory;		/* 0: the library's default */
 };
 extern struct cmd_image_opts cmd_image;
 
-/* The rows of the option table, before CMD_LONGOPTS_END. */
-#define CMD_LONGOPTS_IMAGE \
-	{ "store", required_argument, NULL, CMD_OPT_STORE }, \
-	{ "max-memory", required_argument, NULL, CMD_OPT_MAX_MEMORY }
+/* --store FILE, and -s FILE for it where -s means nothing else (cat, ls). */
+cmd_opt_fn cmd_image_store;
+#define CMD_OPT_STORE_S \
+	{ CMD_CALLBACK('s', NULL, "FILE", NULL, cmd_image_store, \
+		       "the same as --store"), .shown = "-s" }
+#define CMD_OPT_MAX_MEMORY(help) \
+	{ CMD_SIZE(0, "max-memory", "SIZE", &cmd_image.max_memory, help), \
+	  .min = 1, .bad = "--max-memory: '%s' is not a size" }
 
-/* Takes one of those options (cmd_getopt calls it): CMD_OPT_NEXT, or the
- * exit code of a bad value. */
-int cmd_image_option(int c, const char *arg);
-
-/* Their --help rows, names padded to `column`. */
-void cmd_print_image_help(int column);
+/* The rows of the option table, before CMD_OPTS_END. */
+#define CMD_OPTS_IMAGE \
+	{ CMD_CALLBACK(0, "store", "FILE", NULL, cmd_image_store, \
+		       "the store segment of a split image") }, \
+	CMD_OPT_MAX_MEMORY("memory budget (default 64 MiB + 8 x image size)")
 
 /*
  * The operands IMAGE [STORE] then `tail` more (0, or 1 for a DIR or a
@@ -40,10 +42,10 @@ void cmd_print_image_help(int column);
  * from argv[optind] on.  The positional STORE is taken only when
  * `positional_store` (where it cannot be mistaken for another operand);
  * --store gives it everywhere, and both at once is an error.  Sets
- * *image, and *store to the store segment or NULL.  Returns CMD_OPT_NEXT,
- * or EXIT_USAGE after saying what is wrong.
+ * *image, and *store to the store segment or NULL.  Goes on, or stops
+ * with EXIT_USAGE after saying what is wrong.
  */
-int cmd_image_operands(int argc, char **argv, int tail, const char *tail_name,
+struct cmd_step cmd_image_operands(int argc, char **argv, int tail, const char *tail_name,
 		       int positional_store, const char **image,
 		       const char **store);
 
@@ -55,9 +57,9 @@ int cmd_image_operands(int argc, char **argv, int tail, const char *tail_name,
  * operand is never taken for it, so no file can be mistaken for another.
  * Sets *image, *store (NULL when there is none), *dir (NULL when ndir is
  * 0) and *paths to the index in argv of the first PATH (argc: none).
- * Returns CMD_OPT_NEXT, or EXIT_USAGE after saying what is wrong.
+ * Goes on, or stops with EXIT_USAGE after saying what is wrong.
  */
-int cmd_image_path_operands(int argc, char **argv, int ndir,
+struct cmd_step cmd_image_path_operands(int argc, char **argv, int ndir,
 			    const char *dir_name, const char **image,
 			    const char **store, const char **dir, int *paths);
 

@@ -33,27 +33,12 @@
 
 #include "common.h"
 #include "image_operands.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "listing.h"
 #include "options.h"
 #include "axfs_reader.h"
 
-enum {
-	OPT_JSON = 256,
-};
-
-static const struct option longopts[] = {
-	{ "long", no_argument, NULL, 'l' },
-	{ "recursive", no_argument, NULL, 'R' },
-	{ "directory", no_argument, NULL, 'd' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	CMD_LONGOPTS_IMAGE,
-	CMD_LONGOPTS_END,
-};
-
-static int usage(void)
-{
-	printf(
+static const struct cmd_usage usage = {
 "usage: axfs ls [options] IMAGE [PATH...]\n"
 "\n"
 "List the entries of the directories PATH (image paths such as /usr/bin;\n"
@@ -65,15 +50,9 @@ static int usage(void)
 "standard input.\n"
 "Exit status: 0, 1 if a PATH could not be listed, 8 if IMAGE cannot be\n"
 "read.\n"
-"\n"
-"  -l, --long          show mode, owner, size, time and link targets\n"
-"  -R, --recursive     every entry below each directory, by its path\n"
-"  -d, --directory     list directories themselves, not their entries\n"
-"      --json          print the listings as JSON (see axfs-ls(1))\n"
-"  -s                  the same as --store\n");
-	cmd_print_image_help(22);
-	return cmd_print_shared_help(22, 0, NULL, NULL, "\nSee axfs-ls(1).\n");
-}
+"\n",
+"\nSee axfs-ls(1).\n",
+};
 
 /* One PATH, resolved. */
 struct operand {
@@ -114,9 +93,9 @@ static int show_entry(struct ls *l, const char *name, const char *path,
 	if (l->json) {
 		printf("%s\n    {\"name\": ", l->first ? "" : ",");
 		l->first = 0;
-		cmd_json_cstr(name);
+		json_cstr(stdout, name);
 		printf(", \"path\": ");
-		cmd_json_cstr(path);
+		json_cstr(stdout, path);
 		printf(", \"ino\": %" PRIu64 ", \"type\": \"%s\", \"mode\": %"
 		       PRIu32 ", \"mode_string\": \"%s\", \"uid\": %" PRIu32
 		       ", \"gid\": %" PRIu32 ", \"size\": %" PRIu64
@@ -126,7 +105,7 @@ static int show_entry(struct ls *l, const char *name, const char *path,
 		       axfs_image_super(l->img)->timestamp);
 		if (islnk) {
 			printf(", \"target\": ");
-			cmd_json_cstr(target);
+			json_cstr(stdout, target);
 		}
 		if (isdev)
 			printf(", \"rdev_major\": %u, \"rdev_minor\": %u",
@@ -273,7 +252,7 @@ static int run(struct ls *l, struct operand *ops, int n)
 	l->first = 1;
 	if (l->json) {
 		printf("{\"image\": ");
-		cmd_json_cstr(axfs_image_name(l->img));
+		json_cstr(stdout, axfs_image_name(l->img));
 		printf(", \"listings\": [");
 	}
 	/* Files first, then directories, as ls does. */
@@ -283,9 +262,9 @@ static int run(struct ls *l, struct operand *ops, int n)
 				continue;
 			if (l->json) {
 				printf("%s\n  {\"path\": ", shown++ ? "," : "");
-				cmd_json_cstr(ops[i].given);
+				json_cstr(stdout, ops[i].given);
 				printf(", \"resolved\": ");
-				cmd_json_cstr(ops[i].real);
+				json_cstr(stdout, ops[i].real);
 				printf(", \"entries\": [");
 				l->first = 1;
 			} else if (pass) {
@@ -311,40 +290,31 @@ static int run(struct ls *l, struct operand *ops, int n)
 
 int cmd_ls(int argc, char **argv)
 {
-	struct cmd_getopt g = CMD_GETOPT_INIT("lRds:", longopts, usage);
-	struct ls l;
+	struct ls l = { 0 };
+	const struct cmd_opt options[] = {
+		{ CMD_FLAG('l', "long", &l.longfmt, 1,
+			   "show mode, owner, size, time and link targets") },
+		{ CMD_FLAG('R', "recursive", &l.recursive, 1,
+			   "every entry below each directory, by its path") },
+		{ CMD_FLAG('d', "directory", &l.dirself, 1,
+			   "list directories themselves, not their entries") },
+		{ CMD_FLAG(0, "json", &l.json, 1,
+			   "print the listings as JSON (see axfs-ls(1))") },
+		CMD_OPT_STORE_S,
+		CMD_OPTS_IMAGE,
+		CMD_OPTS_END(CMD_HELP_QUIET, CMD_HELP_VERBOSE),
+	};
 	struct operand *ops, root = { .given = "/" };
 	const char *image, *store = NULL, *dir;
-	int c, first, n, rc;
+	int first, n, rc;
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
-	memset(&l, 0, sizeof(l));
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 'l':
-			l.longfmt = 1;
-			break;
-		case 'R':
-			l.recursive = 1;
-			break;
-		case 'd':
-			l.dirself = 1;
-			break;
-		case OPT_JSON:
-			l.json = 1;
-			break;
-		case 's':
-			c = cmd_image_option(CMD_OPT_STORE, optarg);
-			if (c != CMD_OPT_NEXT)
-				return c;
-			break;
-		case CMD_OPT_EXIT:
-			return g.exit_code;
-		}
-	}
-	c = cmd_image_path_operands(argc, argv, 0, NULL, &image, &store, &dir,
-				    &first);
-	if (c != CMD_OPT_NEXT)
-		return c;
+	if (step.stop)
+		return step.exit_code;
+	step = cmd_image_path_operands(argc, argv, 0, NULL, &image, &store,
+				       &dir, &first);
+	if (step.stop)
+		return step.exit_code;
 	n = argc - first;
 	ops = n ? calloc((size_t)n, sizeof(*ops)) : &root;
 	if (!ops) {

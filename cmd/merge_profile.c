@@ -23,33 +23,25 @@
 #include "axfs_profile.h"
 #include "common.h"
 #include "escape.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "options.h"
 #include "outputs.h"
 #include "signals.h"
 
-static int usage(void)
-{
-	fputs(
+static const struct cmd_usage usage = {
 	"usage: axfs merge-profile [options] CSV...\n"
 	"\n"
 	"Combine profile CSVs (as the AXFS driver prints /proc/axfs/volumeN)\n"
 	"into one canonical profile for axfs mkfs -p.  CSV '-' is standard input.\n"
-	"\n"
-	"  -o, --output FILE     write here (atomically) instead of standard output\n"
-	"  -m, --mode sum|max    combine the inputs' counts of a page by adding\n"
-	"                        them (default) or keeping the largest\n"
-	"  -w, --weight FILE=W   multiply the counts of input FILE by W (a decimal\n"
-	"                        such as 2 or 0.5; FILE:W works too); repeatable\n"
-	"      --min-count N     drop pages whose combined count is below N\n"
-	"      --top N           keep only the N hottest pages\n"
-	"  -s, --stats           print pages, files and the hottest files to\n"
-	"                        standard error\n"
-	"      --json            print the statistics as one JSON document on\n"
-	"                        standard output instead (needs -o FILE; see\n"
-	"                        axfs-merge-profile(1))\n", stdout);
-	return cmd_print_shared_help(24, 0, NULL, "say what is read", NULL);
-}
+	"\n",
+	NULL,
+};
+
+static const struct cmd_opt_name modes[] = {
+	{ "sum", AXFS_PROFILE_SUM },
+	{ "max", AXFS_PROFILE_MAX },
+	{ NULL, 0 },
+};
 
 /* A weight is kept as an exact fraction num / den (den a power of ten). */
 struct weight {
@@ -106,6 +98,34 @@ static int parse_weight_arg(char *arg, struct weight *w)
 	w->file = arg;
 	w->used = 0;
 	return 0;
+}
+
+/* The --weight options, in command-line order. */
+struct weights {
+	struct weight *v;
+	size_t n;
+};
+
+static struct cmd_step add_weight(const struct cmd_opt *opt, const char *arg)
+{
+	struct weights *ws = opt->target;
+	struct weight *nw = realloc(ws->v, (ws->n + 1) * sizeof(*nw));
+
+	if (!nw) {
+		cmd_error("out of memory");
+		return cmd_stop(EXIT_OPERATIONAL);
+	}
+	ws->v = nw;
+	/* optarg, a word of argv: ours to cut at the '='. */
+	if (parse_weight_arg((char *)arg, &ws->v[ws->n]) != 0)
+		return cmd_stop(EXIT_USAGE);
+	for (size_t i = 0; i < ws->n; i++)
+		if (!strcmp(ws->v[i].file, ws->v[ws->n].file))
+			return cmd_stop(cmd_usage_error("--weight given twice "
+							"for '%s'",
+							ws->v[i].file));
+	ws->n++;
+	return CMD_GO_ON;
 }
 
 /* count * num / den, rounded half up; -1 if it does not fit in 64 bits. */
@@ -232,7 +252,7 @@ static void stats_json(const struct axfs_profile *p, size_t ninputs,
 	       nfiles, u128_str(faults, b1));
 	for (size_t i = 0; i < nfiles; i++) {
 		printf("%s\n    {\"path\": ", i ? "," : "");
-		cmd_json_cstr(fs[i].path);
+		json_cstr(stdout, fs[i].path);
 		printf(", \"faults\": %s, \"pages\": %llu}",
 		       u128_str(fs[i].faults, b1),
 		       (unsigned long long)fs[i].pages);
@@ -290,7 +310,7 @@ static int print_stats(const struct axfs_profile *p, size_t ninputs, int json)
 
 /*
  * Writes to a temporary file beside OUT and renames it over OUT only when
- * everything is written and synced (axfs_outfile_*), so a failed merge
+ * everything is written and synced (outfile_*), so a failed merge
  * never leaves a truncated profile behind.
  */
 static int write_output(const struct axfs_profile *p, const char *out)
@@ -308,7 +328,7 @@ static int write_output(const struct axfs_profile *p, const char *out)
 		return 0;
 	}
 	cmd_remove_output_on_signal();
-	if (axfs_outfile_open(&of, out, &err) < 0) {
+	if (outfile_open(&of, out, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return -1;
 	}
@@ -319,22 +339,22 @@ static int write_output(const struct axfs_profile *p, const char *out)
 		cmd_error("cannot write '%s': %s", out, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
 	if (axfs_profile_write(p, f, &err) < 0 || fflush(f) != 0) {
 		cmd_error("cannot write '%s': %s", out,
 			  strerror(err.sys_errno ? err.sys_errno : errno));
 		fclose(f);
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
 	if (fclose(f) != 0) {
 		cmd_error("cannot write '%s': %s", out, strerror(errno));
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
-	if (axfs_outfile_commit(&of, &err) < 0) {
+	if (outfile_commit(&of, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return -1;
 	}
@@ -347,91 +367,49 @@ enum { OPT_MIN_COUNT = 256, OPT_TOP, OPT_JSON };
 
 int cmd_merge_profile(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "weight", required_argument, NULL, 'w' },
-		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "stats", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		CMD_LONGOPTS_END,
-	};
-	struct cmd_getopt g = CMD_GETOPT_INIT("o:m:w:s", longopts, usage);
 	enum axfs_profile_combine how = AXFS_PROFILE_SUM;
 	const char *output = NULL;
-	struct weight *weights = NULL;
-	size_t nweights = 0, nstdin = 0;
+	struct weights weights = { 0 };
+	size_t nstdin = 0;
 	unsigned long long min_count = 0, top = 0;
-	int has_top = 0, stats = 0, json = 0, c, rc = EXIT_OPERATIONAL;
+	int has_top = 0, stats = 0, json = 0, rc = EXIT_OPERATIONAL;
+	const struct cmd_opt options[] = {
+		{ CMD_STRING('o', "output", "FILE", &output, "write here "
+			     "(atomically) instead of standard output") },
+		{ CMD_ENUM('m', "mode", "sum|max", &how, modes, "combine the "
+			   "inputs' counts of a page by adding\nthem (default) "
+			   "or keeping the largest"),
+		  .bad = "--mode wants 'sum' or 'max', not '%s'" },
+		{ CMD_CALLBACK('w', "weight", "FILE=W", &weights, add_weight,
+			       "multiply the counts of input FILE by W (a "
+			       "decimal\nsuch as 2 or 0.5; FILE:W works too); "
+			       "repeatable") },
+		{ CMD_COUNT(0, "min-count", "N", &min_count, 0, UINT64_MAX,
+			    "drop pages whose combined count is below N"),
+		  .bad = "--min-count wants a non-negative integer, not '%s'" },
+		{ CMD_COUNT(0, "top", "N", &top, 0, SIZE_MAX,
+			    "keep only the N hottest pages"),
+		  .bad = "--top wants a non-negative integer, not '%s'",
+		  .seen = &has_top },
+		{ CMD_FLAG('s', "stats", &stats, 1, "print pages, files and "
+			   "the hottest files to\nstandard error") },
+		/* The statistics, as JSON: --stats too. */
+		{ CMD_FLAG(0, "json", &json, 1, "print the statistics as one "
+			   "JSON document on\nstandard output instead (needs "
+			   "-o FILE; see\naxfs-merge-profile(1))"),
+		  .seen = &stats },
+		CMD_OPTS_END(CMD_HELP_QUIET, "say what is read"),
+	};
 	struct axfs_profile all, one;
 	struct axfs_error err;
+	struct cmd_step step;
 
 	axfs_profile_init(&all, &cmd_logger);
 	axfs_profile_init(&one, &cmd_logger);
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'm':
-			if (!strcmp(optarg, "sum"))
-				how = AXFS_PROFILE_SUM;
-			else if (!strcmp(optarg, "max"))
-				how = AXFS_PROFILE_MAX;
-			else {
-				rc = cmd_usage_error("--mode wants 'sum' or 'max', not '%s'",
-						     optarg);
-				goto done;
-			}
-			break;
-		case 'w': {
-			struct weight *nw = realloc(weights, (nweights + 1) * sizeof(*nw));
-
-			if (!nw) {
-				cmd_error("out of memory");
-				goto done;
-			}
-			weights = nw;
-			if (parse_weight_arg(optarg, &weights[nweights]) != 0) {
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			for (size_t i = 0; i < nweights; i++) {
-				if (!strcmp(weights[i].file, weights[nweights].file)) {
-					rc = cmd_usage_error("--weight given twice for '%s'",
-							     weights[i].file);
-					goto done;
-				}
-			}
-			nweights++;
-			break;
-		}
-		case OPT_MIN_COUNT:
-			if (cmd_parse_uint(optarg, UINT64_MAX, &min_count) < 0) {
-				rc = cmd_usage_error("--min-count wants a non-negative integer, not '%s'",
-						     optarg);
-				goto done;
-			}
-			break;
-		case OPT_TOP:
-			if (cmd_parse_uint(optarg, SIZE_MAX, &top) < 0) {
-				rc = cmd_usage_error("--top wants a non-negative integer, not '%s'",
-						     optarg);
-				goto done;
-			}
-			has_top = 1;
-			break;
-		case 's':
-			stats = 1;
-			break;
-		case OPT_JSON:
-			json = stats = 1;
-			break;
-		case CMD_OPT_EXIT:
-			rc = g.exit_code;
-			goto done;
-		}
+	step = cmd_parse_options(argc, argv, options, &usage);
+	if (step.stop) {
+		rc = step.exit_code;
+		goto done;
 	}
 	if (optind >= argc) {
 		rc = cmd_usage_error("no profile CSV given");
@@ -466,13 +444,13 @@ int cmd_merge_profile(int argc, char **argv)
 		rc = cmd_usage_error("standard input ('-') can be read only once");
 		goto done;
 	}
-	for (size_t w = 0; w < nweights; w++) {
+	for (size_t w = 0; w < weights.n; w++) {
 		for (int i = optind; i < argc; i++)
-			if (!strcmp(argv[i], weights[w].file))
-				weights[w].used = 1;
-		if (!weights[w].used) {
+			if (!strcmp(argv[i], weights.v[w].file))
+				weights.v[w].used = 1;
+		if (!weights.v[w].used) {
 			rc = cmd_usage_error("--weight names '%s', which is not an input",
-					     weights[w].file);
+					     weights.v[w].file);
 			goto done;
 		}
 	}
@@ -480,10 +458,10 @@ int cmd_merge_profile(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		uint64_t num = 1, den = 1;
 
-		for (size_t w = 0; w < nweights; w++) {
-			if (!strcmp(argv[i], weights[w].file)) {
-				num = weights[w].num;
-				den = weights[w].den;
+		for (size_t w = 0; w < weights.n; w++) {
+			if (!strcmp(argv[i], weights.v[w].file)) {
+				num = weights.v[w].num;
+				den = weights.v[w].den;
 			}
 		}
 		if (axfs_profile_read(&one, argv[i], &err) < 0 ||
@@ -541,6 +519,6 @@ int cmd_merge_profile(int argc, char **argv)
 done:
 	axfs_profile_free(&one);
 	axfs_profile_free(&all);
-	free(weights);
+	free(weights.v);
 	return cmd_finish_stdout(rc);
 }

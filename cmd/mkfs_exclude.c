@@ -57,7 +57,7 @@ int add_exclude(struct excludes *x, const char *glob, const char *where,
 {
 	char why[256];
 
-	if (glob[0] != '/' || axfs_glob_check(glob, why, sizeof(why)) < 0) {
+	if (glob[0] != '/' || glob_check(glob, why, sizeof(why)) < 0) {
 		if (glob[0] != '/')
 			snprintf(why, sizeof(why), "the pattern must be an "
 				 "image path starting with '/', such as "

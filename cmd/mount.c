@@ -30,7 +30,6 @@
 
 #include "common.h"
 #include "image_operands.h"
-#include "options.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"
 
@@ -40,16 +39,7 @@
 #define MAX_LOGGED	100
 #define DEFAULT_THREADS	10
 
-static const struct option longopts[] = {
-	{ "foreground", no_argument, NULL, 'f' },
-	{ "debug", no_argument, NULL, 'd' },
-	CMD_LONGOPTS_IMAGE,
-	CMD_LONGOPTS_END,
-};
-
-static int usage(void)
-{
-	printf(
+static const struct cmd_usage usage = {
 "usage: axfs mount [options] IMAGE [STORE] DIR\n"
 "\n"
 "Mount the AXFS image IMAGE (STORE, or --store: the store segment of a\n"
@@ -57,19 +47,9 @@ static int usage(void)
 "DIR through FUSE, read-only, as the kernel driver shows it.  Works as an\n"
 "ordinary user where FUSE does; unmount with 'fusermount3 -u DIR' or\n"
 "'umount DIR'.\n"
-"\n"
-"  -o OPTIONS          comma-separated mount options: store=FILE (the store\n"
-"                      segment), cache=SIZE (inflated cblocks kept, default\n"
-"                      32MiB), threads=N (requests served at once, default\n"
-"                      10), ro; others (allow_other, allow_root, fsname=...)\n"
-"                      go to FUSE\n"
-"  -f, --foreground    stay in the foreground, messages on stderr\n"
-"  -d, --debug         print every FUSE request (implies -f)\n");
-	cmd_print_image_help(22);
-	return cmd_print_shared_help(22, 0, NULL, "with -f: on unmount, print "
-				     "the cblock cache statistics",
-				     "\nSee axfs-mount(1).\n");
-}
+"\n",
+"\nSee axfs-mount(1).\n",
+};
 
 /* ---- the mount's settings ------------------------------------------------ */
 
@@ -342,7 +322,7 @@ static int mount_only_option(const char *o)
 }
 
 /* One -o OPTIONS argument: ours are taken, the rest passed on. */
-static int parse_options(struct mnt *m, char *list)
+static struct cmd_step parse_options(struct mnt *m, char *list)
 {
 	char *save = NULL;
 
@@ -353,35 +333,53 @@ static int parse_options(struct mnt *m, char *list)
 		} else if (strncmp(o, "cache=", 6) == 0) {
 			if (cmd_parse_size(o + 6, &m->cache) < 0 ||
 			    m->cache == 0 || m->cache > (4ull << 30))
-				return cmd_usage_error("invalid cache size "
-					"'%s': give 1 byte to 4GiB, e.g. 64MiB",
-					o + 6);
+				return cmd_stop(cmd_usage_error(
+					"invalid cache size '%s': give 1 byte "
+					"to 4GiB, e.g. 64MiB", o + 6));
 		} else if (strncmp(o, "threads=", 8) == 0) {
 			if (cmd_parse_uint(o + 8, 1024, &m->threads) < 0 ||
 			    m->threads == 0)
-				return cmd_usage_error("invalid number of "
-					"threads '%s': use 1 to 1024", o + 8);
+				return cmd_stop(cmd_usage_error(
+					"invalid number of threads '%s': use "
+					"1 to 1024", o + 8));
 		} else if (strcmp(o, "ro") == 0) {
 			continue;	/* always */
 		} else if (m->helper && mount_only_option(o)) {
 			continue;	/* rw: mount(8)'s default; still ro */
 		} else if (strcmp(o, "rw") == 0) {
-			return cmd_usage_error("an AXFS image is read-only: "
-					       "option 'rw' is not possible");
+			return cmd_stop(cmd_usage_error(
+				"an AXFS image is read-only: option 'rw' is "
+				"not possible"));
 		} else if (strcmp(o, "debug") == 0) {
 			m->debug = m->foreground = 1;
 		} else if (pass_option(m, o) < 0) {
-			return cmd_usage_error("out of memory");
+			return cmd_stop(cmd_usage_error("out of memory"));
 		}
 	}
-	return CMD_OPT_NEXT;
+	return CMD_GO_ON;
+}
+
+/* -o OPTIONS; optarg is a word of argv, ours to cut at the commas. */
+static struct cmd_step opt_o(const struct cmd_opt *opt, const char *arg)
+{
+	return parse_options(opt->target, (char *)arg);
+}
+
+/* -d: -f too. */
+static struct cmd_step opt_debug(const struct cmd_opt *opt, const char *arg)
+{
+	struct mnt *m = opt->target;
+
+	m->debug = m->foreground = 1;
+	return CMD_GO_ON;
 }
 
 /* mount.fuse.axfs SOURCE DIR [-fnsv] [-o OPTIONS] [-t TYPE]: mount(8)'s
  * calling convention, where -f means "fake" (do everything but mount). */
-static int parse_helper(struct mnt *m, int argc, char **argv)
+static struct cmd_step parse_helper(struct mnt *m, int argc, char **argv)
 {
-	int pos = 0, rc;
+	struct cmd_step step;
+	int pos = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -389,11 +387,12 @@ static int parse_helper(struct mnt *m, int argc, char **argv)
 		if (strcmp(a, "-o") == 0 || strcmp(a, "-t") == 0 ||
 		    strcmp(a, "-N") == 0) {
 			if (++i >= argc)
-				return cmd_usage_error("option '%s' needs a "
-						       "value", a);
+				return cmd_stop(cmd_usage_error("option '%s' "
+								"needs a value",
+								a));
 			if (a[1] == 'o' &&
-			    (rc = parse_options(m, argv[i])) != CMD_OPT_NEXT)
-				return rc;
+			    (step = parse_options(m, argv[i])).stop)
+				return step;
 		} else if (a[0] == '-' && a[1]) {
 			for (const char *f = a + 1; *f; f++) {
 				if (*f == 'f')
@@ -401,8 +400,8 @@ static int parse_helper(struct mnt *m, int argc, char **argv)
 				else if (*f == 'v')
 					cmd_verbosity = 2;
 				else if (*f != 'n' && *f != 's')
-					return cmd_usage_error("invalid option "
-							       "-- '%c'", *f);
+					return cmd_stop(cmd_usage_error(
+						"invalid option -- '%c'", *f));
 			}
 		} else if (pos == 0) {
 			m->image = a;
@@ -411,49 +410,50 @@ static int parse_helper(struct mnt *m, int argc, char **argv)
 			m->dir = a;
 			pos++;
 		} else {
-			return cmd_usage_error("too many arguments");
+			return cmd_stop(cmd_usage_error("too many arguments"));
 		}
 	}
 	if (pos < 2)
-		return cmd_usage_error(pos ? "no mount point given" :
-				       "no image given");
-	return CMD_OPT_NEXT;
+		return cmd_stop(cmd_usage_error(pos ? "no mount point given"
+						: "no image given"));
+	return CMD_GO_ON;
 }
 
-static int parse_args(struct mnt *m, int argc, char **argv)
+static struct cmd_step parse_args(struct mnt *m, int argc, char **argv)
 {
-	struct cmd_getopt g = CMD_GETOPT_INIT("o:fd", longopts, usage);
+	const struct cmd_opt options[] = {
+		{ CMD_CALLBACK('o', NULL, "OPTIONS", m, opt_o,
+			       "comma-separated mount options: store=FILE "
+			       "(the store\nsegment), cache=SIZE (inflated "
+			       "cblocks kept, default\n32MiB), threads=N "
+			       "(requests served at once, default\n10), ro; "
+			       "others (allow_other, allow_root, fsname=...)\n"
+			       "go to FUSE") },
+		{ CMD_FLAG('f', "foreground", &m->foreground, 1,
+			   "stay in the foreground, messages on stderr") },
+		{ CMD_CALLBACK('d', "debug", NULL, m, opt_debug,
+			       "print every FUSE request (implies -f)") },
+		CMD_OPTS_IMAGE,
+		CMD_OPTS_END(CMD_HELP_QUIET, "with -f: on unmount, print the "
+			     "cblock cache statistics"),
+	};
 	const char *store;
-	int c, rc;
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 'o':
-			rc = parse_options(m, optarg);
-			if (rc != CMD_OPT_NEXT)
-				return rc;
-			break;
-		case 'f':
-			m->foreground = 1;
-			break;
-		case 'd':
-			m->debug = m->foreground = 1;
-			break;
-		case CMD_OPT_EXIT:
-			return g.exit_code;
-		}
-	}
-	rc = cmd_image_operands(argc, argv, 1, "mount point", 1, &m->image,
-				&store);
-	if (rc != CMD_OPT_NEXT)
-		return rc;
+	if (step.stop)
+		return step;
+	step = cmd_image_operands(argc, argv, 1, "mount point", 1, &m->image,
+				  &store);
+	if (step.stop)
+		return step;
 	if (store && m->store)
-		return cmd_usage_error("the store segment is given twice "
-				       "(STORE or --store, and -o store=)");
+		return cmd_stop(cmd_usage_error("the store segment is given "
+						"twice (STORE or --store, and "
+						"-o store=)"));
 	if (store)
 		m->store = store;
 	m->dir = argv[argc - 1];
-	return CMD_OPT_NEXT;
+	return CMD_GO_ON;
 }
 
 /* ---- mounting ------------------------------------------------------------ */
@@ -552,15 +552,16 @@ int cmd_mount(int argc, char **argv)
 	struct axfs_vfs_opts vo = { .struct_size = sizeof(vo) };
 	struct axfs_image *img = NULL;
 	struct axfs_error err;
+	struct cmd_step step;
 	int rc;
 
 	base = base ? base + 1 : argv[0];
 	m.helper = strcmp(base, "mount.fuse.axfs") == 0;
-	rc = m.helper ? parse_helper(&m, argc, argv) :
-			parse_args(&m, argc, argv);
-	if (rc != CMD_OPT_NEXT) {
+	step = m.helper ? parse_helper(&m, argc, argv) :
+			  parse_args(&m, argc, argv);
+	if (step.stop) {
 		free(m.fuse_opts);
-		return rc;
+		return step.exit_code;
 	}
 	/* Open and check the image before mounting anything. */
 	if (cmd_open_image(&img, m.image, m.store, 0) != 0) {

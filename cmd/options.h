@@ -1,75 +1,185 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd/options.h - the command-line options every subcommand shares */
+/*
+ * cmd/options.h - a command's options as one table, in the spirit of
+ * git's parse-options: each row says the short letter, the long name, the
+ * value's name in --help, the help text, what kind of value it takes and
+ * where it goes.  cmd_parse_options() builds getopt_long()'s optstring and
+ * struct option[] from the table, parses the values with typed parsers
+ * (sizes, counts, names, times), and prints --help with a column computed
+ * from the rows.  The options every command shares are table fragments
+ * (CMD_OPTS_PROGRESS, CMD_OPTS_END; CMD_OPTS_IMAGE in image_operands.h)
+ * that each table includes.
+ */
 #ifndef AXFS_CMD_OPTIONS_H
 #define AXFS_CMD_OPTIONS_H
 
-#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-/* What a parsing step returns when parsing goes on. */
-#define CMD_OPT_NEXT	(-1)
+/*
+ * What a step of a command returns: go on, or stop and make the command
+ * exit with `exit_code` (after --help, --version or a bad command line).
+ * A type of its own, so that the compiler tells "go on" from an exit code.
+ */
+struct cmd_step {
+	bool stop;
+	int exit_code;		/* when stop */
+};
+#define CMD_GO_ON	((struct cmd_step){ .stop = false })
+static inline struct cmd_step cmd_stop(int exit_code)
+{
+	return (struct cmd_step){ .stop = true, .exit_code = exit_code };
+}
 
-/* getopt_long() values of the shared long-only options. */
-enum {
-	CMD_OPT_PROGRESS = 0x1000,
-	CMD_OPT_NO_PROGRESS,
-	CMD_OPT_STORE,		/* image_operands.h */
-	CMD_OPT_MAX_MEMORY,
+enum cmd_opt_kind {
+	CMD_KIND_END,		/* the last row */
+	CMD_KIND_FLAG,		/* int target = value (NULL target: ignored) */
+	CMD_KIND_BIT,		/* unsigned int target |= value */
+	CMD_KIND_STRING,	/* const char *target = the value */
+	CMD_KIND_LIST,		/* struct cmd_strings target += the value */
+	CMD_KIND_SIZE,		/* uint64_t target = "64KiB"; min: the least */
+	CMD_KIND_COUNT,		/* integer target = "12", min to max */
+	CMD_KIND_ENUM,		/* integer target = the value of a name */
+	CMD_KIND_TIME,		/* int64_t target = seconds or a UTC date */
+	CMD_KIND_CALLBACK,	/* parse(opt, value) does it all */
+	CMD_KIND_HELP,		/* prints --help from the table */
+};
+
+/* The names an enum option takes and the value each stands for. */
+struct cmd_opt_name {
+	const char *name;
+	int value;
+};
+
+/* What a CMD_KIND_LIST option collects, in command-line order. */
+struct cmd_strings {
+	const char **v;
+	size_t n;
+};
+void cmd_strings_free(struct cmd_strings *l);
+
+struct cmd_opt;
+typedef struct cmd_step cmd_opt_fn(const struct cmd_opt *opt,
+				   const char *arg);
+
+struct cmd_opt {
+	enum cmd_opt_kind kind;
+	int short_name;			/* 'o', or 0 */
+	const char *long_name;		/* "output", or NULL */
+	/* The value's name in --help ("IMAGE"; "=auto|yes|no" is shown
+	 * glued to the long name); NULL: the option takes no value. */
+	const char *argname;
+	/* --help's text, lines split by '\n'; NULL: not shown. */
+	const char *help;
+	void *target;
+	size_t size;			/* COUNT, ENUM: sizeof(*target) */
+	long long value;		/* FLAG, BIT: what is stored */
+	unsigned long long min, max;	/* COUNT; SIZE: min only */
+	const struct cmd_opt_name *names; /* ENUM: ending in { NULL } */
+	/* The error for a bad value, with "%s" where the value goes; NULL:
+	 * "invalid --NAME: REASON" (SIZE), "invalid --NAME 'V': use MIN to
+	 * MAX" (COUNT), "... use A, B or C" (ENUM), "... use seconds since
+	 * 1970 or YYYY-MM-DD[THH:MM:SS] (UTC)" (TIME). */
+	const char *bad;
+	/* CALLBACK: parses the value; other kinds: checks what they stored. */
+	cmd_opt_fn *parse;
+	int *seen;			/* set to 1 when the option is given */
+	const char *shown;		/* --help: these names instead */
+};
+
+/* Row makers, used inside braces so that a row can add fields:
+ *   { CMD_SIZE(0, "pad", "SIZE", &o.pad, "..."), .min = 1 }
+ * A target of the wrong type for its kind does not compile. */
+#define CMD_ROW(k, s, l, a, t, h) \
+	.kind = (k), .short_name = (s), .long_name = (l), .argname = (a), \
+	.target = (t), .help = (h)
+#define CMD_TYPED(t, type)	_Generic((t), type: (t))
+#define CMD_FLAG(s, l, t, v, h) \
+	CMD_ROW(CMD_KIND_FLAG, s, l, NULL, CMD_TYPED(t, int *), h), \
+	.value = (v)
+/* A letter accepted and ignored (fsck -a for fsck(8)). */
+#define CMD_IGNORED(s, h) CMD_ROW(CMD_KIND_FLAG, s, NULL, NULL, NULL, h)
+#define CMD_BIT(s, l, t, v, h) \
+	CMD_ROW(CMD_KIND_BIT, s, l, NULL, CMD_TYPED(t, unsigned int *), h), \
+	.value = (v)
+#define CMD_STRING(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_STRING, s, l, a, CMD_TYPED(t, const char **), h)
+#define CMD_LIST(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_LIST, s, l, a, CMD_TYPED(t, struct cmd_strings *), h)
+#define CMD_SIZE(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_SIZE, s, l, a, CMD_TYPED(t, uint64_t *), h)
+#define CMD_COUNT(s, l, a, t, lo, hi, h) \
+	CMD_ROW(CMD_KIND_COUNT, s, l, a, t, h), .size = sizeof(*(t)), \
+	.min = (lo), .max = (hi)
+#define CMD_ENUM(s, l, a, t, n, h) CMD_ROW(CMD_KIND_ENUM, s, l, a, t, h), \
+	.size = sizeof(*(t)), .names = (n)
+#define CMD_TIME(s, l, a, t, h) \
+	CMD_ROW(CMD_KIND_TIME, s, l, a, CMD_TYPED(t, int64_t *), h)
+#define CMD_CALLBACK(s, l, a, t, fn, h) \
+	CMD_ROW(CMD_KIND_CALLBACK, s, l, a, t, h), .parse = (fn)
+
+/* The usual texts of -q and -v, for CMD_OPTS_END. */
+#define CMD_HELP_QUIET		"print errors only"
+#define CMD_HELP_VERBOSE	"say more"
+
+/* --progress and --no-progress, for the commands that draw a bar. */
+#define CMD_OPTS_PROGRESS \
+	{ CMD_FLAG(0, "progress", &cmd_progress_forced, 1, \
+		   "show a progress bar even when stderr is no TTY") }, \
+	{ CMD_FLAG(0, "no-progress", &cmd_progress_forced, 0, \
+		   "never show a progress bar") }
+
+/* The end of every table: -q, -v (with what they do in this command),
+ * -h, -V and the terminating row. */
+#define CMD_OPTS_END(quiet_help, verbose_help) \
+	{ CMD_FLAG('q', "quiet", &cmd_verbosity, 0, quiet_help) }, \
+	{ CMD_CALLBACK('v', "verbose", NULL, NULL, cmd_opt_verbose, \
+		       verbose_help) }, \
+	{ CMD_ROW(CMD_KIND_HELP, 'h', "help", NULL, NULL, \
+		  "show this help and exit") }, \
+	{ CMD_CALLBACK('V', "version", NULL, NULL, cmd_opt_version, \
+		       "show the version and exit") }, \
+	{ .kind = CMD_KIND_END }
+
+extern int cmd_verbosity;		/* common.h */
+extern int cmd_progress_forced;		/* progress.h */
+cmd_opt_fn cmd_opt_verbose;
+cmd_opt_fn cmd_opt_version;
+
+/* What --help prints around the option rows: `usage` (the synopsis and
+ * the description, ending in an empty line) before, `tail` (NULL:
+ * nothing) after. */
+struct cmd_usage {
+	const char *usage;
+	const char *tail;
 };
 
 /*
- * The end of every subcommand's option table: -q, -v, -h, -V and the
- * terminating row.  Their short letters go at the end of the optstring
- * as CMD_SHORTOPTS.
+ * Parses the options of argv (from argv[1], getopt_long's order: options
+ * and operands may mix) per the table `opts`, storing each value where its
+ * row says; the operands start at argv[optind] after.  Words alike in
+ * every command: a missing value, an unknown option (with the nearest long
+ * one), a bad value.  Stops after --help (printing `u` and the rows),
+ * --version, or an error.
  */
-#define CMD_LONGOPTS_END \
-	{ "quiet", no_argument, NULL, 'q' }, \
-	{ "verbose", no_argument, NULL, 'v' }, \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ "version", no_argument, NULL, 'V' }, \
-	{ NULL, 0, NULL, 0 }
-#define CMD_SHORTOPTS	"qvhV"
+struct cmd_step cmd_parse_options(int argc, char **argv,
+				  const struct cmd_opt *opts,
+				  const struct cmd_usage *u);
 
-/* The same, after --progress and --no-progress, for the commands that
- * draw a progress bar. */
-#define CMD_LONGOPTS_PROGRESS_END \
-	{ "progress", no_argument, NULL, CMD_OPT_PROGRESS }, \
-	{ "no-progress", no_argument, NULL, CMD_OPT_NO_PROGRESS }, \
-	CMD_LONGOPTS_END
+/* Prints --help for the table (what -h does). */
+int cmd_print_help(const struct cmd_opt *opts, const struct cmd_usage *u);
 
-/* What cmd_getopt() returns when the command must return g->exit_code
- * now: after --help, --version or a bad command line. */
-#define CMD_OPT_EXIT	(-2)
+/* The typed parsers, for a CALLBACK that needs one: 0, or -1 when `s` is
+ * not such a value. */
+int cmd_parse_time(const char *s, int64_t *out);
 
-struct cmd_getopt {
-	const char *shortopts;		/* the command's own: "s:" */
-	const struct option *longopts;	/* ending in CMD_LONGOPTS_END */
-	int (*usage)(void);		/* prints --help; its exit code */
-	int exit_code;			/* with CMD_OPT_EXIT */
-	char optstring[64];		/* built at the first call */
-};
+/* The usage error for a bad value of `opt`: its `bad` with `arg` in
+ * place of "%s" (or `fallback` when it has none); returns the step. */
+struct cmd_step cmd_opt_bad_value(const struct cmd_opt *opt, const char *arg,
+				  const char *fallback);
 
-/*
- * getopt_long() for a subcommand: returns the next of the command's own
- * options (its letter or long value, optarg set), -1 when the operands
- * start at argv[optind], or CMD_OPT_EXIT.  It does all that means the same
- * in every subcommand itself: -q, -v, --progress, --no-progress, --help,
- * --version, and the errors for a missing value or an unknown option, so
- * that all of them word those errors alike.  Starts over at argv[1] with a
- * fresh `g` from CMD_GETOPT_INIT.
- */
-int cmd_getopt(int argc, char **argv, struct cmd_getopt *g);
-#define CMD_GETOPT_INIT(own, table, help) \
-	{ .shortopts = (own), .longopts = (table), .usage = (help) }
-
-/*
- * The end of --help: the lines of the shared options, after the command's
- * own (the progress ones when `progress`, then -q, -v, -h and -V), then
- * `tail` ("\nSee axfs-cat(1).\n"; NULL: nothing).  Option names are
- * padded to `column`, where the command's other descriptions start;
- * `quiet` and `verbose` say what -q and -v do in this command (NULL: the
- * usual "print errors only" and "say more").  Returns the exit code.
- */
-int cmd_print_shared_help(int column, int progress, const char *quiet,
-			  const char *verbose, const char *tail);
+/* Adds `s` to a list: -1 when memory runs out. */
+int cmd_strings_add(struct cmd_strings *l, const char *s);
 
 #endif

@@ -16,7 +16,7 @@ static void on_signal(int sig)
 	 * then die of the signal as if it had not been caught
 	 * (SA_RESETHAND restored the default action). */
 	cmd_cancelled = 1;
-	axfs_outfile_abort_all_signal_safe();
+	outfile_abort_all_signal_safe();
 	raise(sig);
 }
 

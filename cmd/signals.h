@@ -8,7 +8,7 @@ extern volatile int cmd_cancelled;
 
 /*
  * From now on SIGINT, SIGTERM and SIGHUP remove every temporary output
- * file still open (axfs_outfile_*), then end the process by the same
+ * file still open (outfile_*), then end the process by the same
  * signal, so the caller (make, a shell) sees what killed it.
  */
 void cmd_remove_output_on_signal(void);

@@ -19,30 +19,21 @@
 #include "axfs_reader.h"
 #include "common.h"
 #include "image_operands.h"
-#include "json.h"
+#include "axfs_json.h"
 #include "options.h"
 #include "outputs.h"
 #include "signals.h"
 
-static int usage(void)
-{
-	fputs(
+static const struct cmd_usage usage = {
 	"usage: axfs split [options] IMAGE --mmap OUT1 --store OUT2\n"
 	"   or: axfs split --join MMAP STORE -o IMAGE\n"
 	"   or: axfs split --info [--json] IMAGE [STORE]\n"
 	"\n"
 	"Cut an AXFS image at mmap_size into its memory-mapped segment and its\n"
 	"store segment, join the two again, or show which regions each holds.\n"
-	"\n"
-	"  -m, --mmap FILE     write the memory-mapped segment here\n"
-	"  -s, --store FILE    write the store segment here\n"
-	"  -J, --join          join MMAP and STORE into -o IMAGE\n"
-	"  -o, --output FILE   the joined image (with --join)\n"
-	"  -i, --info          print the two sizes and the regions in each\n"
-	"      --json          with --info: print one JSON document (see axfs-split(1))\n",
-	stdout);
-	return cmd_print_shared_help(22, 0, NULL, "say what is written", NULL);
-}
+	"\n",
+	NULL,
+};
 
 /* Copies [off, off+len) of in_fd into the temporary output file. */
 static int copy_range(int in_fd, const char *in_name, uint64_t off,
@@ -102,9 +93,9 @@ static void info_json(struct axfs_image *img, const char *image,
 	const struct axfs_super_info *sb = axfs_image_super(img);
 
 	fputs("{\n  \"image\": ", stdout);
-	cmd_json_cstr(image);
+	json_cstr(stdout, image);
 	fputs(",\n  \"store\": ", stdout);
-	cmd_json_cstr(store);
+	json_cstr(stdout, store);
 	printf(",\n  \"size\": %llu,\n  \"mmap_size\": %llu,\n"
 	       "  \"store_size\": %llu,\n  \"regions\": [",
 	       (unsigned long long)sb->size,
@@ -213,16 +204,16 @@ static int do_split(const char *image, const char *mmap_out,
 		cmd_error("cannot open '%s': %s", image, strerror(errno));
 		return EXIT_OPERATIONAL;
 	}
-	if (axfs_outfile_open(&of1, mmap_out, &err) < 0 ||
-	    axfs_outfile_open(&of2, store_out, &err) < 0) {
+	if (outfile_open(&of1, mmap_out, &err) < 0 ||
+	    outfile_open(&of2, store_out, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
 	if (copy_range(fd, image, 0, mmap_size, &of1) < 0 ||
 	    copy_range(fd, image, mmap_size, size - mmap_size, &of2) < 0)
 		goto out;
-	if (axfs_outfile_commit(&of1, &err) < 0 ||
-	    axfs_outfile_commit(&of2, &err) < 0) {
+	if (outfile_commit(&of1, &err) < 0 ||
+	    outfile_commit(&of2, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
@@ -231,8 +222,8 @@ static int do_split(const char *image, const char *mmap_out,
 		 (unsigned long long)(size - mmap_size));
 	rc = EXIT_OK;
 out:
-	axfs_outfile_abort(&of1);
-	axfs_outfile_abort(&of2);
+	outfile_abort(&of1);
+	outfile_abort(&of2);
 	close(fd);
 	return rc;
 }
@@ -262,20 +253,20 @@ static int do_join(const char *mmap_in, const char *store_in, const char *out)
 			  strerror(errno));
 		goto out;
 	}
-	if (axfs_outfile_open(&of, out, &err) < 0) {
+	if (outfile_open(&of, out, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
 	if (copy_range(fd1, mmap_in, 0, mmap_size, &of) < 0 ||
 	    copy_range(fd2, store_in, 0, size - mmap_size, &of) < 0)
 		goto out;
-	if (axfs_outfile_commit(&of, &err) < 0) {
+	if (outfile_commit(&of, &err) < 0) {
 		cmd_error("%s", err.msg);
 		goto out;
 	}
 	rc = EXIT_OK;
 out:
-	axfs_outfile_abort(&of);
+	outfile_abort(&of);
 	if (fd1 >= 0)
 		close(fd1);
 	if (fd2 >= 0)
@@ -283,37 +274,31 @@ out:
 	return rc;
 }
 
-enum { OPT_JSON = 256 };
-
 int cmd_split(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "mmap", required_argument, NULL, 'm' },
-		{ "store", required_argument, NULL, 's' },
-		{ "join", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "info", no_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		CMD_LONGOPTS_END,
-	};
-	struct cmd_getopt g = CMD_GETOPT_INIT("m:s:Jo:i", longopts, usage);
 	const char *mmap_out = NULL, *store_out = NULL, *out = NULL;
+	int join = 0, info = 0, json = 0, c;
+	const struct cmd_opt options[] = {
+		{ CMD_STRING('m', "mmap", "FILE", &mmap_out,
+			     "write the memory-mapped segment here") },
+		{ CMD_STRING('s', "store", "FILE", &store_out,
+			     "write the store segment here") },
+		{ CMD_FLAG('J', "join", &join, 1,
+			   "join MMAP and STORE into -o IMAGE") },
+		{ CMD_STRING('o', "output", "FILE", &out,
+			     "the joined image (with --join)") },
+		{ CMD_FLAG('i', "info", &info, 1,
+			   "print the two sizes and the regions in each") },
+		{ CMD_FLAG(0, "json", &json, 1, "with --info: print one JSON "
+			   "document (see axfs-split(1))") },
+		CMD_OPTS_END(CMD_HELP_QUIET, "say what is written"),
+	};
 	struct cmd_file in[2] = { { NULL, "MMAP" }, { NULL, "STORE" } };
 	struct cmd_file outs[2] = { { NULL, "-o" }, { NULL, NULL } };
-	int join = 0, info = 0, json = 0, c;
+	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
-	while ((c = cmd_getopt(argc, argv, &g)) != -1) {
-		switch (c) {
-		case 'm': mmap_out = optarg; break;
-		case 's': store_out = optarg; break;
-		case 'J': join = 1; break;
-		case 'o': out = optarg; break;
-		case 'i': info = 1; break;
-		case OPT_JSON: json = 1; break;
-		case CMD_OPT_EXIT:
-			return g.exit_code;
-		}
-	}
+	if (step.stop)
+		return step.exit_code;
 	argc -= optind;
 	argv += optind;
 	if (join + info > 1)

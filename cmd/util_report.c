@@ -29,22 +29,22 @@ static int write_one(const struct axfs_report *r, const char *path,
 		}
 		return 0;
 	}
-	if (axfs_outfile_open(&of, path, &err) < 0) {
+	if (outfile_open(&of, path, &err) < 0) {
 		cmd_error("%s", err.msg);
 		return -1;
 	}
 	f = fdopen(dup(of.fd), "w");
 	if (!f || fn(r, f) < 0 || fclose(f) != 0) {
 		cmd_error("cannot write '%s'", path);
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
-	if (axfs_outfile_commit(&of, &err) < 0) {
+	if (outfile_commit(&of, &err) < 0) {
 		cmd_error("%s", err.msg);
-		axfs_outfile_abort(&of);
+		outfile_abort(&of);
 		return -1;
 	}
-	axfs_outfile_abort(&of);	/* closes what commit left */
+	outfile_abort(&of);	/* closes what commit left */
 	return 0;
 }
 
@@ -57,16 +57,16 @@ int mkfs_write_reports(const struct axfs_build_result *res, const char *image,
 
 	if (!text && !json && !svg)
 		return 0;
-	if (axfs_report_build(&r, res, image, &err) < 0) {
+	if (report_build(&r, res, image, &err) < 0) {
 		cmd_error("cannot build the report: %s", err.msg);
 		return -1;
 	}
-	if (text && write_one(&r, text, axfs_report_write_text) < 0)
+	if (text && write_one(&r, text, report_write_text) < 0)
 		rc = -1;
-	if (json && write_one(&r, json, axfs_report_write_json) < 0)
+	if (json && write_one(&r, json, report_write_json) < 0)
 		rc = -1;
-	if (svg && write_one(&r, svg, axfs_report_write_svg) < 0)
+	if (svg && write_one(&r, svg, report_write_svg) < 0)
 		rc = -1;
-	axfs_report_free(&r);
+	report_free(&r);
 	return rc;
 }

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-size_t axfs_utf8_seq(const unsigned char *s, size_t n)
+size_t json_utf8_seq(const unsigned char *s, size_t n)
 {
 	unsigned int c = s[0];
 	size_t len;
@@ -40,7 +40,7 @@ static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
 {
 	fputc('"', f);
 	for (size_t i = 0; i < n;) {
-		size_t k = axfs_utf8_seq(s + i, n - i);
+		size_t k = json_utf8_seq(s + i, n - i);
 
 		if (k == 0) {
 			if (lossy)
@@ -69,20 +69,20 @@ static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
 	fputc('"', f);
 }
 
-void axfs_json_str(FILE *f, const char *str, size_t n)
+void json_str(FILE *f, const char *str, size_t n)
 {
 	put_json(f, (const unsigned char *)str, n, 0);
 }
 
-void axfs_json_cstr(FILE *f, const char *s)
+void json_cstr(FILE *f, const char *s)
 {
 	if (s)
-		axfs_json_str(f, s, strlen(s));
+		json_str(f, s, strlen(s));
 	else
 		fputs("null", f);
 }
 
-void axfs_json_text(FILE *f, const char *s)
+void json_text(FILE *f, const char *s)
 {
 	if (s)
 		put_json(f, (const unsigned char *)s, strlen(s), 1);

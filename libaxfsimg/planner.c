@@ -107,11 +107,11 @@ static uint64_t npages_of(const struct axfs_tree_entry *e)
 /* The entry's full image path in a malloc'd string ("/a/b"). */
 static char *path_dup(const struct axfs_tree_entry *e)
 {
-	size_t n = axfs_tree_path(e, NULL, 0);
+	size_t n = tree_entry_path(e, NULL, 0);
 	char *s = malloc(n + 1);
 
 	if (s)
-		axfs_tree_path(e, s, n + 1);
+		tree_entry_path(e, s, n + 1);
 	return s;
 }
 
@@ -384,7 +384,7 @@ static int read_profile(struct axfs_tree *t, const struct plan_opts *o,
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		const struct axfs_profile_entry *pe = &p->v[i];
-		struct axfs_tree_entry *e = axfs_tree_lookup(t, pe->path);
+		struct axfs_tree_entry *e = tree_lookup(t, pe->path);
 		enum bad_kind k;
 
 		if (!e)

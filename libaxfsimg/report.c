@@ -75,9 +75,9 @@ static int measure_xip(struct axfs_report_file *f, const struct axfs_packed *p,
 	return 0;
 }
 
-int axfs_report_build(struct axfs_report *r,
-		      const struct axfs_build_result *res, const char *image,
-		      struct axfs_error *err)
+int report_build(struct axfs_report *r,
+		 const struct axfs_build_result *res, const char *image,
+		 struct axfs_error *err)
 {
 	const struct axfs_tree *t = &res->tree;
 	const struct axfs_packed *p = &res->packed;
@@ -112,7 +112,7 @@ int axfs_report_build(struct axfs_report *r,
 		if (e->type != AXFS_FT_REG)
 			continue;
 		f = &r->files[r->nfiles];
-		axfs_tree_path(e, path, sizeof(path));
+		tree_entry_path(e, path, sizeof(path));
 		f->path = strdup(path);
 		if (!f->path) {
 			rc = AXFS_ERR_NOMEM;
@@ -187,11 +187,11 @@ out:
 	free(out);
 	deflater_free(d);
 	if (rc < 0)
-		axfs_report_free(r);
+		report_free(r);
 	return rc;
 }
 
-void axfs_report_free(struct axfs_report *r)
+void report_free(struct axfs_report *r)
 {
 	if (!r->files)
 		return;
@@ -222,7 +222,7 @@ static void why_list(const struct axfs_report_file *f, FILE *out, int json)
 	}
 }
 
-int axfs_report_write_text(const struct axfs_report *r, FILE *f)
+int report_write_text(const struct axfs_report *r, FILE *f)
 {
 	const struct axfs_build_result *res = r->res;
 
@@ -277,7 +277,7 @@ int axfs_report_write_text(const struct axfs_report *r, FILE *f)
 
 		if (!esc)
 			return -1;
-		axfs_text_escape(esc, x->path, n);
+		text_escape(esc, x->path, n);
 		fprintf(f, "%8llu %8llu %8llu %8llu  %-40s ",
 			(unsigned long long)x->pages,
 			(unsigned long long)x->xip,
@@ -306,16 +306,16 @@ static void json_counts(FILE *f, const struct json_count *c, size_t n)
 			(unsigned long long)c[i].value);
 }
 
-int axfs_report_write_json(const struct axfs_report *r, FILE *f)
+int report_write_json(const struct axfs_report *r, FILE *f)
 {
 	const struct axfs_build_result *res = r->res;
 
 	fprintf(f, "{\n  \"image_size\": %llu,\n  \"block_size\": %u,\n",
 		(unsigned long long)res->layout.image_size, res->block_size);
 	fprintf(f, "  \"compressor\": {\"name\": ");
-	axfs_json_cstr(f, axfs_compressor_name(res->compressor));
+	json_cstr(f, axfs_compressor_name(res->compressor));
 	fprintf(f, ", \"version\": ");
-	axfs_json_cstr(f, axfs_compressor_version(res->compressor));
+	json_cstr(f, axfs_compressor_version(res->compressor));
 	fprintf(f, ", \"level\": %d},\n", res->level);
 	const struct json_count totals[] = {
 		{ "xip_pages", r->xip_pages },
@@ -348,7 +348,7 @@ int axfs_report_write_json(const struct axfs_report *r, FILE *f)
 		const struct axfs_report_file *x = &r->files[i];
 
 		fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
-		axfs_json_cstr(f, x->path);
+		json_cstr(f, x->path);
 		const struct json_count counts[] = {
 			{ "size", x->size },
 			{ "pages", x->pages },
@@ -392,7 +392,7 @@ static int cmp_xip_desc(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-int axfs_report_write_svg(const struct axfs_report *r, FILE *f)
+int report_write_svg(const struct axfs_report *r, FILE *f)
 {
 	static const struct { int region; const char *name, *colour; } bar[] = {
 		{ AXFS_R_XIP, "XIP", "#d9534f" },

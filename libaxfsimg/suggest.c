@@ -36,7 +36,7 @@ static size_t edit_distance(const char *a, const char *b)
 	return d[la][lb];
 }
 
-const char *axfs_suggest(const char *word, const char *const *choices)
+const char *suggest_word(const char *word, const char *const *choices)
 {
 	const char *best = NULL;
 	size_t bestd = SIZE_MAX;

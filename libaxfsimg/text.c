@@ -13,7 +13,7 @@ static size_t shown(const unsigned char *s, size_t n)
 
 	if (s[0] < 0x80)
 		return s[0] >= 0x20 && s[0] != 0x7f && s[0] != '\\';
-	k = axfs_utf8_seq(s, n);
+	k = json_utf8_seq(s, n);
 	if (k == 2 && s[0] == 0xc2 && s[1] < 0xa0)
 		return 0;	/* a C1 control */
 	return k;
@@ -21,7 +21,7 @@ static size_t shown(const unsigned char *s, size_t n)
 
 static const char oct[] = "01234567";
 
-size_t axfs_text_escape(char *out, const char *str, size_t n)
+size_t text_escape(char *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, o = 0;
@@ -45,7 +45,7 @@ size_t axfs_text_escape(char *out, const char *str, size_t n)
 	return o;
 }
 
-void axfs_text_write(FILE *f, const char *str, size_t n)
+void text_write(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;

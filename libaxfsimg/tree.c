@@ -187,8 +187,8 @@ static void set_implicit_dir(struct node *n)
 	n->implicit = 1;
 }
 
-int axfs_tree_init(struct axfs_tree *t, const struct axfs_logger *log,
-		   struct axfs_error *err)
+int tree_init(struct axfs_tree *t, const struct axfs_logger *log,
+	      struct axfs_error *err)
 {
 	struct node *root;
 
@@ -203,7 +203,7 @@ int axfs_tree_init(struct axfs_tree *t, const struct axfs_logger *log,
 	}
 	root = node_new(t, NULL, "", 0, err);
 	if (!root) {
-		axfs_tree_free(t);
+		tree_free(t);
 		return AXFS_ERR_NOMEM;
 	}
 	/* Until the source says otherwise the root is 0755 root:root. */
@@ -258,7 +258,7 @@ static int is_last_component(const struct path_iter *it)
 static void child_path(const struct node *parent, const char *name,
 		       size_t len, char *buf, size_t buflen)
 {
-	size_t n = axfs_tree_path(&parent->e, buf, buflen);
+	size_t n = tree_entry_path(&parent->e, buf, buflen);
 
 	if (n == 1)	/* the root: "/" */
 		n = 0;
@@ -298,7 +298,7 @@ static int fill_entry(struct axfs_tree *t, struct node *n,
 	char *target = NULL;
 
 	if (e->hardlink_to) {
-		struct axfs_tree_entry *m = axfs_tree_lookup(t, e->hardlink_to);
+		struct axfs_tree_entry *m = tree_lookup(t, e->hardlink_to);
 
 		if (!m)
 			return axfs_error_set(err, AXFS_ERR_INVALID,
@@ -371,8 +371,8 @@ static int fill_entry(struct axfs_tree *t, struct node *n,
 	return 0;
 }
 
-int axfs_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
-		  struct axfs_tree_entry **out, struct axfs_error *err)
+int tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
+	     struct axfs_tree_entry **out, struct axfs_error *err)
 {
 	struct tree_priv *p = t->priv;
 	struct node *cur = to_node(t->root);
@@ -400,7 +400,7 @@ int axfs_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
 				"are at most %d bytes", e->path, len,
 				AXFS_MAXPATHLEN);
 		if (cur->e.type != AXFS_FT_DIR) {
-			axfs_tree_path(&cur->e, pathbuf, sizeof(pathbuf));
+			tree_entry_path(&cur->e, pathbuf, sizeof(pathbuf));
 			return axfs_error_set(err, AXFS_ERR_INVALID,
 				"'%s' needs '%s' to be a directory, but it is "
 				"a %s", e->path, pathbuf,
@@ -473,8 +473,8 @@ int axfs_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
 	return 0;
 }
 
-struct axfs_tree_entry *axfs_tree_lookup(const struct axfs_tree *t,
-					 const char *path)
+struct axfs_tree_entry *tree_lookup(const struct axfs_tree *t,
+				    const char *path)
 {
 	struct path_iter it = { path ? path : "" };
 	struct node *cur = to_node(t->root);
@@ -491,8 +491,8 @@ struct axfs_tree_entry *axfs_tree_lookup(const struct axfs_tree *t,
 	return &cur->e;
 }
 
-size_t axfs_tree_path(const struct axfs_tree_entry *e, char *buf,
-		      size_t len)
+size_t tree_entry_path(const struct axfs_tree_entry *e, char *buf,
+		       size_t len)
 {
 	const struct axfs_tree_entry *a;
 	size_t total = 0, pos;
@@ -542,7 +542,7 @@ static int check_entry(const struct axfs_tree_entry *e, struct axfs_error *err)
 	case AXFS_FT_BLK:
 		if (e->rdev_major > AXFS_DEV_MAJOR_MAX ||
 		    e->rdev_minor > AXFS_DEV_MINOR_MAX) {
-			axfs_tree_path(e, path, sizeof(path));
+			tree_entry_path(e, path, sizeof(path));
 			return axfs_error_set(err, AXFS_ERR_LIMIT,
 				"'%s' is a %s with number %u:%u; AXFS stores "
 				"8-bit major and minor numbers (at most "
@@ -552,7 +552,7 @@ static int check_entry(const struct axfs_tree_entry *e, struct axfs_error *err)
 		break;
 	case AXFS_FT_LNK:
 		if (e->size == 0 || e->size > TREE_SYMLINK_MAX) {
-			axfs_tree_path(e, path, sizeof(path));
+			tree_entry_path(e, path, sizeof(path));
 			return axfs_error_set(err, AXFS_ERR_LIMIT,
 				"symlink '%s' has a target of %llu bytes; "
 				"AXFS symlink targets are 1 to %u bytes", path,
@@ -565,7 +565,7 @@ static int check_entry(const struct axfs_tree_entry *e, struct axfs_error *err)
 	return 0;
 }
 
-int axfs_tree_finalize(struct axfs_tree *t, struct axfs_error *err)
+int tree_finalize(struct axfs_tree *t, struct axfs_error *err)
 {
 	struct tree_priv *p = t->priv;
 	struct axfs_tree_entry **by;
@@ -634,7 +634,7 @@ int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx)
 	return 0;
 }
 
-void axfs_tree_free(struct axfs_tree *t)
+void tree_free(struct axfs_tree *t)
 {
 	struct tree_priv *p;
 

@@ -44,15 +44,23 @@
 #   erofs-lz4hc    mkfs.erofs -zlz4hc (the only compressors Debian 12's
 #                  erofs-utils and 6.1 share are lz4 and lz4hc)
 #   erofs-dax      mkfs.erofs uncompressed (-E noinline_data: no file
-#                  tails in the metadata, which DAX cannot map), on a legacy pmem device
-#                  (memmap=SIZE!ADDR above the guest's 512 MiB of RAM,
-#                  nd_e820 + nd_pmem), mounted -o dax=always: every file
-#                  page mapped in place.  The guest checks that DAX is in
-#                  effect (/proc/mounts, pagemap: the programs' pages lie
-#                  in the pmem range, no page cache for them); run.sh
-#                  fails if not.
-# cramfs: skipped when the kernel's config has CONFIG_CRAMFS unset (Debian's
-# 6.1 has).  Every file system is measured in the same boot, caches dropped
+#                  tails in the metadata, which DAX cannot map), on a
+#                  legacy pmem device (memmap=SIZE!ADDR above the guest's
+#                  512 MiB of RAM, nd_e820 + nd_pmem), mounted -o
+#                  dax=always: every file page mapped in place.  The guest
+#                  checks that DAX is in effect (/proc/mounts, pagemap: the
+#                  programs' pages lie in the pmem range, no page cache for
+#                  them); run.sh fails if not.
+#   cramfs-xip     bench/kernel/mkcramfs-xip (what mkcramfs -X does: ELF
+#                  files uncompressed, page-aligned) on a map_ram MTD over
+#                  reserved RAM (xipflash.ko), -t cramfs mtd:physmap-flash.0
+#   cramfs-xip-phram  the same image on phram (-t cramfs mtd:NAME): no XIP,
+#                  phram's point() gives cramfs no physical address
+#   cramfs-mkfs    util-linux mkfs.cramfs (no XIP), as cramfs-xip
+# cramfs.ko is built from Debian's linux-source (CONFIG_CRAMFS is unset in
+# Debian's kernels): bench/kernel/cramfs.sh; when it or an image cannot be
+# had, the cramfs rows are left out and the line above the table says why.
+# Every file system is measured in the same boot, caches dropped
 # before each measurement (guest/bench.sh): cold sequential read of every
 # file, 4 KiB random reads across the files of 1 MiB or more, the time to
 # first output of a set of real programs started cold (chroot), page cache
@@ -177,7 +185,7 @@ cc -static -O2 -Wall -o "$stage/bin/benchio" "$here/benchio.c" || die "cannot bu
 cc -static -O2 -pthread -o "$stage/bin/probe" "$tests/probe.c" || die "cannot build probe"
 cp "$tests/guest/init" "$stage/init"
 chmod 755 "$stage/init"
-cp "$here/guest/bench.sh" "$stage/tests/"
+cp "$here/guest/bench.sh" "$here/guest/cramfs.sh" "$here/guest/manifest.sh" "$stage/tests/"
 KT_INITRD=$W/initrd.cpio
 
 # no_timer_check: on a loaded host the emulated timer can miss the
@@ -234,9 +242,10 @@ mkfs.erofs -zlz4hc -T $MTIME --all-root --quiet "$W/erofs-lz4hc.img" "$tree" >/d
 # flat and plain with DAX, the others go through the page cache.
 mkfs.erofs -E noinline_data -T $MTIME --all-root --quiet "$W/erofs-dax.img" "$tree" >/dev/null ||
 	die "mkfs.erofs (uncompressed) failed"
-cramfs="not built: CONFIG_CRAMFS is not set in $KVER's config"
-grep -q '^CONFIG_CRAMFS=[ym]' "$KDIR/.config" 2>/dev/null &&
-	cramfs="built, but not measured: this script has no cramfs row yet"
+# cramfs with XIP: bench/kernel/cramfs.sh (module, images, guest checks).
+. "$here/cramfs.sh"
+cramfs_prepare "$stage" && cramfs_images "$tree" "$stage" ||
+	say "no cramfs rows: $CRAMFS_WHY"
 
 # The programs started cold, in this order (the guest's chroot is the mount).
 PROGS='/bin/busybox echo busybox
@@ -332,6 +341,14 @@ block_row erofs-lz4hc erofs
 FS="${FS}axfs-64K-mem|axfs|none|physaddr=$gz_at|memory
 axfs-xip-mem|axfs|none|physaddr=$xip_at|memory
 sqfs-128K-mtd|squashfs|phram:${sq_at% *},${sq_at#* }||memory"
+# cramfs: bench/kernel/cramfs.sh, in the reserved RAM after the others.
+[ -n "$CRAMFS_WHY" ] ||
+	{ cramfs_place "$W/cramfs-xip.img" && cx_at="${placed% *},${placed#* }" &&
+	  cramfs_place "$W/cramfs-mkfs.img" && cm_at="${placed% *},${placed#* }"; }
+[ -n "$CRAMFS_WHY" ] || FS="$FS
+cramfs-xip|cramfs|physmap:$cx_at||memory
+cramfs-xip-phram|cramfs|mtd-phram:$cx_at||memory
+cramfs-mkfs|cramfs|physmap:$cm_at||memory"
 # erofs-dax: its own pmem range, mounted with DAX (the guest checks it).
 pmem_add "$W/erofs-dax.img"
 FS="$FS
@@ -351,7 +368,12 @@ echo "Debian $KVER, $(qemu-system-x86_64 --version | head -n 1), TCG $cpus -m $K
 echo "Tree: $tree_mib MiB, $tree_files files ($tree_what)."
 echo "Programs started cold: $(cut -d' ' -f1 "$stage/data/progs" | xargs -r -n1 basename | xargs)."
 echo "Block-device rows: $([ "$block" = pmem ] && echo "on legacy pmem as a plain block device (pmem-blk: synchronous, no DAX)" || echo "on virtio-blk (block)")."
-echo "axfs-xip-mem: $xip_pages XIP pages from the profile; cramfs: $cramfs."
+echo "axfs-xip-mem: $xip_pages XIP pages from the profile."
+if [ -n "$CRAMFS_WHY" ]; then
+	echo "cramfs-xip: not measured: $CRAMFS_WHY."
+else
+	echo "cramfs-xip: $(cramfs_xip_pages) XIP pages (every ELF file whole)."
+fi
 echo "erofs-dax: $(grep -h '^BENCH erofs-dax dax ' "$W"/boot2-*.log | head -n 1 | cut -d' ' -f4-)."
 echo "Run: $((t_end - t0)) s in all, $((t_end - t_start)) s of it in the profiling boot and $boots measured boots ($jobs at a time)."
 echo
@@ -368,6 +390,8 @@ echo
 		i=$((i + 1))
 	done
 } | awk -v CLOCK="$CLOCK" -f "$here/table.awk"
+cat "$W"/boot2-*.log | sed -n 's/^BENCH \([^ ]*\) error /\1 not measured: /p' | sort -u
+cramfs_notes "$W/boot2-1.log"
 # erofs-dax must really be DAX: the guest said why not.
 if grep -h '^BENCH erofs-dax error' "$W"/boot2-*.log >&2; then
 	die "erofs-dax: DAX was not in effect (above); its row is not a DAX row"

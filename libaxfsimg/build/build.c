@@ -131,7 +131,7 @@ static int read_source(const struct axfs_build_opts *o,
 		} else if (ent.mtime != first_mtime) {
 			all_same = 0;
 		}
-		rc = axfs_tree_add(t, &ent, NULL, err);
+		rc = tree_add(t, &ent, NULL, err);
 		if (rc < 0) {
 			free(ent.data.host_path);
 			break;
@@ -175,7 +175,7 @@ static int check_depth(const struct axfs_tree *t, struct axfs_error *err)
 		depth[i] = depth[e->parent->ino] + 1;
 		if (depth[i] > BUILD_MAX_DEPTH) {
 			free(depth);
-			axfs_tree_path(e->parent, path, sizeof(path));
+			tree_entry_path(e->parent, path, sizeof(path));
 			return axfs_error_set(err, AXFS_ERR_LIMIT,
 				"'%.200s...' is nested more than %d directories "
 				"deep, more than axfs-tools reads", path,
@@ -290,7 +290,7 @@ static int build_run(const struct axfs_build_opts *o,
 		     pol ? pol->mmap_limit : 0;
 
 	/* Create the output first: an unwritable place fails at once. */
-	rc = axfs_outfile_open(&of, o->output, err);
+	rc = outfile_open(&of, o->output, err);
 	if (rc < 0)
 		return rc;
 
@@ -306,14 +306,14 @@ static int build_run(const struct axfs_build_opts *o,
 	so.exclude_host_paths = excl;
 	so.tmpdir = o->tmpdir;
 	so.store_path = o->source_store;
-	rc = axfs_source_open(&src, o->source, &so, err);
+	rc = source_open(&src, o->source, &so, err);
 	if (rc < 0)
 		goto fail;
 	rc = resolve_timestamp(o, pol, src, &res->timestamp, &ts_is_now, err);
 	if (rc < 0)
 		goto fail;
 
-	rc = axfs_tree_init(&res->tree, o->log, err);
+	rc = tree_init(&res->tree, o->log, err);
 	if (rc < 0)
 		goto fail;
 	if ((rc = read_source(o, src, &res->tree, res->timestamp,
@@ -327,7 +327,7 @@ static int build_run(const struct axfs_build_opts *o,
 	 * with every change inside. */
 	if (ts_is_now && shared_mtime >= 0 && !source_is_directory(o->source))
 		res->timestamp = shared_mtime;
-	rc = axfs_tree_finalize(&res->tree, err);
+	rc = tree_finalize(&res->tree, err);
 	if (rc == 0)
 		rc = check_depth(&res->tree, err);
 	if (rc < 0) {
@@ -390,18 +390,18 @@ static int build_run(const struct axfs_build_opts *o,
 	rc = pad_output(o, pol, &of, res->layout.image_size, err);
 	if (rc < 0)
 		goto fail;
-	rc = axfs_outfile_commit(&of, err);
+	rc = outfile_commit(&of, err);
 	if (rc < 0)
 		goto fail;
-	axfs_source_destroy(src);
+	source_destroy(src);
 	return 0;
 
 fail:
-	axfs_outfile_abort(&of);
-	axfs_source_destroy(src);
+	outfile_abort(&of);
+	source_destroy(src);
 	if (packed)
 		pack_free_packed(&res->packed);
-	axfs_tree_free(&res->tree);
+	tree_free(&res->tree);
 	memset(res, 0, sizeof(*res));
 	res->packed.xip.fd = res->packed.byte_aligned.fd =
 		res->packed.compressed.fd = -1;
@@ -477,6 +477,6 @@ void axfs_build_result_free(struct axfs_build_result *res)
 	 * one was already released by build_run. */
 	if (res->packed.cblock_size)
 		pack_free_packed(&res->packed);
-	axfs_tree_free(&res->tree);
+	tree_free(&res->tree);
 	free(res);
 }

@@ -73,7 +73,7 @@ int build_report_lossy(const struct axfs_tree *t,
 		xa += !!(lossy & AXFS_LOSSY_XATTR);
 		acl += !!(lossy & AXFS_LOSSY_ACL);
 		nx += !!(lossy & xbits);
-		axfs_tree_path(e, path, sizeof(path));
+		tree_entry_path(e, path, sizeof(path));
 		if ((lossy & xbits) && !first[0]) {
 			snprintf(first, sizeof(first), "%s", path);
 			first_bits = lossy;
@@ -184,7 +184,7 @@ static int apply_policy_cli_owners(struct axfs_policy *pol,
 		/* Every missing ancestor, deepest first. */
 		while ((slash = strrchr(p, '/')) && slash != p) {
 			*slash = '\0';
-			if (axfs_tree_lookup(t, p))
+			if (tree_lookup(t, p))
 				break;
 			if (n == cap) {
 				size_t c = cap ? cap * 2 : 8;
@@ -208,7 +208,7 @@ static int apply_policy_cli_owners(struct axfs_policy *pol,
 	}
 	rc = policy_apply(pol, t, log, err);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct axfs_tree_entry *e = axfs_tree_lookup(t, implied[i]);
+		struct axfs_tree_entry *e = tree_lookup(t, implied[i]);
 
 		if (e && !is_device_path(pol, implied[i]))
 			apply_owners(e, (void *)ow);

@@ -76,7 +76,7 @@ static void outfile_unregister(const char *path)
 	pthread_mutex_unlock(&outfile_lock);
 }
 
-void axfs_outfile_abort_all_signal_safe(void)
+void outfile_abort_all_signal_safe(void)
 {
 	for (int i = 0; i < OUTFILE_SLOTS; i++)
 		if (outfile_in_use[i])
@@ -84,7 +84,7 @@ void axfs_outfile_abort_all_signal_safe(void)
 }
 
 /* "-": an unlinked file in $TMPDIR (O_TMPFILE where the file system
- * has it), copied to standard output by axfs_outfile_commit(). */
+ * has it), copied to standard output by outfile_commit(). */
 static int outfile_open_stdout(struct axfs_outfile *of,
 			       struct axfs_error *err)
 {
@@ -105,7 +105,7 @@ static int outfile_open_stdout(struct axfs_outfile *of,
 	if (fd < 0) {
 		tmpl = malloc(strlen(dir) + sizeof("/axfs-out.XXXXXX"));
 		if (!tmpl) {
-			axfs_outfile_abort(of);
+			outfile_abort(of);
 			return axfs_error_set(err, AXFS_ERR_NOMEM,
 					      "out of memory");
 		}
@@ -120,7 +120,7 @@ static int outfile_open_stdout(struct axfs_outfile *of,
 					"temporary file in '%s' (TMPDIR) for "
 					"standard output", dir);
 
-		axfs_outfile_abort(of);
+		outfile_abort(of);
 		return rc;
 	}
 	of->fd = fd;
@@ -165,8 +165,8 @@ static int outfile_commit_stdout(struct axfs_outfile *of,
 	return 0;
 }
 
-int axfs_outfile_open(struct axfs_outfile *of, const char *path,
-		      struct axfs_error *err)
+int outfile_open(struct axfs_outfile *of, const char *path,
+		 struct axfs_error *err)
 {
 	struct stat st;
 	const char *slash, *base;
@@ -205,7 +205,7 @@ int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 	of->final_path = strdup(path);
 	of->tmp_path = malloc(dirlen + strlen(base) + 9);
 	if (!of->final_path || !of->tmp_path) {
-		axfs_outfile_abort(of);
+		outfile_abort(of);
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 	}
 	/* ".NAME.XXXXXX" in the output's directory: same filesystem, so
@@ -250,7 +250,7 @@ int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 				    path);
 		free(of->tmp_path);
 		of->tmp_path = NULL;
-		axfs_outfile_abort(of);
+		outfile_abort(of);
 		return rc;
 	}
 	of->fd = fd;
@@ -260,7 +260,7 @@ int axfs_outfile_open(struct axfs_outfile *of, const char *path,
 	if (fchmod(fd, 0666 & ~mask) < 0) {
 		rc = axfs_error_sys(err, errno, "cannot write '%s'",
 				    of->tmp_path);
-		axfs_outfile_abort(of);
+		outfile_abort(of);
 		return rc;
 	}
 	return 0;
@@ -306,7 +306,7 @@ static int name_tmpfile(struct axfs_outfile *of)
 	return -1;
 }
 
-int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
+int outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 {
 	char *dir, *slash;
 	sigset_t block, old;
@@ -316,7 +316,7 @@ int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 	    strcmp(of->final_path, "-") == 0) {
 		rc = outfile_commit_stdout(of, err);
 		if (rc < 0)
-			axfs_outfile_abort(of);
+			outfile_abort(of);
 		return rc;
 	}
 	if (of->fd < 0 || !of->final_path || !of->tmp_path)
@@ -326,7 +326,7 @@ int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 	if (fsync(of->fd) < 0) {
 		rc = axfs_error_sys(err, errno, "cannot write '%s'",
 				    of->final_path);
-		axfs_outfile_abort(of);
+		outfile_abort(of);
 		return rc;
 	}
 	if (anonymous) {
@@ -342,7 +342,7 @@ int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 			rc = axfs_error_sys(err, errno, "cannot create a file "
 					    "beside '%s'", of->final_path);
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
-			axfs_outfile_abort(of);
+			outfile_abort(of);
 			return rc;
 		}
 		of->unnamed = 0;
@@ -353,7 +353,7 @@ int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 					    "cannot write '%s'" :
 					    "cannot rename '%s' to '%s'",
 					    of->tmp_path, of->final_path);
-			axfs_outfile_abort(of);
+			outfile_abort(of);
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
 			return rc;
 		}
@@ -366,13 +366,13 @@ int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
 	if (rc < 0) {
 		rc = axfs_error_sys(err, errno, "cannot write '%s'",
 				    of->tmp_path);
-		axfs_outfile_abort(of);
+		outfile_abort(of);
 		return rc;
 	}
 	if (rename(of->tmp_path, of->final_path) < 0) {
 		rc = axfs_error_sys(err, errno, "cannot rename '%s' to '%s'",
 				    of->tmp_path, of->final_path);
-		axfs_outfile_abort(of);
+		outfile_abort(of);
 		return rc;
 	}
 	outfile_unregister(of->tmp_path);
@@ -397,7 +397,7 @@ renamed:
 	return 0;
 }
 
-void axfs_outfile_abort(struct axfs_outfile *of)
+void outfile_abort(struct axfs_outfile *of)
 {
 	if (!of)
 		return;

@@ -9,7 +9,8 @@
  * cblock in fsck_deep.c), fsck_super.c again (cblocks, bytes that belong
  * to nothing).  The phases call only the helpers: fsck_report.c (the
  * check table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
- * offsets, table entries); none calls back into this file.  The image is
+ * offsets, table entries), fsck_path.c (names and paths of inodes); none
+ * calls back into this file or into a phase.  The image is
  * only ever read.  Every field is range-checked before use, and every
  * allocation is sized from counts bounded by bytes that exist and charged
  * against a memory limit.
@@ -111,6 +112,7 @@ static void finish_digest(struct fsck *f, struct digest_job *j)
 static void fsck_free_all(struct fsck *f)
 {
 	fsck_tree_free(f);
+	fsck_path_free(f);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		if (f->r[r].owned) {
 			free(f->r[r].owned);
@@ -124,11 +126,13 @@ static void fsck_free_all(struct fsck *f)
 	f->zs_ok = 0;
 }
 
-int fsck_run_image(const uint8_t *img, uint64_t len, int split,
-		    uint64_t seg1_len, int is_device, int mapped,
-		    const char *name,
-		    const struct axfs_fsck_opts *o,
-		    struct axfs_fsck_result *res, struct axfs_error *err)
+/* Checks the image img[0, len); split: two segments were joined, the
+ * first seg1_len bytes long. */
+static int fsck_run_image(const uint8_t *img, uint64_t len, int split,
+			  uint64_t seg1_len, int is_device, int mapped,
+			  const char *name, const struct axfs_fsck_opts *o,
+			  struct axfs_fsck_result *res,
+			  struct axfs_error *err)
 {
 	struct fsck *f;
 	struct digest_job job;
@@ -256,3 +260,58 @@ int axfs_fsck_buffer(const void *image, size_t len, const void *store,
 	return rc;
 }
 
+/* The image in a file, a device or a stream (fsck_input.c), then checked
+ * as a buffer. */
+int axfs_fsck_file(const char *path, const char *store_path,
+		   const struct axfs_fsck_opts *o, struct axfs_fsck_result *res,
+		   struct axfs_error *err)
+{
+	struct axfs_fsck_opts def;
+	struct fsck_input a, b;
+	uint64_t a_len;
+	int rc;
+
+	if (!o) {
+		axfs_fsck_opts_init(&def);
+		o = &def;
+	}
+	memset(res, 0, sizeof(*res));
+	if ((rc = opts_size_check(o->struct_size, sizeof(*o),
+				  "axfs_fsck_file", err)) < 0)
+		return rc;
+	rc = fsck_input_open(&a, path, err);
+	if (rc < 0)
+		return rc;
+	rc = fsck_input_load(&a, o->max_memory, err);
+	if (rc < 0) {
+		fsck_input_close(&a);
+		return rc;
+	}
+	if (!store_path) {
+		rc = fsck_run_image(a.p ? a.p : (const uint8_t *)"", a.len, 0, 0,
+				    a.is_device, a.mapped, a.name, o, res, err);
+		fsck_input_close(&a);
+		return rc;
+	}
+	/* A split image: join the two segments in memory. */
+	a_len = a.len;
+	rc = fsck_input_open(&b, store_path, err);
+	if (rc == 0)
+		rc = fsck_input_load(&b, o->max_memory, err);
+	/* An mmap segment on a device (a NOR partition) ends at mmap_size;
+	 * the rest of the partition is not part of the image. */
+	if (rc == 0 && a.is_device && a.len >= AXFS_SUPER_SIZE &&
+	    axfs_get_be32(a.p + AXFS_SB_MAGIC) == AXFS_MAGIC) {
+		uint64_t m = axfs_get_be64(a.p + AXFS_SB_MMAP_SIZE);
+
+		if (m >= AXFS_SUPER_SIZE && m < a.len)
+			a_len = m;
+	}
+	if (rc == 0)
+		rc = axfs_fsck_buffer(a.p, (size_t)a_len, b.p ? b.p :
+				      (const uint8_t *)"", (size_t)b.len, a.name,
+				      o, res, err);
+	fsck_input_close(&a);
+	fsck_input_close(&b);
+	return rc;
+}

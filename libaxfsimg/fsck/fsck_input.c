@@ -6,8 +6,8 @@
  * is an error with a message, as in the reader), mmap of a block or MTD
  * device (which cannot shrink), a stream (a pipe, a FIFO, standard input,
  * another character device) read superblock first and only as far as it
- * claims (image_input.c), and the two segments of a split image joined
- * in memory.
+ * claims (image_input.c).  fsck.c's axfs_fsck_file() opens the image
+ * (and the second segment of a split image) here and checks it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,18 +25,8 @@
 
 /* ---- reading files -------------------------------------------------------- */
 
-struct input {
-	int fd;
-	const char *name;	/* path, or AXFS_STDIN_NAME for "-" */
-	uint64_t len;
-	int is_device;
-	int is_file;		/* a regular file: copied, never mapped */
-	int mapped;
-	uint8_t *p;
-};
-
-static int input_open(struct input *in, const char *path,
-		      struct axfs_error *err)
+int fsck_input_open(struct fsck_input *in, const char *path,
+		    struct axfs_error *err)
 {
 	struct stat st;
 	int rc;
@@ -77,8 +67,8 @@ static int input_open(struct input *in, const char *path,
 }
 
 /* Copies a regular file, maps a device, reads a stream. */
-static int input_load(struct input *in, uint64_t max_memory,
-		      struct axfs_error *err)
+int fsck_input_load(struct fsck_input *in, uint64_t max_memory,
+		    struct axfs_error *err)
 {
 	int known = in->len != UINT64_MAX;
 
@@ -118,7 +108,7 @@ void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
 		madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
-static void input_close(struct input *in)
+void fsck_input_close(struct fsck_input *in)
 {
 	if (in->mapped)
 		munmap(in->p, (size_t)in->len);
@@ -128,58 +118,4 @@ static void input_close(struct input *in)
 		close(in->fd);
 	in->p = NULL;
 	in->fd = -1;
-}
-
-int axfs_fsck_file(const char *path, const char *store_path,
-		   const struct axfs_fsck_opts *o, struct axfs_fsck_result *res,
-		   struct axfs_error *err)
-{
-	struct axfs_fsck_opts def;
-	struct input a, b;
-	uint64_t a_len;
-	int rc;
-
-	if (!o) {
-		axfs_fsck_opts_init(&def);
-		o = &def;
-	}
-	memset(res, 0, sizeof(*res));
-	if ((rc = opts_size_check(o->struct_size, sizeof(*o),
-				  "axfs_fsck_file", err)) < 0)
-		return rc;
-	rc = input_open(&a, path, err);
-	if (rc < 0)
-		return rc;
-	rc = input_load(&a, o->max_memory, err);
-	if (rc < 0) {
-		input_close(&a);
-		return rc;
-	}
-	if (!store_path) {
-		rc = fsck_run_image(a.p ? a.p : (const uint8_t *)"", a.len, 0, 0,
-				    a.is_device, a.mapped, a.name, o, res, err);
-		input_close(&a);
-		return rc;
-	}
-	/* A split image: join the two segments in memory. */
-	a_len = a.len;
-	rc = input_open(&b, store_path, err);
-	if (rc == 0)
-		rc = input_load(&b, o->max_memory, err);
-	/* An mmap segment on a device (a NOR partition) ends at mmap_size;
-	 * the rest of the partition is not part of the image. */
-	if (rc == 0 && a.is_device && a.len >= AXFS_SUPER_SIZE &&
-	    axfs_get_be32(a.p + AXFS_SB_MAGIC) == AXFS_MAGIC) {
-		uint64_t m = axfs_get_be64(a.p + AXFS_SB_MMAP_SIZE);
-
-		if (m >= AXFS_SUPER_SIZE && m < a.len)
-			a_len = m;
-	}
-	if (rc == 0)
-		rc = axfs_fsck_buffer(a.p, (size_t)a_len, b.p ? b.p :
-				      (const uint8_t *)"", (size_t)b.len, a.name,
-				      o, res, err);
-	input_close(&a);
-	input_close(&b);
-	return rc;
 }

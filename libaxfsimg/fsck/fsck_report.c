@@ -3,7 +3,8 @@
  * fsck_report.c - the check table (FSCK_CHECKS in internal.h) and how a
  * finding reaches the caller: counted by severity, held back past the
  * per-check limit, runs of items reported as one finding, progress and
- * cancellation.  The phases call it; it calls no phase but fsck_path().
+ * cancellation.  The phases call it; it calls no phase, only the other
+ * helpers (fsck_path.c names the file a finding is about).
  */
 #include <stdarg.h>
 #include <stdio.h>

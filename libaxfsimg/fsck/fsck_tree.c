@@ -17,7 +17,6 @@
 
 #include "internal.h"
 
-#define NAME_SCAN (AXFS_MAXPATHLEN + 1)	/* name bytes + its NUL */
 #define TREE_DEPTH_MAX 4096		/* what the reader's walk accepts */
 
 /* Reads table r for inode ino; a missing entry is reported once per
@@ -42,7 +41,6 @@ static int ival(struct fsck *f, enum axfs_region r, uint64_t ino,
 
 struct tree {
 	struct fsck *f;
-	const uint8_t *strings;
 	uint64_t strings_size;
 	uint64_t last_nul;	/* offset of the last NUL in strings + 1 */
 	uint8_t *strings_used;	/* bitmap */
@@ -50,43 +48,6 @@ struct tree {
 	uint64_t qhead, qtail;
 	int depth_reported;
 };
-
-/* Name of inode ino, NUL-terminated inside strings and at most 255 bytes;
- * -1 (and *why) otherwise. */
-static int get_name(struct fsck *f, const struct tree *t, uint64_t ino,
-		    const char **name, size_t *len, uint64_t *noff,
-		    const char **why)
-{
-	uint64_t off, scan;
-	const uint8_t *p, *nul;
-
-	*why = NULL;
-	if (fsck_table(f, AXFS_R_INODE_NAME_OFFSET, ino, &off) < 0) {
-		*why = "no name offset";
-		return -1;
-	}
-	*noff = off;
-	if (!t->strings) {
-		*why = "no strings region";
-		return -1;
-	}
-	if (off >= t->strings_size) {
-		*why = "range";
-		return -1;
-	}
-	p = t->strings + off;
-	scan = t->strings_size - off;
-	if (scan > NAME_SCAN)
-		scan = NAME_SCAN;
-	nul = memchr(p, 0, (size_t)scan);
-	if (!nul) {
-		*why = off < t->last_nul ? "long" : "unterminated";
-		return -1;
-	}
-	*name = (const char *)p;
-	*len = (size_t)(nul - p);
-	return 0;
-}
 
 /* Checks the name of a non-root inode; 0 if it can be compared. */
 static int check_name(struct fsck *f, struct tree *t, uint64_t ino,
@@ -96,7 +57,7 @@ static int check_name(struct fsck *f, struct tree *t, uint64_t ino,
 	uint64_t noff = 0;
 	uint64_t toff = fsck_table_off(f, AXFS_R_INODE_NAME_OFFSET, ino);
 
-	if (get_name(f, t, ino, name, len, &noff, &why) < 0) {
+	if (fsck_inode_name(f, ino, t->last_nul, name, len, &noff, &why) < 0) {
 		uint64_t dummy;
 
 		if (!strcmp(why, "no name offset"))
@@ -141,81 +102,6 @@ static int check_name(struct fsck *f, struct tree *t, uint64_t ino,
 		return -1;
 	}
 	return 0;
-}
-
-/* ---- paths -------------------------------------------------------------- */
-
-static int path_reserve(struct fsck *f, size_t need)
-{
-	char *nb;
-	size_t cap = f->pathcap ? f->pathcap : 256;
-
-	if (need <= f->pathcap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	nb = realloc(f->pathbuf, cap);
-	if (!nb)
-		return -1;
-	f->pathbuf = nb;
-	f->pathcap = cap;
-	return 0;
-}
-
-/*
- * "/a/b" for inode ino, built by walking parents up to the root (parents
- * are assigned breadth-first, so the chain always ends there).  NULL when
- * the inode was never reached.
- */
-const char *fsck_path(struct fsck *f, uint64_t ino)
-{
-	size_t pos = 0, total = 0;
-	uint64_t cur, steps = 0;
-	struct tree t;
-
-	if (!f->parent || ino >= f->nino || f->parent[ino] == FSCK_NO_INO)
-		return NULL;
-	if (ino == 0)
-		return path_reserve(f, 2) ? NULL :
-		       strcpy(f->pathbuf, "/");
-	memset(&t, 0, sizeof(t));
-	t.strings = f->r[AXFS_R_STRINGS].data;
-	t.strings_size = f->r[AXFS_R_STRINGS].size;
-	t.last_nul = t.strings_size;	/* only for "long" vs "unterminated" */
-
-	/* First pass: length; second: fill from the end. */
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			if (path_reserve(f, total + 1))
-				return NULL;
-			pos = total;
-			f->pathbuf[pos] = 0;
-		}
-		for (cur = ino, steps = 0; cur != 0 && steps <= f->nino;
-		     cur = f->parent[cur], steps++) {
-			const char *name, *why;
-			size_t len;
-			uint64_t noff;
-			char tmp[32];
-
-			if (get_name(f, &t, cur, &name, &len, &noff, &why) < 0 ||
-			    len == 0) {
-				int n = snprintf(tmp, sizeof(tmp), "<inode %llu>",
-						 (unsigned long long)cur);
-
-				name = tmp;
-				len = (size_t)n;
-			}
-			if (pass == 0) {
-				total += len + 1;
-			} else {
-				pos -= len;
-				memcpy(f->pathbuf + pos, name, len);
-				f->pathbuf[--pos] = '/';
-			}
-		}
-	}
-	return f->pathbuf;
 }
 
 /* ---- modes -------------------------------------------------------------- */
@@ -565,7 +451,7 @@ static void check_root(struct fsck *f, struct tree *t)
 			    fsck_table_off(f, AXFS_R_INODE_NUM_ENTRIES, 0), 0,
 			    "the root directory is empty; the driver refuses to "
 			    "mount it");
-	if (get_name(f, t, 0, &name, &len, &noff, &why) == 0) {
+	if (fsck_inode_name(f, 0, t->last_nul, &name, &len, &noff, &why) == 0) {
 		if (t->strings_used)
 			for (uint64_t b = noff; b <= noff + len; b++)
 				t->strings_used[b >> 3] |=
@@ -603,7 +489,6 @@ void fsck_check_tree(struct fsck *f)
 	memset(&t, 0, sizeof(t));
 	t.f = f;
 	if (S->data) {
-		t.strings = S->data;
 		t.strings_size = S->size;
 		for (uint64_t i = S->size; i > 0; i--)
 			if (S->data[i - 1] == 0) {
@@ -742,7 +627,4 @@ void fsck_tree_free(struct fsck *f)
 	}
 	f->ranges = NULL;
 	f->nranges = f->ranges_cap = 0;
-	free(f->pathbuf);
-	f->pathbuf = NULL;
-	f->pathcap = 0;
 }

@@ -5,8 +5,8 @@
  * slack; fsck_tree.c: inodes, names, directories; fsck_data.c and
  * fsck_deep.c: nodes, XIP pages, cblocks, byte-aligned data) on the view
  * fsck_input.c makes; the phases use the helpers fsck_report.c (check
- * table, findings), fsck_alloc.c (memory) and fsck_tables.c (zlib,
- * offsets, table entries).  Nothing here is exported: functions are
+ * table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
+ * offsets, table entries) and fsck_path.c (inodes' names and paths).  Nothing here is exported: functions are
  * fsck_*, not axfs_*.
  */
 #ifndef AXFS_FSCK_INTERNAL_H
@@ -195,7 +195,7 @@ struct fsck {
 	uint8_t *mode_used;	/* per mode tuple */
 	struct fsck_range *ranges;
 	size_t nranges, ranges_cap;
-	char *pathbuf;
+	char *pathbuf;		/* fsck_path() */
 	size_t pathcap;
 
 	z_stream zs;
@@ -250,24 +250,45 @@ void fsck_run_add(struct fsck *f, struct fsck_run *run, uint64_t item,
 		  uint64_t off);
 void fsck_run_flush(struct fsck *f, struct fsck_run *run);
 
+/* fsck_path.c: the name of inode ino, NUL-terminated inside the strings
+ * region and at most 255 bytes; -1 and *why ("no name offset", "no
+ * strings region", "range", "long": a NUL at or past last_nul, the offset
+ * after the region's last NUL, "unterminated") otherwise. */
+int fsck_inode_name(struct fsck *f, uint64_t ino, uint64_t last_nul,
+		    const char **name, size_t *len, uint64_t *noff,
+		    const char **why);
+/* "/a/b" for an inode the tree phase reached (f->parent), NULL otherwise;
+ * valid until the next call. */
+const char *fsck_path(struct fsck *f, uint64_t ino);
+void fsck_path_free(struct fsck *f);
+
 /* fsck_tables.c: 1 when p[0, n) is all zero bytes. */
 int fsck_all_zero(const uint8_t *p, uint64_t n);
 /* 1 and *first (its index) when p[0, n) has a non-zero byte. */
 int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first);
 
-/* fsck_input.c.  Bounded memory: when the image is a file mapping (mapped), give back
+/* fsck_input.c: an image file, device or stream in one read-only view
+ * (p, len).  Open, then load; close after either (also when they fail). */
+struct fsck_input {
+	int fd;
+	const char *name;	/* path, or AXFS_STDIN_NAME for "-" */
+	uint64_t len;
+	int is_device;
+	int is_file;		/* a regular file: copied, never mapped */
+	int mapped;
+	uint8_t *p;
+};
+int fsck_input_open(struct fsck_input *in, const char *path,
+		    struct axfs_error *err);
+int fsck_input_load(struct fsck_input *in, uint64_t max_memory,
+		    struct axfs_error *err);
+void fsck_input_close(struct fsck_input *in);
+/* Bounded memory: when the image is a file mapping (mapped), give back
  * the pages of [from, to) a sequential reader has passed; touching them
  * again maps them again from the page cache.  Does nothing otherwise. */
 void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
 			uint64_t to);
 
-/* fsck.c: checks the image img[0, len); split: two segments were joined,
- * the first seg1_len bytes long. */
-int fsck_run_image(const uint8_t *img, uint64_t len, int split,
-		   uint64_t seg1_len, int is_device, int mapped,
-		   const char *name,
-		   const struct axfs_fsck_opts *o, struct axfs_fsck_result *res,
-		   struct axfs_error *err);
 
 /* fsck_super.c, in the order they run */
 int fsck_check_superblock(struct fsck *f);	/* -1: not AXFS at all */
@@ -282,7 +303,6 @@ void fsck_check_blocks(struct fsck *f);	/* after fsck_check_data() */
 
 /* fsck_tree.c */
 void fsck_check_tree(struct fsck *f);
-const char *fsck_path(struct fsck *f, uint64_t ino);
 void fsck_tree_free(struct fsck *f);
 
 /* fsck_data.c */

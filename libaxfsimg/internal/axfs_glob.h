@@ -16,6 +16,6 @@
 /* 1 if path matches pattern, 0 if not. */
 int glob_match(const char *pattern, const char *path);
 /* 0 if pattern is well formed; otherwise <0 with a reason in why. */
-int axfs_glob_check(const char *pattern, char *why, size_t why_len);
+int glob_check(const char *pattern, char *why, size_t why_len);
 
 #endif

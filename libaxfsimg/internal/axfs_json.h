@@ -13,7 +13,7 @@
 
 /* Length of the valid UTF-8 sequence at s (0 if there is none), with the
  * rules Python's decoder applies (no overlongs, no surrogates). */
-size_t axfs_utf8_seq(const unsigned char *s, size_t n);
+size_t json_utf8_seq(const unsigned char *s, size_t n);
 
 /*
  * The n bytes at str as a JSON string.  Names are bytes: valid UTF-8 is
@@ -21,11 +21,11 @@ size_t axfs_utf8_seq(const unsigned char *s, size_t n);
  * \udcXX, as Python's "surrogateescape" does, so os.fsencode() of the
  * string gives the bytes back.
  */
-void axfs_json_str(FILE *f, const char *str, size_t n);
+void json_str(FILE *f, const char *str, size_t n);
 /* The same for a C string; NULL is written as null. */
-void axfs_json_cstr(FILE *f, const char *s);
+void json_cstr(FILE *f, const char *s);
 /* A C string of text for people (fsck's messages and paths): a byte that
  * is not part of valid UTF-8 becomes U+FFFD; NULL is written as null. */
-void axfs_json_text(FILE *f, const char *s);
+void json_text(FILE *f, const char *s);
 
 #endif

@@ -23,13 +23,13 @@ struct axfs_outfile {
 };
 /* "-" is standard output (an unlinked temporary file copied out by
  * commit; refused when standard output is a terminal). */
-int axfs_outfile_open(struct axfs_outfile *of, const char *path,
-		      struct axfs_error *err);
+int outfile_open(struct axfs_outfile *of, const char *path,
+		 struct axfs_error *err);
 /* fsync, rename over final_path. */
-int axfs_outfile_commit(struct axfs_outfile *of, struct axfs_error *err);
+int outfile_commit(struct axfs_outfile *of, struct axfs_error *err);
 /* Close and unlink the temporary file (safe to call twice). */
-void axfs_outfile_abort(struct axfs_outfile *of);
+void outfile_abort(struct axfs_outfile *of);
 /* Async-signal-safe: unlink every temporary file still open. */
-void axfs_outfile_abort_all_signal_safe(void);
+void outfile_abort_all_signal_safe(void);
 
 #endif

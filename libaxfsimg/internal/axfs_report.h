@@ -41,12 +41,12 @@ struct axfs_report {
  * cblock-sized runs with the build's compressor and level, as the packer
  * would have.
  */
-int axfs_report_build(struct axfs_report *r,
-		      const struct axfs_build_result *res, const char *image,
-		      struct axfs_error *err);
-int axfs_report_write_text(const struct axfs_report *r, FILE *f);
-int axfs_report_write_json(const struct axfs_report *r, FILE *f);
-int axfs_report_write_svg(const struct axfs_report *r, FILE *f);
-void axfs_report_free(struct axfs_report *r);
+int report_build(struct axfs_report *r,
+		 const struct axfs_build_result *res, const char *image,
+		 struct axfs_error *err);
+int report_write_text(const struct axfs_report *r, FILE *f);
+int report_write_json(const struct axfs_report *r, FILE *f);
+int report_write_svg(const struct axfs_report *r, FILE *f);
+void report_free(struct axfs_report *r);
 
 #endif

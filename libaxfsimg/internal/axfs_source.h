@@ -104,29 +104,29 @@ struct axfs_source_opts {
 };
 
 /* Walks DIR in bytewise-sorted order, never following symlinks. */
-int axfs_source_dir_open(struct axfs_source **out, const char *dir,
-			 const struct axfs_source_opts *opts,
-			 struct axfs_error *err);
+int source_dir_open(struct axfs_source **out, const char *dir,
+		    const struct axfs_source_opts *opts,
+		    struct axfs_error *err);
 
 /* Any archive libarchive reads; path "-" is standard input. */
-int axfs_source_archive_open(struct axfs_source **out, const char *path,
-			     const struct axfs_source_opts *opts,
-			     struct axfs_error *err);
+int source_archive_open(struct axfs_source **out, const char *path,
+			const struct axfs_source_opts *opts,
+			struct axfs_error *err);
 
 /* An AXFS image (opts->store_path: its store segment) as entries: every
  * mtime is the image timestamp; inodes sharing their data nodes and their
  * mode/owner are a hard link group.  See source_image.c. */
-int axfs_source_image_open(struct axfs_source **out, const char *path,
-			   const struct axfs_source_opts *opts,
-			   struct axfs_error *err);
+int source_image_open(struct axfs_source **out, const char *path,
+		      const struct axfs_source_opts *opts,
+		      struct axfs_error *err);
 /* 1 if PATH is a file that starts with the AXFS magic. */
-int axfs_source_is_image(const char *path);
+int source_is_image(const char *path);
 
 /* Picks the directory, image or archive source from what PATH is. */
-int axfs_source_open(struct axfs_source **out, const char *path,
-		     const struct axfs_source_opts *opts,
-		     struct axfs_error *err);
+int source_open(struct axfs_source **out, const char *path,
+		const struct axfs_source_opts *opts,
+		struct axfs_error *err);
 
-void axfs_source_destroy(struct axfs_source *src);
+void source_destroy(struct axfs_source *src);
 
 #endif

@@ -12,6 +12,6 @@
  * near enough to be a typing error (at most 2 edits, or a third of its
  * length); NULL otherwise.  Words over 32 bytes are never suggested.
  */
-const char *axfs_suggest(const char *word, const char *const *choices);
+const char *suggest_word(const char *word, const char *const *choices);
 
 #endif

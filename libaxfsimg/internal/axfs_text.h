@@ -8,7 +8,7 @@
  * sequence would reach the terminal.
  *
  * The rule: a byte below 0x20, DEL (0x7f), the backslash itself, each
- * byte that is not part of valid UTF-8 (axfs_utf8_seq()) and the C1
+ * byte that is not part of valid UTF-8 (json_utf8_seq()) and the C1
  * controls U+0080..U+009F (which some terminals obey) are written as a
  * backslash and three octal digits ("\012" for a newline); everything
  * else is copied.  The backslash is escaped so the text reads back
@@ -22,8 +22,8 @@
 
 /* Escapes the n bytes at s into out, which has room for 4 * n + 1 bytes;
  * returns the length written (out is NUL-terminated). */
-size_t axfs_text_escape(char *out, const char *s, size_t n);
+size_t text_escape(char *out, const char *s, size_t n);
 /* Writes the n bytes at s to f, escaped. */
-void axfs_text_write(FILE *f, const char *s, size_t n);
+void text_write(FILE *f, const char *s, size_t n);
 
 #endif

@@ -61,7 +61,7 @@ struct axfs_tree_entry {
 	 * first entry (itself for the first); data is stored once. */
 	struct axfs_tree_entry *link_master;
 
-	uint64_t ino;			/* set by axfs_tree_finalize */
+	uint64_t ino;			/* set by tree_finalize */
 
 	/* Set by the policy / command line before planning. */
 	int8_t want_xip;		/* -1 unset, 0 never, 1 whole file */
@@ -87,28 +87,28 @@ struct axfs_tree {
 	const struct axfs_logger *log;
 };
 
-int axfs_tree_init(struct axfs_tree *t, const struct axfs_logger *log,
-		   struct axfs_error *err);
+int tree_init(struct axfs_tree *t, const struct axfs_logger *log,
+	      struct axfs_error *err);
 /*
  * Adds (or replaces: the last entry for a path wins, with a warning) the
  * entry from a source.  Missing parent directories are created as 0755
  * root:root and reported at AXFS_LOG_INFO.  Takes ownership of
  * e->data.host_path on success.
  */
-int axfs_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
-		  struct axfs_tree_entry **out, struct axfs_error *err);
+int tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
+	     struct axfs_tree_entry **out, struct axfs_error *err);
 /* "/a/b", "a/b" and "./a/b" all name the same entry; "/" is the root. */
-struct axfs_tree_entry *axfs_tree_lookup(const struct axfs_tree *t,
-					 const char *path);
+struct axfs_tree_entry *tree_lookup(const struct axfs_tree *t,
+				    const char *path);
 /* Sorts, checks limits (names <= 255 bytes, inode count), numbers. */
-int axfs_tree_finalize(struct axfs_tree *t, struct axfs_error *err);
+int tree_finalize(struct axfs_tree *t, struct axfs_error *err);
 /* Full path of an entry, "/" for the root, "/a/b" otherwise. */
-size_t axfs_tree_path(const struct axfs_tree_entry *e, char *buf,
-		      size_t len);
+size_t tree_entry_path(const struct axfs_tree_entry *e, char *buf,
+		       size_t len);
 typedef void (*tree_entry_fn)(struct axfs_tree_entry *e, void *ctx);
 /* Visits every entry (parents before children, without recursion), also
  * of a tree not yet finalised; -1 when out of memory. */
 int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx);
-void axfs_tree_free(struct axfs_tree *t);
+void tree_free(struct axfs_tree *t);
 
 #endif

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pack/internal.h - the packer's shared state, internal to libaxfsimg.
- * The packer (axfs_packer.h) is cut in five; calls run down this list,
- * never back up to packer.c:
+ * The packer (axfs_packer.h) is cut in six; calls run down this list,
+ * never back up:
  *   packer.c      the orchestrator: one pass over the tree in inode order,
  *                 symlinks, hard links, setup and teardown;
- *   pack_data.c   a file's data, read once through the source, every page
- *                 sent to its place;
+ *   pack_data.c   a file's data, read once, every page sent to its place;
+ *                 a file another has the size of shares an identical
+ *                 earlier file's nodes instead;
+ *   pack_dedup.c  identical files, symlink targets and full pages: keys,
+ *                 tables, byte-by-byte comparisons;
  *   pack_jobs.c   where pages go: the XIP spool, open cblocks and raw
  *                 batches, the compression threads and the commit queue
  *                 that writes results to the spools and node tables in the
  *                 order they were handed over;
- *   pack_dedup.c  identical files, symlink targets and full pages;
+ *   pack_read.c   a file's data read through the source;
  *   pack_util.c   errors, progress, arrays, node allocation, reasons.
  */
 #ifndef AXFS_PACK_INTERNAL_H
@@ -184,15 +187,18 @@ int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first);
 int pack_refine_reason(struct axfs_tree_entry *e, uint64_t page,
 		       uint8_t reason);
 
-/* pack_data.c: reading a file through the source, storing its pages. */
+/* pack_read.c: reading a file through the source. */
 int pack_shrank(struct packer *pk, struct axfs_tree_entry *m);
 int pack_read_full(struct packer *pk, void *h, unsigned char *buf,
 		   size_t want, size_t *got);
 int pack_data_open(struct packer *pk, struct axfs_tree_entry *m, void **h);
 void pack_data_close(struct packer *pk, void *h);
 int pack_expect_eof(struct packer *pk, struct axfs_tree_entry *m, void *h);
+
+/* pack_data.c: storing a file's pages. */
 int pack_file_pages(struct packer *pk, struct freader *r);
 int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m);
+int pack_file_dedup(struct packer *pk, struct axfs_tree_entry *m);
 
 /* pack_jobs.c */
 int pack_jobs_start(struct packer *pk);
@@ -209,7 +215,17 @@ int pack_xip_add(struct packer *pk, uint64_t node, const void *data,
 /* pack_dedup.c */
 int pack_dedup_start(struct packer *pk);
 void pack_dedup_stop(struct packer *pk);
-int pack_dedup_file(struct packer *pk, struct axfs_tree_entry *m);
+uint64_t pack_dedup_key_init(void);
+uint64_t pack_dedup_key_update(uint64_t key, const unsigned char *p,
+			       size_t n);
+struct axfs_tree_entry *pack_dedup_find_file(struct packer *pk,
+					     struct axfs_tree_entry *m,
+					     uint64_t key,
+					     const unsigned char *mem, int *rc);
+int pack_dedup_share_file(struct packer *pk, struct axfs_tree_entry *m,
+			  const struct axfs_tree_entry *a);
+int pack_dedup_add_file(struct packer *pk, uint64_t key,
+			struct axfs_tree_entry *m);
 int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
 		    uint64_t page, uint64_t node, const unsigned char *d);
 void pack_dedup_resolve_pages(struct packer *pk);

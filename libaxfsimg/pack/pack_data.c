@@ -1,69 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * pack_data.c - a regular file's data: read once through the source and
- * each page sent where the plan says (pack_jobs.c: the XIP spool, a
- * cblock, the byte-aligned batch; pack_dedup.c: a page stored before).
- * packer.c calls it for every file that is not a copy of another;
- * pack_dedup.c for the first of identical files.
+ * pack_data.c - a regular file's data: read once through the source
+ * (pack_read.c) and each page sent where the plan says (pack_jobs.c: the
+ * XIP spool, a cblock, the byte-aligned batch; pack_dedup.c: a page
+ * stored before).  packer.c calls it for every file: pack_file_stream()
+ * for a file whose size no other has, pack_file_dedup() for the others,
+ * which share the nodes of an identical earlier file (pack_dedup.c finds
+ * it) or are stored.
  */
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- reading files ---------------------------------------------------- */
-
-/* Reads until `want` bytes or the end of the data. */
-int pack_read_full(struct packer *pk, void *h, unsigned char *buf,
-		   size_t want, size_t *got)
-{
-	*got = 0;
-	while (*got < want) {
-		size_t n = 0;
-		int rc = pk->src->ops->data_read(pk->src, h, buf + *got,
-						 want - *got, &n, pk->err);
-
-		if (rc < 0)
-			return rc;
-		if (!n)
-			break;
-		*got += n;
-	}
-	return 0;
-}
-
-int pack_data_open(struct packer *pk, struct axfs_tree_entry *m, void **h)
-{
-	*h = NULL;
-	return pk->src->ops->data_open(pk->src, &m->data, h, pk->err);
-}
-
-void pack_data_close(struct packer *pk, void *h)
-{
-	if (h)
-		pk->src->ops->data_close(pk->src, h);
-}
-
-/* After `size` bytes: the data must end here. */
-int pack_expect_eof(struct packer *pk, struct axfs_tree_entry *m, void *h)
-{
-	unsigned char b;
-	size_t got;
-	int rc = pack_read_full(pk, h, &b, 1, &got);
-
-	if (rc < 0)
-		return rc;
-	if (got)
-		return pack_err_path(pk, AXFS_ERR_IO, 0, m,
-				"the file grew while it was being read");
-	return 0;
-}
-
-int pack_shrank(struct packer *pk, struct axfs_tree_entry *m)
-{
-	return pack_err_path(pk, AXFS_ERR_IO, 0, m,
-			"the file shrank while it was being read");
-}
 
 static int freader_page(struct freader *r, size_t len, const unsigned char **out)
 {
@@ -152,3 +100,69 @@ int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m)
 	return rc;
 }
 
+/* A file whose size another has: share the nodes of an identical earlier
+ * file (pack_dedup.c) or store it. */
+int pack_file_dedup(struct packer *pk, struct axfs_tree_entry *m)
+{
+	struct axfs_tree_entry *twin;
+	uint64_t key = pack_dedup_key_init();
+	void *h = NULL;
+	int rc;
+
+	if ((rc = pack_data_open(pk, m, &h)) < 0)
+		return rc;
+	if (m->size <= PACK_DEDUP_INMEM_MAX) {
+		size_t got;
+
+		rc = pack_read_full(pk, h, pk->mbuf, (size_t)m->size, &got);
+		if (rc == 0 && got < m->size)
+			rc = pack_shrank(pk, m);
+		if (rc == 0)
+			rc = pack_expect_eof(pk, m, h);
+		pack_data_close(pk, h);
+		if (rc < 0)
+			return rc;
+		key = pack_dedup_key_update(key, pk->mbuf, (size_t)m->size);
+		twin = pack_dedup_find_file(pk, m, key, pk->mbuf, &rc);
+		if (rc < 0)
+			return rc;
+		if (twin)
+			return pack_dedup_share_file(pk, m, twin);
+		struct freader r = { .pk = pk, .m = m, .mem = pk->mbuf };
+
+		rc = pack_file_pages(pk, &r);
+	} else {
+		uint64_t pos = 0;
+
+		/* Large: one pass for the key, a second to store it. */
+		while (rc == 0 && pos < m->size) {
+			uint64_t left = m->size - pos;
+			size_t want = left < PACK_READ_CHUNK ? (size_t)left :
+							       PACK_READ_CHUNK;
+			size_t got;
+
+			rc = pack_check_cancel(pk);
+			if (rc == 0)
+				rc = pack_read_full(pk, h, pk->rbuf, want, &got);
+			if (rc == 0 && got < want)
+				rc = pack_shrank(pk, m);
+			if (rc == 0)
+				key = pack_dedup_key_update(key, pk->rbuf, want);
+			pos += want;
+		}
+		if (rc == 0)
+			rc = pack_expect_eof(pk, m, h);
+		pack_data_close(pk, h);
+		if (rc < 0)
+			return rc;
+		twin = pack_dedup_find_file(pk, m, key, NULL, &rc);
+		if (rc < 0)
+			return rc;
+		if (twin)
+			return pack_dedup_share_file(pk, m, twin);
+		rc = pack_file_stream(pk, m);
+	}
+	if (rc == 0)
+		rc = pack_dedup_add_file(pk, key, m);
+	return rc;
+}

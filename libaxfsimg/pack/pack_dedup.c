@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * pack_dedup.c - data the packer stores once (see pack/internal.h for the
- * packer's other files).
+ * packer's other files).  It finds and compares (reading through
+ * pack_read.c) and stores a shared page (pack_jobs.c); pack_data.c calls
+ * it for a file's twin and a page's, packer.c for symlinks.
  *
  * Identical regular files (same size, same XIP plan and compress setting,
  * same bytes: a 64-bit crc32+adler32 key then a byte-by-byte comparison,
@@ -25,7 +27,8 @@
 
 /* ---- keys and tables ---------------------------------------------------- */
 
-static uint64_t key_update(uint64_t key, const unsigned char *p, size_t n)
+uint64_t pack_dedup_key_update(uint64_t key, const unsigned char *p,
+			       size_t n)
 {
 	uint32_t crc = (uint32_t)(key >> 32), ad = (uint32_t)key;
 
@@ -34,7 +37,7 @@ static uint64_t key_update(uint64_t key, const unsigned char *p, size_t n)
 	return ((uint64_t)crc << 32) | ad;
 }
 
-static uint64_t key_init(void)
+uint64_t pack_dedup_key_init(void)
 {
 	return ((uint64_t)crc32_z(0, NULL, 0) << 32) |
 	       (uint32_t)adler32_z(0, NULL, 0);
@@ -97,7 +100,7 @@ static void dd_free(struct dd_table *d)
 /*
  * A full page bound for a cblock that equals a page already stored in a
  * cblock, of this file or another (identical files already share all
- * their nodes, see pack_dedup_file), is not stored again: its node takes
+ * their nodes, see pack_file_dedup() in pack_data.c), is not stored again: its node takes
  * the earlier node's type and index once that one is committed
  * (resolve_shared_pages).  The driver reads a node through its own
  * node_type and node_index entries, so two nodes may name one cnode.  On
@@ -111,7 +114,7 @@ static void dd_free(struct dd_table *d)
 
 /*
  * Two 64-bit multiply-xorshift lanes over the page's 8-byte words: about
- * ten times faster than key_update (crc32 + adler32), which matters
+ * ten times faster than pack_dedup_key_update() (crc32 + adler32), which matters
  * because every compressed full page of the tree goes through it on the
  * reading thread.  Words are read in host order: the key never reaches
  * the image, and which pages share depends only on their bytes.
@@ -282,9 +285,10 @@ out:
 }
 
 /* An earlier file with the same bytes and plan, or NULL (rc < 0: error). */
-static struct axfs_tree_entry *dd_find(struct packer *pk,
-				       struct axfs_tree_entry *m, uint64_t key,
-				       const unsigned char *mem, int *rc)
+struct axfs_tree_entry *pack_dedup_find_file(struct packer *pk,
+					     struct axfs_tree_entry *m,
+					     uint64_t key,
+					     const unsigned char *mem, int *rc)
 {
 	const struct dd_table *d = &pk->files;
 
@@ -306,8 +310,9 @@ static struct axfs_tree_entry *dd_find(struct packer *pk,
 	return NULL;
 }
 
-static int share_nodes(struct packer *pk, struct axfs_tree_entry *m,
-		       const struct axfs_tree_entry *a)
+/* m takes the nodes of its twin a. */
+int pack_dedup_share_file(struct packer *pk, struct axfs_tree_entry *m,
+			  const struct axfs_tree_entry *a)
 {
 	uint64_t n = npages_of(m);
 
@@ -323,78 +328,22 @@ static int share_nodes(struct packer *pk, struct axfs_tree_entry *m,
 	return 0;
 }
 
-/* A file whose size is shared: find its twin or pack it. */
-int pack_dedup_file(struct packer *pk, struct axfs_tree_entry *m)
+/* Remembers m, stored, as the twin of later files with the same key. */
+int pack_dedup_add_file(struct packer *pk, uint64_t key,
+			struct axfs_tree_entry *m)
 {
-	struct axfs_tree_entry *twin;
-	uint64_t key = key_init();
-	void *h = NULL;
-	int rc;
-
-	if ((rc = pack_data_open(pk, m, &h)) < 0)
-		return rc;
-	if (m->size <= PACK_DEDUP_INMEM_MAX) {
-		size_t got;
-
-		rc = pack_read_full(pk, h, pk->mbuf, (size_t)m->size, &got);
-		if (rc == 0 && got < m->size)
-			rc = pack_shrank(pk, m);
-		if (rc == 0)
-			rc = pack_expect_eof(pk, m, h);
-		pack_data_close(pk, h);
-		if (rc < 0)
-			return rc;
-		key = key_update(key, pk->mbuf, (size_t)m->size);
-		twin = dd_find(pk, m, key, pk->mbuf, &rc);
-		if (rc < 0)
-			return rc;
-		if (twin)
-			return share_nodes(pk, m, twin);
-		struct freader r = { .pk = pk, .m = m, .mem = pk->mbuf };
-
-		rc = pack_file_pages(pk, &r);
-	} else {
-		uint64_t pos = 0;
-
-		/* Large: one pass for the key, a second to store it. */
-		while (rc == 0 && pos < m->size) {
-			uint64_t left = m->size - pos;
-			size_t want = left < PACK_READ_CHUNK ? (size_t)left :
-							       PACK_READ_CHUNK;
-			size_t got;
-
-			rc = pack_check_cancel(pk);
-			if (rc == 0)
-				rc = pack_read_full(pk, h, pk->rbuf, want, &got);
-			if (rc == 0 && got < want)
-				rc = pack_shrank(pk, m);
-			if (rc == 0)
-				key = key_update(key, pk->rbuf, want);
-			pos += want;
-		}
-		if (rc == 0)
-			rc = pack_expect_eof(pk, m, h);
-		pack_data_close(pk, h);
-		if (rc < 0)
-			return rc;
-		twin = dd_find(pk, m, key, NULL, &rc);
-		if (rc < 0)
-			return rc;
-		if (twin)
-			return share_nodes(pk, m, twin);
-		rc = pack_file_stream(pk, m);
-	}
-	if (rc == 0 && dd_add(&pk->files, key, m->size, m) < 0)
-		rc = pack_nomem(pk);
-	return rc;
+	if (dd_add(&pk->files, key, m->size, m) < 0)
+		return pack_nomem(pk);
+	return 0;
 }
 
 /* ---- symlinks ------------------------------------------------------------- */
 
 static uint64_t link_key(const struct axfs_tree_entry *e)
 {
-	return key_update(key_init(), (const unsigned char *)e->link_target,
-			  (size_t)e->size);
+	return pack_dedup_key_update(pack_dedup_key_init(),
+				     (const unsigned char *)e->link_target,
+				     (size_t)e->size);
 }
 
 /* An earlier symlink with the same target, or NULL. */

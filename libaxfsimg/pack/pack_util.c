@@ -17,11 +17,11 @@
 int pack_err_path(struct packer *pk, int code, int errnum,
 		  const struct axfs_tree_entry *e, const char *what)
 {
-	size_t n = axfs_tree_path(e, NULL, 0);
+	size_t n = tree_entry_path(e, NULL, 0);
 	char *p = malloc(n + 1);
 
 	if (p)
-		axfs_tree_path(e, p, n + 1);
+		tree_entry_path(e, p, n + 1);
 	if (errnum)
 		axfs_error_sys(pk->err, errnum, "'%s': %s", p ? p : "?", what);
 	else

@@ -56,7 +56,7 @@ static int pack_file(struct packer *pk, struct axfs_tree_entry *m)
 		return 0;
 	}
 	if (pk->cand[m->ino])
-		return pack_dedup_file(pk, m);
+		return pack_file_dedup(pk, m);
 	return pack_file_stream(pk, m);
 }
 

@@ -296,7 +296,7 @@ int glob_match(const char *pattern, const char *path)
 	return *p == '\0';
 }
 
-int axfs_glob_check(const char *pattern, char *why, size_t why_len)
+int glob_check(const char *pattern, char *why, size_t why_len)
 {
 	const char *p;
 

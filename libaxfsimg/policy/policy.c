@@ -281,7 +281,7 @@ static int get_glob(struct walk *w, yaml_node_t *n, const char *key,
 
 	if ((rc = want_scalar(w, n, key, "a path glob", &s)) < 0)
 		return rc;
-	if (axfs_glob_check(s, why, sizeof(why)) < 0)
+	if (glob_check(s, why, sizeof(why)) < 0)
 		return FAIL(w, n, key, "bad glob '%s': %s", s, why);
 	if (!(*out = strdup(s)))
 		return nomem(w);
@@ -354,7 +354,7 @@ static int unknown_key(struct walk *w, yaml_node_t *k, const char *path,
 	snprintf(canon, sizeof(canon), "%s", s);
 	for (char *c = canon; *c; c++)
 		*c = *c == '_' ? '-' : (char)((*c >= 'A' && *c <= 'Z') ? *c + 32 : *c);
-	best = axfs_suggest(canon, keys);
+	best = suggest_word(canon, keys);
 	if (best)
 		return FAIL(w, k, full, "unknown key; did you mean '%s'?", best);
 	list[0] = '\0';

@@ -164,7 +164,7 @@ static int add_devices(struct axfs_policy *p, struct axfs_tree *t,
 	t->log = &quiet;
 	for (size_t i = 0; i < p->n_devices && rc == 0; i++) {
 		const struct axfs_policy_device *d = &p->devices[i];
-		struct axfs_tree_entry *old = axfs_tree_lookup(t, d->path);
+		struct axfs_tree_entry *old = tree_lookup(t, d->path);
 		struct axfs_src_entry se;
 		struct axfs_error e2;
 
@@ -182,7 +182,7 @@ static int add_devices(struct axfs_policy *p, struct axfs_tree *t,
 		se.rdev_major = d->major;
 		se.rdev_minor = d->minor;
 		axfs_error_clear(&e2);
-		rc = axfs_tree_add(t, &se, NULL, &e2);
+		rc = tree_add(t, &se, NULL, &e2);
 		if (rc < 0)
 			axfs_error_set(err, rc, "%s:%zu:%zu: devices[%zu]: %s",
 				       pname(p), d->line, d->column, i, e2.msg);

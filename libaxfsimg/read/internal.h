@@ -111,7 +111,7 @@ int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
 int reader_inflate(const struct axfs_image *img, const uint8_t *in,
 		   size_t in_len, uint8_t *out, size_t out_len, size_t *got,
 		   uint64_t off, const char *what, struct axfs_error *err);
-/* An inflated cblock lent to a reader until reader_cblock_put(). */
+/* An inflated cblock lent to a reader until reader_pool_put(). */
 struct axfs_cblock_ref {
 	const uint8_t *data;
 	size_t len;

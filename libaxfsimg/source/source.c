@@ -39,8 +39,8 @@ static int source_stdin(struct axfs_source **out,
 	if (S_ISREG(st.st_mode)) {
 		n = pread(STDIN_FILENO, head, 4, AXFS_SB_MAGIC);
 		if (n == 4 && axfs_get_be32(head) == AXFS_MAGIC)
-			return axfs_source_image_open(out, "-", opts, err);
-		return axfs_source_archive_open(out, "-", opts, err);
+			return source_image_open(out, "-", opts, err);
+		return source_archive_open(out, "-", opts, err);
 	}
 	n = image_input_read_upto(STDIN_FILENO, head, sizeof(head));
 	if (n < 0)
@@ -69,9 +69,9 @@ static int source_stdin(struct axfs_source **out,
 	return source_image_take(out, img, AXFS_STDIN_NAME, opts, err);
 }
 
-int axfs_source_open(struct axfs_source **out, const char *path,
-		     const struct axfs_source_opts *opts,
-		     struct axfs_error *err)
+int source_open(struct axfs_source **out, const char *path,
+		const struct axfs_source_opts *opts,
+		struct axfs_error *err)
 {
 	struct stat st;
 
@@ -86,19 +86,19 @@ int axfs_source_open(struct axfs_source **out, const char *path,
 	 * at the top, as mkfs.cramfs and mksquashfs do. */
 	if (stat(path, &st) < 0)
 		return axfs_error_sys(err, errno, "cannot open '%s'", path);
-	if (!S_ISDIR(st.st_mode) && axfs_source_is_image(path))
-		return axfs_source_image_open(out, path, opts, err);
+	if (!S_ISDIR(st.st_mode) && source_is_image(path))
+		return source_image_open(out, path, opts, err);
 	if (opts && opts->store_path)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "'%s' is not an AXFS image, so it has "
 				      "no store segment '%s'", path,
 				      opts->store_path);
 	if (S_ISDIR(st.st_mode))
-		return axfs_source_dir_open(out, path, opts, err);
-	return axfs_source_archive_open(out, path, opts, err);
+		return source_dir_open(out, path, opts, err);
+	return source_archive_open(out, path, opts, err);
 }
 
-void axfs_source_destroy(struct axfs_source *src)
+void source_destroy(struct axfs_source *src)
 {
 	if (src && src->ops && src->ops->destroy)
 		src->ops->destroy(src);

@@ -963,9 +963,9 @@ static int archive_open(struct axfs_source **out, const char *path,
 			const struct axfs_source_opts *opts,
 			struct axfs_error *err);
 
-int axfs_source_archive_open(struct axfs_source **out, const char *path,
-			     const struct axfs_source_opts *opts,
-			     struct axfs_error *err)
+int source_archive_open(struct axfs_source **out, const char *path,
+			const struct axfs_source_opts *opts,
+			struct axfs_error *err)
 {
 	return archive_open(out, path, NULL, 0, opts, err);
 }

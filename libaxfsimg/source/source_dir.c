@@ -742,9 +742,9 @@ static char *real_path_of(const char *p)
 	return out;
 }
 
-int axfs_source_dir_open(struct axfs_source **out, const char *dir,
-			 const struct axfs_source_opts *opts,
-			 struct axfs_error *err)
+int source_dir_open(struct axfs_source **out, const char *dir,
+		    const struct axfs_source_opts *opts,
+		    struct axfs_error *err)
 {
 	struct dir_source *s;
 	char *realroot;

@@ -274,9 +274,9 @@ static const struct axfs_source_ops img_ops = {
 	.destroy = img_destroy,
 };
 
-int axfs_source_image_open(struct axfs_source **out, const char *path,
-			   const struct axfs_source_opts *opts,
-			   struct axfs_error *err)
+int source_image_open(struct axfs_source **out, const char *path,
+		      const struct axfs_source_opts *opts,
+		      struct axfs_error *err)
 {
 	struct axfs_open_opts oo;
 	struct axfs_image *img;
@@ -336,7 +336,7 @@ int source_image_take(struct axfs_source **out, struct axfs_image *img,
 	return 0;
 }
 
-int axfs_source_is_image(const char *path)
+int source_is_image(const char *path)
 {
 	unsigned char m[4];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -340,7 +340,7 @@ static int inode_tables(struct build *b, struct axfs_error *err)
 			if (o->node_count != pages ||
 			    o->first_node + o->node_count < o->first_node ||
 			    o->first_node + o->node_count > p->nnodes) {
-				axfs_tree_path(e, path, sizeof(path));
+				tree_entry_path(e, path, sizeof(path));
 				rc = axfs_error_set(err, AXFS_ERR_INVALID,
 					"'%s' has %llu nodes from %llu (of "
 					"%llu) but needs %llu: the packer did "

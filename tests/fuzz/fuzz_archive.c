@@ -31,7 +31,7 @@ static void read_entries(const char *path)
 	struct axfs_error err;
 	static char buf[65536];
 
-	if (axfs_source_archive_open(&src, path, NULL, &err) < 0)
+	if (source_archive_open(&src, path, NULL, &err) < 0)
 		return;
 	while (src->ops->next(src, &e, &err) > 0) {
 		void *h;
@@ -49,7 +49,7 @@ static void read_entries(const char *path)
 		}
 		free(e.data.host_path);
 	}
-	axfs_source_destroy(src);
+	source_destroy(src);
 }
 
 struct cap {

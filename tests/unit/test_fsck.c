@@ -39,7 +39,7 @@ static void entry(struct axfs_tree *t, const char *path, enum axfs_ftype type,
 static void owns(struct axfs_tree *t, const char *path, uint64_t first,
 		 uint64_t count)
 {
-	struct axfs_tree_entry *e = axfs_tree_lookup(t, path);
+	struct axfs_tree_entry *e = tree_lookup(t, path);
 
 	ck_assert_ptr_nonnull(e);
 	e->first_node = first;
@@ -81,7 +81,7 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 	int fd;
 
 	memset(&p, 0, sizeof(p));
-	ck_assert_int_eq(axfs_tree_init(&t, NULL, NULL), 0);
+	ck_assert_int_eq(tree_init(&t, NULL, NULL), 0);
 	entry(&t, "bin", AXFS_FT_DIR, 0755, 0, NULL, NULL);
 	entry(&t, "bin/prog", AXFS_FT_REG, 0755, 6000, NULL, NULL);
 	entry(&t, "bin/sh", AXFS_FT_LNK, 0777, 0, "prog", NULL);
@@ -96,7 +96,7 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 	entry(&t, "etc/motd", AXFS_FT_REG, 0644, 100, NULL, NULL);
 	entry(&t, "lnk2", AXFS_FT_LNK, 0777, 0, "etc/conf", NULL);
 	entry(&t, "zero", AXFS_FT_REG, 0644, 0, NULL, NULL);
-	ck_assert_msg(axfs_tree_finalize(&t, &err) == 0, "%s", err.msg);
+	ck_assert_msg(tree_finalize(&t, &err) == 0, "%s", err.msg);
 
 	memset(xip, 0, sizeof(xip));
 	for (int i = 0; i < 6000; i++)
@@ -139,7 +139,7 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 	owns(&t, "etc/small", 5, 1);
 	owns(&t, "etc/motd", 6, 1);
 	owns(&t, "lnk2", 7, 1);
-	axfs_tree_lookup(&t, "zero")->packed = 1;
+	tree_lookup(&t, "zero")->packed = 1;
 
 	memset(&o, 0, sizeof(o));
 	o.timestamp = 1700000000;
@@ -166,7 +166,7 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 	close(p.xip.fd);
 	close(p.byte_aligned.fd);
 	close(p.compressed.fd);
-	axfs_tree_free(&t);
+	tree_free(&t);
 	return img;
 }
 

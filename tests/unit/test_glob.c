@@ -141,9 +141,9 @@ START_TEST(test_no_blowup)
 END_TEST
 
 #define OK(pat) do { char w[128]; \
-	ck_assert_msg(axfs_glob_check(pat, w, sizeof(w)) == 0, "'%s': %s", pat, w); } while (0)
+	ck_assert_msg(glob_check(pat, w, sizeof(w)) == 0, "'%s': %s", pat, w); } while (0)
 #define BAD(pat, frag) do { char w[128] = ""; \
-	ck_assert_msg(axfs_glob_check(pat, w, sizeof(w)) < 0, "'%s' accepted", pat); \
+	ck_assert_msg(glob_check(pat, w, sizeof(w)) < 0, "'%s' accepted", pat); \
 	ck_assert_msg(strstr(w, frag) != NULL, "'%s': got '%s'", pat, w); } while (0)
 
 START_TEST(test_check)

@@ -128,14 +128,14 @@ static void fx_init(struct fx *f)
 	memset(f, 0, sizeof(*f));
 	f->src.base.ops = &mem_ops;
 	f->src.base.name = "memory";
-	ck_assert_int_eq(axfs_tree_init(&f->t, NULL, &err), 0);
+	ck_assert_int_eq(tree_init(&f->t, NULL, &err), 0);
 	f->p.xip.fd = f->p.byte_aligned.fd = f->p.compressed.fd = -1;
 }
 
 static void fx_free(struct fx *f)
 {
 	pack_free_packed(&f->p);
-	axfs_tree_free(&f->t);
+	tree_free(&f->t);
 	for (size_t i = 0; i < f->src.nfiles; i++) {
 		free(f->src.data[i]);
 		free(f->src.changed[i]);
@@ -204,7 +204,7 @@ static void finalize_plan(struct fx *f, const char *const *xip, size_t nxip)
 	struct axfs_plan_stats st;
 	struct axfs_error err;
 
-	ck_assert_msg(axfs_tree_finalize(&f->t, &err) == 0, "%s", err.msg);
+	ck_assert_msg(tree_finalize(&f->t, &err) == 0, "%s", err.msg);
 	memset(&o, 0, sizeof(o));
 	o.xip_globs = xip;
 	o.n_xip_globs = nxip;
@@ -342,7 +342,7 @@ static void read_node(const struct axfs_packed *p, uint64_t n,
 static void check_file(struct fx *f, const char *path, const void *data,
 		       size_t len, unsigned int counts[3])
 {
-	struct axfs_tree_entry *e = axfs_tree_lookup(&f->t, path);
+	struct axfs_tree_entry *e = tree_lookup(&f->t, path);
 	uint64_t n = (len + 4095) / 4096;
 	unsigned char page[4096];
 	struct view v;
@@ -445,8 +445,8 @@ START_TEST(test_xip_padding)
 	free(xs);
 	/* same bytes as /xb but not XIP: not shared with it */
 	check_file(&f, "/plain", b, 3000, counts);
-	ck_assert_uint_ne(axfs_tree_lookup(&f.t, "/plain")->first_node,
-			  axfs_tree_lookup(&f.t, "/xb")->first_node);
+	ck_assert_uint_ne(tree_lookup(&f.t, "/plain")->first_node,
+			  tree_lookup(&f.t, "/xb")->first_node);
 	ck_assert_uint_eq(f.p.dedup_files, 0);
 	free(a);
 	free(b);
@@ -478,7 +478,7 @@ START_TEST(test_tails_share_cblocks)
 
 		snprintf(name, sizeof(name), "/s%d", i);
 		check_file(&f, name, d[i], 300 + (size_t)i * 211, NULL);
-		e = axfs_tree_lookup(&f.t, name);
+		e = tree_lookup(&f.t, name);
 		ck_assert_int_eq(f.p.node_type[e->first_node],
 				 AXFS_NODE_COMPRESSED);
 		cn = f.p.node_index[e->first_node];
@@ -507,7 +507,7 @@ START_TEST(test_incompressible_byte_aligned)
 	check_file(&f, "/r", r, 3 * 65536, counts);
 	/* random data never shrinks: stored byte-aligned, with the reason */
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 48);
-	e = axfs_tree_lookup(&f.t, "/r");
+	e = tree_lookup(&f.t, "/r");
 	ck_assert_ptr_nonnull(e->pages);
 	ck_assert_int_eq(e->pages[0].reason, AXFS_WHY_INCOMPRESSIBLE);
 	ck_assert_int_eq(e->pages[47].reason, AXFS_WHY_INCOMPRESSIBLE);
@@ -541,7 +541,7 @@ START_TEST(test_lone_tail_byte_aligned)
 	check_file(&f, "/a", a, 4096 + 10, counts);
 	ck_assert_uint_eq(counts[AXFS_NODE_COMPRESSED], 1);
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 1);
-	e = axfs_tree_lookup(&f.t, "/a");
+	e = tree_lookup(&f.t, "/a");
 	ck_assert_int_eq(e->pages[1].reason, AXFS_WHY_TAIL);
 	ck_assert_int_eq(e->pages[0].reason, AXFS_WHY_DEFAULT);
 	ck_assert_uint_eq(f.p.byte_aligned.size, 10);
@@ -563,7 +563,7 @@ START_TEST(test_uncompressed_by_policy)
 	fx_init(&f);
 	add_file(&f, "u", tx, 9000);
 	finalize_plan(&f, NULL, 0);
-	e = axfs_tree_lookup(&f.t, "/u");
+	e = tree_lookup(&f.t, "/u");
 	e->want_compress = 0;
 	pack_ok(&f, 16384, 1);
 	check_invariants(&f.p);
@@ -595,9 +595,9 @@ START_TEST(test_symlink_nul)
 	pack_ok(&f, 65536, 2);
 	check_invariants(&f.p);
 	ck_assert_uint_eq(f.p.ncblocks, 1);
-	a = axfs_tree_lookup(&f.t, "/la");
-	b = axfs_tree_lookup(&f.t, "/lb");
-	c = axfs_tree_lookup(&f.t, "/lc");
+	a = tree_lookup(&f.t, "/la");
+	b = tree_lookup(&f.t, "/lb");
+	c = tree_lookup(&f.t, "/lc");
 	ck_assert_uint_eq(a->node_count, 1);
 	read_node(&f.p, a->first_node, page);
 	/* target then NUL inside the node data (not just the zero fill) */
@@ -629,8 +629,8 @@ START_TEST(test_hard_links_share)
 	finalize_plan(&f, xip, 1);
 	pack_ok(&f, 65536, 2);
 	check_invariants(&f.p);
-	a = axfs_tree_lookup(&f.t, "/a");
-	h = axfs_tree_lookup(&f.t, "/d/h");
+	a = tree_lookup(&f.t, "/a");
+	h = tree_lookup(&f.t, "/d/h");
 	ck_assert_uint_eq(h->first_node, a->first_node);
 	ck_assert_uint_eq(h->node_count, a->node_count);
 	nodes = f.p.nnodes;
@@ -658,8 +658,8 @@ START_TEST(test_hard_link_master_later)
 	add_entry(&f, "a", AXFS_FT_REG, NULL, "z", NULL, 0);
 	add_file(&f, "m", tx, 100);
 	finalize_plan(&f, NULL, 0);
-	a = axfs_tree_lookup(&f.t, "/a");
-	z = axfs_tree_lookup(&f.t, "/z");
+	a = tree_lookup(&f.t, "/a");
+	z = tree_lookup(&f.t, "/z");
 	ck_assert_ptr_eq(a->link_master, z);
 	ck_assert_uint_lt(a->ino, z->ino);
 	pack_ok(&f, 4096, 2);
@@ -700,16 +700,16 @@ START_TEST(test_identical_files_dedup)
 	check_file(&f, "/t2", t2, 30000, NULL);
 	check_file(&f, "/t3", t3, 30000, NULL);
 	check_file(&f, "/b2", b2, big, NULL);
-	e1 = axfs_tree_lookup(&f.t, "/t1");
-	e2 = axfs_tree_lookup(&f.t, "/t2");
-	e3 = axfs_tree_lookup(&f.t, "/t3");
+	e1 = tree_lookup(&f.t, "/t1");
+	e2 = tree_lookup(&f.t, "/t2");
+	e3 = tree_lookup(&f.t, "/t3");
 	ck_assert_uint_eq(e2->first_node, e1->first_node);
 	ck_assert_uint_ne(e3->first_node, e1->first_node);
 	ck_assert_int_eq(e2->pages[0].reason, AXFS_WHY_DEDUP);
-	ck_assert_uint_eq(axfs_tree_lookup(&f.t, "/b2")->first_node,
-			  axfs_tree_lookup(&f.t, "/b1")->first_node);
+	ck_assert_uint_eq(tree_lookup(&f.t, "/b2")->first_node,
+			  tree_lookup(&f.t, "/b1")->first_node);
 	ck_assert_uint_eq(f.p.dedup_files, 2);
-	ck_assert_uint_eq(axfs_tree_lookup(&f.t, "/e1")->node_count, 0);
+	ck_assert_uint_eq(tree_lookup(&f.t, "/e1")->node_count, 0);
 	/* t1, t3 and b1 stored; t2 and b2 share */
 	ck_assert_uint_eq(f.p.nnodes, 8 + 8 + (big + 4095) / 4096);
 	free(t1);
@@ -752,8 +752,8 @@ START_TEST(test_identical_pages_shared)
 		check_invariants(&f.p);
 		check_file(&f, "/a", a, sizeof(a), NULL);
 		check_file(&f, "/b", b, sizeof(b), NULL);
-		ea = axfs_tree_lookup(&f.t, "/a");
-		eb = axfs_tree_lookup(&f.t, "/b");
+		ea = tree_lookup(&f.t, "/a");
+		eb = tree_lookup(&f.t, "/b");
 		if (round == 0) {
 			ck_assert_uint_eq(f.p.dedup_pages, 2);
 			ck_assert_uint_eq(f.p.node_index[eb->first_node],

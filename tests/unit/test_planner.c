@@ -26,7 +26,7 @@ static void add(struct axfs_tree *t, const char *path, enum axfs_ftype type,
 
 static struct axfs_tree_entry *get(struct axfs_tree *t, const char *path)
 {
-	struct axfs_tree_entry *e = axfs_tree_lookup(t, path);
+	struct axfs_tree_entry *e = tree_lookup(t, path);
 
 	ck_assert_msg(e != NULL, "no %s", path);
 	return e;
@@ -80,7 +80,7 @@ static struct axfs_error err;
 static void setup_tree5(void)
 {
 	lg = unit_logger(&lc);
-	ck_assert_int_eq(axfs_tree_init(&t, NULL, &err), 0);
+	ck_assert_int_eq(tree_init(&t, NULL, &err), 0);
 	add(&t, "a", AXFS_FT_REG, 5 * 4096, NULL);
 	add(&t, "b", AXFS_FT_REG, 4 * 4096 + 7, NULL);
 	add(&t, "c", AXFS_FT_REG, 2 * 4096, NULL);
@@ -91,7 +91,7 @@ static void setup_tree5(void)
 	add(&t, "dir", AXFS_FT_DIR, 0, NULL);
 	add(&t, "empty", AXFS_FT_REG, 0, NULL);
 	add(&t, "h", AXFS_FT_REG, 0, "a");
-	ck_assert_msg(axfs_tree_finalize(&t, &err) == 0, "%s", err.msg);
+	ck_assert_msg(tree_finalize(&t, &err) == 0, "%s", err.msg);
 	axfs_profile_init(&p, NULL);
 	memset(&o, 0, sizeof(o));
 	o.profile = &p;
@@ -101,7 +101,7 @@ static void setup_tree5(void)
 static void teardown_tree5(void)
 {
 	axfs_profile_free(&p);
-	axfs_tree_free(&t);
+	tree_free(&t);
 }
 
 START_TEST(test_profile_exact_pages)

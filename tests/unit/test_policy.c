@@ -606,7 +606,7 @@ static void add(const char *path, enum axfs_ftype type, unsigned mode,
 
 static struct axfs_tree_entry *get(const char *path)
 {
-	struct axfs_tree_entry *e = axfs_tree_lookup(&tree, path);
+	struct axfs_tree_entry *e = tree_lookup(&tree, path);
 
 	ck_assert_msg(e != NULL, "'%s' missing", path);
 	return e;
@@ -616,7 +616,7 @@ static void tree_setup(void)
 {
 	setup();
 	logbuf[0] = '\0';
-	ck_assert_int_eq(axfs_tree_init(&tree, &test_log, &err), 0);
+	ck_assert_int_eq(tree_init(&tree, &test_log, &err), 0);
 	add("bin", AXFS_FT_DIR, 0755, 1000);
 	add("bin/busybox", AXFS_FT_REG, 0755, 1000);
 	add("bin/sh", AXFS_FT_LNK, 0777, 1000);
@@ -632,7 +632,7 @@ static void tree_setup(void)
 
 static void tree_teardown(void)
 {
-	axfs_tree_free(&tree);
+	tree_free(&tree);
 	teardown();
 }
 
@@ -684,7 +684,7 @@ START_TEST(test_apply_devices)
 	ck_assert_int_eq(get("/run")->type, AXFS_FT_DIR);
 	/* replacing a directory's metadata keeps its entries */
 	ck_assert_uint_eq(get("/etc")->mode, S_IFDIR | 0750);
-	ck_assert_ptr_nonnull(axfs_tree_lookup(&tree, "/etc/passwd"));
+	ck_assert_ptr_nonnull(tree_lookup(&tree, "/etc/passwd"));
 	ck_assert_str_eq(logbuf,
 			 "p.yaml:2:5: devices[0]: '/dev/console' replaces the file from the source\n"
 			 "p.yaml:5:5: devices[3]: '/etc' replaces the directory from the source\n");
@@ -765,7 +765,7 @@ END_TEST
 
 START_TEST(test_apply_after_finalize)
 {
-	ck_assert_int_eq(axfs_tree_finalize(&tree, &err), 0);
+	ck_assert_int_eq(tree_finalize(&tree, &err), 0);
 	ck_assert_int_lt(apply("owners: {all-root: true}"), 0);
 	ck_assert_str_eq(err.msg, "p.yaml: a policy must be applied before the tree is finalised");
 }

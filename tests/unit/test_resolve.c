@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tests/unit/test_resolve.c - axfs_image_resolve() and axfs_image_lookup()
- * (libaxfsimg/reader_path.c) on an image built by axfs_build() from a real
+ * (libaxfsimg/read/reader_path.c) on an image built by axfs_build() from a real
  * directory shaped like Debian's: usr-merge links (/bin -> usr/bin),
  * /etc/os-release -> ../usr/lib/os-release, an absolute link, links that
  * climb above the root, loops, a chain of exactly 40 links and one of 41,
@@ -15,9 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "axfs_build.h"
 #include "unit.h"
-#include "unit_build.h"
 #include "axfs_reader.h"
 
 static char dir[64];
@@ -44,9 +42,7 @@ static void mk(const char *rel, const char *link_target, int is_dir)
 
 static void setup(void)
 {
-	struct axfs_build_opts o;
-	struct axfs_error err;
-	char src[128], out[128], name[16], target[64];
+	char name[16], target[64];
 
 	snprintf(dir, sizeof(dir), "/tmp/axfs-resolve.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -84,11 +80,7 @@ static void setup(void)
 			snprintf(target, sizeof(target), "usr");
 		mk(name, target, 0);
 	}
-	snprintf(src, sizeof(src), "%s/tree", dir);
-	snprintf(out, sizeof(out), "%s/img", dir);
-	unit_build_opts(&o, src, out, 4096);
-	ck_assert_msg(axfs_build(&o, NULL, &err) == 0, "%s", err.msg);
-	img_buf = unit_read_file(o.output, &img_len);
+	img_buf = unit_build_tree_image(dir, 4096, &img_len);
 }
 
 static void teardown(void)
@@ -100,12 +92,7 @@ static void teardown(void)
 
 static struct axfs_image *open_img(void)
 {
-	struct axfs_image *img;
-	struct axfs_error err;
-
-	ck_assert_msg(axfs_image_open_buffer(&img, img_buf, img_len, "img",
-					     NULL, &err) == 0, "%s", err.msg);
-	return img;
+	return unit_open_buffer(img_buf, img_len);
 }
 
 /* The links followed, as on_link saw them: "/bin /etc/abs ". */

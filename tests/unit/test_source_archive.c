@@ -205,7 +205,7 @@ static int read_archive(const char *path)
 
 	n = 0;
 	memset(&logged, 0, sizeof(logged));
-	rc = axfs_source_archive_open(&s, path, &o, err);
+	rc = source_archive_open(&s, path, &o, err);
 	if (rc < 0)
 		return n = rc;
 	ck_assert_str_eq(s->name, strcmp(path, "-") ? path : "standard input");
@@ -238,7 +238,7 @@ static int read_archive(const char *path)
 		ck_assert_int_eq(s->ops->next(s, &e, err), 0);
 	else
 		ck_assert_int_eq(s->ops->next(s, &e, NULL), rc);
-	axfs_source_destroy(s);
+	source_destroy(s);
 	if (rc < 0)
 		n = rc;
 	return n;
@@ -917,17 +917,17 @@ START_TEST(test_tmpdir)
 	w_begin(&w, ARCHIVE_FORMAT_TAR_USTAR, ARCHIVE_FILTER_NONE);
 	w_file(&w, "f", "data");
 	w_end(&w);
-	ck_assert_int_eq(axfs_source_archive_open(&s, w.path, &o, &err), 0);
+	ck_assert_int_eq(source_archive_open(&s, w.path, &o, &err), 0);
 	ck_assert_int_eq(s->ops->next(s, &e, &err), 1);
 	d = opendir(dir);
 	while ((de = readdir(d)))
 		files += de->d_name[0] != '.';
 	closedir(d);
 	ck_assert_int_eq(files, 0);
-	axfs_source_destroy(s);
+	source_destroy(s);
 	ck_assert_int_eq(rmdir(dir), 0);
 
-	ck_assert_int_lt(axfs_source_archive_open(&s, w.path, &o, &err), 0);
+	ck_assert_int_lt(source_archive_open(&s, w.path, &o, &err), 0);
 	ck_assert_msg(strstr(err.msg, dir), "%s", err.msg);
 	unlink(w.path);
 }
@@ -985,7 +985,7 @@ START_TEST(test_threads)
 	w_add(&w, "f", AE_IFREG, 0644, 0, 0, 0, NULL, NULL, data,
 	      sizeof(data));
 	w_end(&w);
-	ck_assert_int_eq(axfs_source_archive_open(&s, w.path, NULL, &err), 0);
+	ck_assert_int_eq(source_archive_open(&s, w.path, NULL, &err), 0);
 	ck_assert_int_eq(s->ops->next(s, &e, &err), 1);
 	for (int i = 0; i < 3; i++) {
 		t[i].s = s;
@@ -1005,7 +1005,7 @@ START_TEST(test_threads)
 		ck_assert_int_lt(s->ops->data_open(s, &e.data, &h, &err), 0);
 	}
 	ck_assert_int_eq(s->ops->next(s, &e, &err), 0);
-	axfs_source_destroy(s);
+	source_destroy(s);
 	unlink(w.path);
 }
 END_TEST

@@ -78,7 +78,7 @@ START_TEST(test_walk_order_and_entries)
 	size_t n = 0;
 	int rc;
 
-	ck_assert_msg(axfs_source_open(&src, top, NULL, &err) == 0, "%s",
+	ck_assert_msg(source_open(&src, top, NULL, &err) == 0, "%s",
 		      err.msg);
 	while ((rc = src->ops->next(src, &e, &err)) == 1) {
 		ck_assert_uint_lt(n, sizeof(want) / sizeof(*want));
@@ -109,7 +109,7 @@ START_TEST(test_walk_order_and_entries)
 	}
 	ck_assert_int_eq(rc, 0);
 	ck_assert_uint_eq(n, sizeof(want) / sizeof(*want));
-	axfs_source_destroy(src);
+	source_destroy(src);
 }
 END_TEST
 
@@ -131,7 +131,7 @@ START_TEST(test_excluded_paths)
 	memset(&o, 0, sizeof(o));
 	o.exclude_host_paths = ex;
 	o.n_exclude_host_paths = 2;
-	ck_assert_int_eq(axfs_source_dir_open(&src, top, &o, &err), 0);
+	ck_assert_int_eq(source_dir_open(&src, top, &o, &err), 0);
 	while (src->ops->next(src, &e, &err) == 1) {
 		ck_assert_str_ne(e.path, "a");
 		ck_assert_str_ne(e.path, "z/.img.XXXX");
@@ -142,7 +142,7 @@ START_TEST(test_excluded_paths)
 		}
 		free(e.data.host_path);
 	}
-	axfs_source_destroy(src);
+	source_destroy(src);
 }
 END_TEST
 
@@ -206,29 +206,29 @@ START_TEST(test_data_read_and_size_changes)
 	char buf[64];
 	size_t total;
 
-	ck_assert_int_eq(axfs_source_open(&src, top, NULL, &err), 0);
+	ck_assert_int_eq(source_open(&src, top, NULL, &err), 0);
 	ck_assert_int_eq(read_all(src, "a", NULL, buf, sizeof(buf), &total,
 				  &err), 0);
 	ck_assert_uint_eq(total, 10);
 	ck_assert_int_eq(memcmp(buf, "0123456789", 10), 0);
-	axfs_source_destroy(src);
+	source_destroy(src);
 
-	ck_assert_int_eq(axfs_source_open(&src, top, NULL, &err), 0);
+	ck_assert_int_eq(source_open(&src, top, NULL, &err), 0);
 	ck_assert_int_lt(read_all(src, "a", grow, buf, sizeof(buf), &total,
 				  &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "/a' grew while it was being read"));
-	axfs_source_destroy(src);
+	source_destroy(src);
 
 	put("a", "0123456789");
-	ck_assert_int_eq(axfs_source_open(&src, top, NULL, &err), 0);
+	ck_assert_int_eq(source_open(&src, top, NULL, &err), 0);
 	ck_assert_int_lt(read_all(src, "a", shrink, buf, sizeof(buf), &total,
 				  &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "/a' shrank"));
-	axfs_source_destroy(src);
+	source_destroy(src);
 
 	/* Changed between the walk and the open. */
 	put("a", "0123456789");
-	ck_assert_int_eq(axfs_source_open(&src, top, NULL, &err), 0);
+	ck_assert_int_eq(source_open(&src, top, NULL, &err), 0);
 	{
 		struct axfs_src_entry e;
 		struct axfs_data_ref ref = { 0 };
@@ -246,7 +246,7 @@ START_TEST(test_data_read_and_size_changes)
 						      "was being built"));
 		free(ref.host_path);
 	}
-	axfs_source_destroy(src);
+	source_destroy(src);
 }
 END_TEST
 
@@ -257,7 +257,7 @@ START_TEST(test_errors_name_the_path)
 	char p[600];
 
 	snprintf(p, sizeof(p), "%s/nothere", top);
-	ck_assert_int_lt(axfs_source_open(&src, p, NULL, &err), 0);
+	ck_assert_int_lt(source_open(&src, p, NULL, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "nothere': No such file"));
 	ck_assert_int_eq(err.code, AXFS_ERR_IO);
 	ck_assert_int_eq(err.sys_errno, ENOENT);

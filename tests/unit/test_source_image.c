@@ -5,7 +5,7 @@
  * entries in walk order, with the image timestamp as every mtime, its
  * owners, modes, symlink targets and data (read and pread); inodes that
  * share their data and mode form a hard link group led by the first in
- * walk order; axfs_source_open() picks it by the magic; a store segment
+ * walk order; source_open() picks it by the magic; a store segment
  * with a source that is no image, truncated and corrupted images are
  * errors, never crashes.
  */
@@ -117,9 +117,9 @@ START_TEST(test_entries)
 	int rc;
 
 	memset(&so, 0, sizeof(so));
-	ck_assert_int_eq(axfs_source_is_image(img_path), 1);
-	ck_assert_int_eq(axfs_source_is_image(tree_path), 0);
-	ck_assert_msg(axfs_source_open(&s, img_path, &so, &err) == 0, "%s",
+	ck_assert_int_eq(source_is_image(img_path), 1);
+	ck_assert_int_eq(source_is_image(tree_path), 0);
+	ck_assert_msg(source_open(&s, img_path, &so, &err) == 0, "%s",
 		      err.msg);
 	ck_assert_int_eq(s->has_timestamp, 1);
 	ck_assert_int_eq(s->timestamp, TS);
@@ -166,7 +166,7 @@ START_TEST(test_entries)
 	}
 	ck_assert_int_eq(rc, 0);
 	ck_assert_uint_eq(n, sizeof(want) / sizeof(*want));
-	axfs_source_destroy(s);
+	source_destroy(s);
 }
 END_TEST
 
@@ -178,7 +178,7 @@ START_TEST(test_store_needs_image)
 
 	memset(&so, 0, sizeof(so));
 	so.store_path = img_path;
-	ck_assert_int_eq(axfs_source_open(&s, tree_path, &so, &err),
+	ck_assert_int_eq(source_open(&s, tree_path, &so, &err),
 			 AXFS_ERR_INVALID);
 	ck_assert_ptr_null(s);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no store segment"));
@@ -219,7 +219,7 @@ START_TEST(test_hostile)
 					 trunc ? i : len);
 			close(fd);
 			img[i] = saved;
-			if (axfs_source_image_open(&s, bad, NULL, &err) < 0) {
+			if (source_image_open(&s, bad, NULL, &err) < 0) {
 				ck_assert_int_ne(err.msg[0], 0);
 				continue;
 			}
@@ -237,7 +237,7 @@ START_TEST(test_hostile)
 					;
 				s->ops->data_close(s, h);
 			}
-			axfs_source_destroy(s);
+			source_destroy(s);
 		}
 	}
 	free(img);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* axfs_text_escape/axfs_text_write: the one escaping rule for names in
+/* text_escape/text_write: the one escaping rule for names in
  * text for people (axfs_text.h), byte class by byte class. */
 #include <check.h>
 #include <stdio.h>
@@ -11,11 +11,11 @@
 /* ESC(in, n, want): escaping n bytes of in gives want, by both calls. */
 #define ESC(in, n, want) do { \
 	char out[4 * 64 + 1], *buf = NULL; size_t len = 0; FILE *f; \
-	ck_assert_uint_eq(axfs_text_escape(out, in, n), strlen(want)); \
+	ck_assert_uint_eq(text_escape(out, in, n), strlen(want)); \
 	ck_assert_str_eq(out, want); \
 	f = open_memstream(&buf, &len); \
 	ck_assert_ptr_nonnull(f); \
-	axfs_text_write(f, in, n); \
+	text_write(f, in, n); \
 	fclose(f); \
 	ck_assert_uint_eq(len, strlen(want)); \
 	ck_assert_mem_eq(buf, want, len); \

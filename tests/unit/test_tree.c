@@ -16,7 +16,7 @@ static struct axfs_logger cap_logger;
 static void setup(struct axfs_tree *t)
 {
 	cap_logger = unit_logger(&cap);
-	ck_assert_int_eq(axfs_tree_init(t, &cap_logger, NULL), 0);
+	ck_assert_int_eq(tree_init(t, &cap_logger, NULL), 0);
 }
 
 static struct axfs_src_entry mk(const char *path, enum axfs_ftype type,
@@ -30,7 +30,7 @@ static void add_ok(struct axfs_tree *t, struct axfs_src_entry e)
 	struct axfs_error err;
 
 	axfs_error_clear(&err);
-	ck_assert_msg(axfs_tree_add(t, &e, NULL, &err) == 0, "%s: %s", e.path,
+	ck_assert_msg(tree_add(t, &e, NULL, &err) == 0, "%s: %s", e.path,
 		      err.msg);
 }
 
@@ -50,7 +50,7 @@ static void add_fails(struct axfs_tree *t, struct axfs_src_entry e, int code,
 {
 	struct axfs_error err;
 
-	error_is(axfs_tree_add(t, &e, NULL, &err), &err, code, what, also);
+	error_is(tree_add(t, &e, NULL, &err), &err, code, what, also);
 }
 
 /* Finalizing t must fail (see error_is()); t is freed. */
@@ -59,8 +59,8 @@ static void finalize_fails(struct axfs_tree *t, int code, const char *what,
 {
 	struct axfs_error err;
 
-	error_is(axfs_tree_finalize(t, &err), &err, code, what, also);
-	axfs_tree_free(t);
+	error_is(tree_finalize(t, &err), &err, code, what, also);
+	tree_free(t);
 }
 
 /* A device node PATH of TYPE, MAJOR:MINOR, mode 0600. */
@@ -128,7 +128,7 @@ START_TEST(test_sorted_bytewise_and_bfs)
 	add_file(&t, "c/x", 1);
 	add_ok(&t, mk("b", AXFS_FT_DIR, 0700));
 	add_file(&t, "b/y", 1);
-	ck_assert_int_eq(axfs_tree_finalize(&t, &err), 0);
+	ck_assert_int_eq(tree_finalize(&t, &err), 0);
 	ck_assert_uint_eq(t.count, 1 + 3 + 8 + 1 + 1);
 	ck_assert_ptr_eq(t.by_ino[0], t.root);
 	ck_assert_uint_eq(t.root->ino, 0);
@@ -145,7 +145,7 @@ START_TEST(test_sorted_bytewise_and_bfs)
 	}
 	/* Every directory's children are consecutive, in strcmp order. */
 	ck_assert_uint_eq(check_numbering(&t), t.count - 1);
-	axfs_tree_free(&t);
+	tree_free(&t);
 }
 END_TEST
 
@@ -159,7 +159,7 @@ START_TEST(test_implicit_parents)
 	e.uid = 5;
 	e.gid = 6;
 	add_ok(&t, e);
-	d = axfs_tree_lookup(&t, "/usr/lib");
+	d = tree_lookup(&t, "/usr/lib");
 	ck_assert_ptr_nonnull(d);
 	ck_assert_int_eq(d->type, AXFS_FT_DIR);
 	ck_assert_uint_eq(d->mode, S_IFDIR | 0755);
@@ -177,7 +177,7 @@ START_TEST(test_implicit_parents)
 	ck_assert_uint_eq(d->uid, 7);
 	ck_assert_uint_eq(d->nchildren, 1);
 	ck_assert_int_eq(cap.warn, 0);
-	axfs_tree_free(&t);
+	tree_free(&t);
 }
 END_TEST
 
@@ -189,22 +189,22 @@ START_TEST(test_lookup_forms)
 
 	setup(&t);
 	add_file(&t, "/a//b/./c", 3);
-	e = axfs_tree_lookup(&t, "a/b/c");
+	e = tree_lookup(&t, "a/b/c");
 	ck_assert_ptr_nonnull(e);
-	ck_assert_ptr_eq(axfs_tree_lookup(&t, "/a/b/c"), e);
-	ck_assert_ptr_eq(axfs_tree_lookup(&t, "./a/b/c"), e);
-	ck_assert_ptr_eq(axfs_tree_lookup(&t, "/"), t.root);
-	ck_assert_ptr_eq(axfs_tree_lookup(&t, ""), t.root);
-	ck_assert_ptr_null(axfs_tree_lookup(&t, "a/b/c/d"));
-	ck_assert_ptr_null(axfs_tree_lookup(&t, "a/x"));
-	ck_assert_uint_eq(axfs_tree_path(e, buf, sizeof(buf)), 6);
+	ck_assert_ptr_eq(tree_lookup(&t, "/a/b/c"), e);
+	ck_assert_ptr_eq(tree_lookup(&t, "./a/b/c"), e);
+	ck_assert_ptr_eq(tree_lookup(&t, "/"), t.root);
+	ck_assert_ptr_eq(tree_lookup(&t, ""), t.root);
+	ck_assert_ptr_null(tree_lookup(&t, "a/b/c/d"));
+	ck_assert_ptr_null(tree_lookup(&t, "a/x"));
+	ck_assert_uint_eq(tree_entry_path(e, buf, sizeof(buf)), 6);
 	ck_assert_str_eq(buf, "/a/b/c");
-	ck_assert_uint_eq(axfs_tree_path(t.root, buf, sizeof(buf)), 1);
+	ck_assert_uint_eq(tree_entry_path(t.root, buf, sizeof(buf)), 1);
 	ck_assert_str_eq(buf, "/");
 	/* Truncated, still terminated, full length returned. */
-	ck_assert_uint_eq(axfs_tree_path(e, buf, 4), 6);
+	ck_assert_uint_eq(tree_entry_path(e, buf, 4), 6);
 	ck_assert_str_eq(buf, "/a/");
-	axfs_tree_free(&t);
+	tree_free(&t);
 }
 END_TEST
 
@@ -220,7 +220,7 @@ START_TEST(test_duplicates_last_wins)
 	ck_assert_int_eq(cap.warn, 1);
 	ck_assert_ptr_nonnull(strstr(cap.last_warn, "'/etc/passwd'"));
 	ck_assert_ptr_nonnull(strstr(cap.last_warn, "last one wins"));
-	x = axfs_tree_lookup(&t, "etc/passwd");
+	x = tree_lookup(&t, "etc/passwd");
 	ck_assert_uint_eq(x->size, 20);
 	ck_assert_uint_eq(t.count, 3);
 	/* A file then a symlink at the same path. */
@@ -236,7 +236,7 @@ START_TEST(test_duplicates_last_wins)
 	/* A path below a file is refused, naming both. */
 	e = mk("etc/passwd/x", AXFS_FT_REG, 0644);
 	add_fails(&t, e, AXFS_ERR_INVALID, "/etc/passwd", "symlink");
-	axfs_tree_free(&t);
+	tree_free(&t);
 }
 END_TEST
 
@@ -247,10 +247,10 @@ START_TEST(test_empty_root_refused)
 
 	setup(&t);
 	add_ok(&t, mk("", AXFS_FT_DIR, 0755));
-	ck_assert_int_eq(axfs_tree_finalize(&t, &err), AXFS_ERR_INVALID);
+	ck_assert_int_eq(tree_finalize(&t, &err), AXFS_ERR_INVALID);
 	ck_assert_str_eq(err.msg, "the root directory is empty: the AXFS "
 			 "driver refuses to mount an image with no entries");
-	axfs_tree_free(&t);
+	tree_free(&t);
 }
 END_TEST
 
@@ -269,7 +269,7 @@ START_TEST(test_root_metadata_and_type)
 	add_fails(&t, e, AXFS_ERR_INVALID, "root", NULL);
 	e = mk("a/../b", AXFS_FT_REG, 0644);
 	add_fails(&t, e, AXFS_ERR_INVALID, "..", NULL);
-	axfs_tree_free(&t);
+	tree_free(&t);
 }
 END_TEST
 
@@ -280,7 +280,7 @@ START_TEST(test_device_limits)
 
 	setup(&t);
 	add_dev(&t, "dev/ok", AXFS_FT_CHR, 255, 255);
-	ck_assert_int_eq(axfs_tree_finalize(&t, &err), 0);
+	ck_assert_int_eq(tree_finalize(&t, &err), 0);
 	add_dev(&t, "dev/nvme0n1", AXFS_FT_BLK, 259, 0);
 	finalize_fails(&t, AXFS_ERR_LIMIT, "'/dev/nvme0n1'", "259:0");
 
@@ -311,7 +311,7 @@ START_TEST(test_name_and_symlink_limits)
 	e = mk("long", AXFS_FT_LNK, 0777);
 	e.link_target = target;
 	add_ok(&t, e);
-	ck_assert_int_eq(axfs_tree_finalize(&t, &err), 0);
+	ck_assert_int_eq(tree_finalize(&t, &err), 0);
 	target[4095] = 't';
 	target[4096] = '\0';
 	e.path = "toolong";
@@ -335,9 +335,9 @@ START_TEST(test_hard_links)
 	e.path = "sub/c";
 	e.hardlink_to = "/b";		/* a link to a link: same group */
 	add_ok(&t, e);
-	a = axfs_tree_lookup(&t, "a");
-	b = axfs_tree_lookup(&t, "b");
-	c = axfs_tree_lookup(&t, "sub/c");
+	a = tree_lookup(&t, "a");
+	b = tree_lookup(&t, "b");
+	c = tree_lookup(&t, "sub/c");
 	ck_assert_ptr_eq(a->link_master, a);
 	ck_assert_ptr_eq(b->link_master, a);
 	ck_assert_ptr_eq(c->link_master, a);
@@ -360,8 +360,8 @@ START_TEST(test_hard_links)
 	add_fails(&t, e, AXFS_ERR_INVALID, "nothere", NULL);
 	e.hardlink_to = "sub";
 	add_fails(&t, e, AXFS_ERR_INVALID, "directories", NULL);
-	ck_assert_int_eq(axfs_tree_finalize(&t, &err), 0);
-	axfs_tree_free(&t);
+	ck_assert_int_eq(tree_finalize(&t, &err), 0);
+	tree_free(&t);
 }
 END_TEST
 
@@ -382,13 +382,13 @@ START_TEST(test_many_entries)
 		snprintf(p, sizeof(p), "d%02llu/f%llu",
 			 (unsigned long long)(k % 100), (unsigned long long)k);
 		e = mk(p, AXFS_FT_FIFO, 0644);
-		ck_assert_int_eq(axfs_tree_add(&t, &e, NULL, &err), 0);
+		ck_assert_int_eq(tree_add(&t, &e, NULL, &err), 0);
 	}
-	ck_assert_int_eq(axfs_tree_finalize(&t, &err), 0);
+	ck_assert_int_eq(tree_finalize(&t, &err), 0);
 	ck_assert_uint_eq(t.count, n + 100 + 1);
 	ck_assert_uint_eq(check_numbering(&t), t.count - 1);
-	ck_assert_ptr_nonnull(axfs_tree_lookup(&t, "/d42/f4242"));
-	axfs_tree_free(&t);
+	ck_assert_ptr_nonnull(tree_lookup(&t, "/d42/f4242"));
+	tree_free(&t);
 }
 END_TEST
 

@@ -18,9 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "axfs_build.h"
 #include "unit.h"
-#include "unit_build.h"
 #include "axfs_cblock_pool.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"
@@ -48,9 +46,7 @@ static void put_file(const char *name, size_t len, unsigned int seed)
 
 static void setup(void)
 {
-	struct axfs_build_opts o;
-	struct axfs_error err;
-	char path[160], name[32], src[160], out[160];
+	char path[160], name[32];
 
 	snprintf(dir, sizeof(dir), "/tmp/axfs-vfs.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -68,12 +64,7 @@ static void setup(void)
 	snprintf(path, sizeof(path), "%s/tree/link", dir);
 	ck_assert_int_eq(symlink("sub/f07", path), 0);
 
-	snprintf(src, sizeof(src), "%s/tree", dir);
-	snprintf(out, sizeof(out), "%s/img", dir);
-	unit_build_opts(&o, src, out, 8192);
-	ck_assert_msg(axfs_build(&o, NULL, &err) == 0, "%s", err.msg);
-
-	img_buf = unit_read_file(o.output, &img_len);
+	img_buf = unit_build_tree_image(dir, 8192, &img_len);
 }
 
 static void teardown(void)
@@ -85,12 +76,7 @@ static void teardown(void)
 
 static struct axfs_image *open_img(void)
 {
-	struct axfs_image *img;
-	struct axfs_error err;
-
-	ck_assert_msg(axfs_image_open_buffer(&img, img_buf, img_len, "img",
-					     NULL, &err) == 0, "%s", err.msg);
-	return img;
+	return unit_open_buffer(img_buf, img_len);
 }
 
 /* The inode number (vfs numbering) of path, through lookups. */

@@ -61,7 +61,7 @@ static void make_fixture(struct fixture *f)
 	uLongf zlen = sizeof(z);
 
 	memset(f, 0, sizeof(*f));
-	ck_assert_int_eq(axfs_tree_init(t, NULL, NULL), 0);
+	ck_assert_int_eq(tree_init(t, NULL, NULL), 0);
 	add(t, "a", AXFS_FT_REG, 0755, 4096, NULL, NULL);
 	add(t, "b", AXFS_FT_REG, 0644, 10, NULL, NULL);
 	add(t, "c", AXFS_FT_REG, 04755, 8192, NULL, NULL);
@@ -70,7 +70,7 @@ static void make_fixture(struct fixture *f)
 	add(t, "l", AXFS_FT_LNK, 0777, 0, "b", NULL);
 	add(t, "null", AXFS_FT_CHR, 0666, 0, NULL, NULL);
 	add(t, "x", AXFS_FT_REG, 0644, 0, NULL, NULL);
-	ck_assert_msg(axfs_tree_finalize(t, &err) == 0, "%s", err.msg);
+	ck_assert_msg(tree_finalize(t, &err) == 0, "%s", err.msg);
 
 	for (int i = 0; i < 4096; i++)
 		f->xip_page[i] = (uint8_t)(i * 7);
@@ -98,15 +98,15 @@ static void make_fixture(struct fixture *f)
 	unit_spool(&p->byte_aligned, ba, 12);
 	unit_spool(&p->compressed, z, zlen);
 
-	e = axfs_tree_lookup(t, "a");
+	e = tree_lookup(t, "a");
 	e->first_node = 0, e->node_count = 1, e->packed = 1;
-	e = axfs_tree_lookup(t, "b");
+	e = tree_lookup(t, "b");
 	e->first_node = 1, e->node_count = 1, e->packed = 1;
-	e = axfs_tree_lookup(t, "c");
+	e = tree_lookup(t, "c");
 	e->first_node = 2, e->node_count = 2, e->packed = 1;
-	e = axfs_tree_lookup(t, "l");
+	e = tree_lookup(t, "l");
 	e->first_node = 4, e->node_count = 1, e->packed = 1;
-	e = axfs_tree_lookup(t, "x");
+	e = tree_lookup(t, "x");
 	e->packed = 1;
 	/* /h is left to the writer to resolve through its link master. */
 }
@@ -114,7 +114,7 @@ static void make_fixture(struct fixture *f)
 static void free_fixture(struct fixture *f)
 {
 	pack_free_packed(&f->packed);
-	axfs_tree_free(&f->tree);
+	tree_free(&f->tree);
 }
 
 static void opts_default(struct write_opts *o)
@@ -534,11 +534,11 @@ START_TEST(test_refuses_inconsistent_packing)
 	fclose(tf);
 	make_fixture(&f);
 	opts_default(&o);
-	axfs_tree_lookup(&f.tree, "c")->node_count = 1;
+	tree_lookup(&f.tree, "c")->node_count = 1;
 	ck_assert_int_eq(write_image(fd, &f.tree, &f.packed, &o, &lay,
 				     &err), AXFS_ERR_INVALID);
 	ck_assert_ptr_nonnull(strstr(err.msg, "'/c'"));
-	axfs_tree_lookup(&f.tree, "c")->node_count = 2;
+	tree_lookup(&f.tree, "c")->node_count = 2;
 	f.packed.cblock_offset[1]++;
 	ck_assert_int_eq(write_image(fd, &f.tree, &f.packed, &o, &lay,
 				     &err), AXFS_ERR_INVALID);

@@ -3,10 +3,14 @@
 #include "unit.h"
 
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "axfs_reader.h"
+#include "unit_build.h"
 
 struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
 				 uint32_t mode, uint64_t size,
@@ -32,7 +36,7 @@ void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e)
 {
 	struct axfs_error err;
 
-	ck_assert_msg(axfs_tree_add(t, e, NULL, &err) == 0, "%s: %s", e->path,
+	ck_assert_msg(tree_add(t, e, NULL, &err) == 0, "%s: %s", e->path,
 		      err.msg);
 }
 
@@ -61,6 +65,30 @@ uint8_t *unit_read_file(const char *path, size_t *len)
 	ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
 	fclose(f);
 	return buf;
+}
+
+uint8_t *unit_build_tree_image(const char *dir, uint32_t block_size,
+			       size_t *len)
+{
+	struct axfs_build_opts o;
+	struct axfs_error err;
+	char src[PATH_MAX], out[PATH_MAX];
+
+	snprintf(src, sizeof(src), "%s/tree", dir);
+	snprintf(out, sizeof(out), "%s/img", dir);
+	unit_build_opts(&o, src, out, block_size);
+	ck_assert_msg(axfs_build(&o, NULL, &err) == 0, "%s", err.msg);
+	return unit_read_file(out, len);
+}
+
+struct axfs_image *unit_open_buffer(const uint8_t *buf, size_t len)
+{
+	struct axfs_image *img;
+	struct axfs_error err;
+
+	ck_assert_msg(axfs_image_open_buffer(&img, buf, len, "img", NULL,
+					     &err) == 0, "%s", err.msg);
+	return img;
 }
 
 void unit_remove_tree(const char *dir)

@@ -13,12 +13,14 @@
 #include "axfs_tree.h"
 #include "axfs_packer.h"
 
+struct axfs_image;
+
 /* An entry of TYPE at PATH (mode, size, symlink target, hard-link target
- * as given; owner root; a character device is 1:3), for axfs_tree_add(). */
+ * as given; owner root; a character device is 1:3), for tree_add(). */
 struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
 				 uint32_t mode, uint64_t size,
 				 const char *target, const char *hardlink_to);
-/* axfs_tree_add() of *e, which must succeed. */
+/* tree_add() of *e, which must succeed. */
 void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e);
 
 /* A spool (what the packer hands the writer) holding len bytes of data. */
@@ -26,6 +28,14 @@ void unit_spool(struct axfs_spool *s, const void *data, size_t len);
 
 /* The whole file at path, malloc()ed; the test fails if it cannot. */
 uint8_t *unit_read_file(const char *path, size_t *len);
+/* DIR/tree built into DIR/img (unit_build_opts(), BLOCK_SIZE blocks)
+ * and the image's bytes, malloc()ed; the test fails if the build does. */
+uint8_t *unit_build_tree_image(const char *dir, uint32_t block_size,
+			       size_t *len);
+/* A reading handle on the image in buf, which must outlive it; the test
+ * fails if it cannot be opened. */
+struct axfs_image *unit_open_buffer(const uint8_t *buf, size_t len);
+
 /* rm -rf dir; the test fails if it cannot. */
 void unit_remove_tree(const char *dir);
 

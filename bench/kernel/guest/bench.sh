@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench.sh - guest side of bench/kernel/run.sh.  /data/config sets FS, one
-# NAME|FSTYPE|SOURCE|MOUNT-OPTIONS|MEDIUM line per file system, and RAND;
-# /data/progs lists the programs started cold.  With PROFILE=1: mount the
+# NAME|FSTYPE|SOURCE|MOUNT-OPTIONS|MEDIUM line per file system, RAND, and
+# PMEM ("BASE SIZE" of the pmem range, for the DAX check of the file
+# systems mounted with dax=always); /data/progs lists the programs started
+# cold.  With PROFILE=1: mount the
 # first one, run the programs with AXFS profiling on and print the profile
-# between AXFS-PROFILE markers; nothing is measured.
+# between AXFS-PROFILE markers; nothing is measured.  cramfs mounts are
+# also compared with the source tree and checked for XIP (cramfs.sh).
 . /data/config
-for m in axfs crc32c_generic squashfs erofs virtio_pci virtio_blk nd_e820 nd_pmem; do
+. /tests/cramfs.sh
+for m in axfs crc32c_generic squashfs erofs cramfs virtio_pci virtio_blk nd_e820 nd_pmem; do
 	modprobe $m 2>/dev/null
 done
 mkdir -p /mnt/b
@@ -44,10 +48,20 @@ progs() {	# progs NAME: each program once, in order, from the mount
 	[ -d /mnt/b/dev ] && umount /mnt/b/dev
 	return 0
 }
-source_of() {	# source_of NAME SOURCE: phram:ADDR,SIZE -> mtdblock, pmem:ADDR -> pmem
+phram_add() {	# phram_add NAME ADDR,SIZE: one more phram MTD
+	if [ -d /sys/module/phram ]; then
+		echo "$1,$2" >/sys/module/phram/parameters/phram
+	else
+		modprobe phram phram=$1,$2
+	fi
+}
+# SOURCE: a device, phram:ADDR,SIZE (-> mtdblock), mtd-phram:ADDR,SIZE
+# (-> mtd:NAME), physmap:ADDR,SIZE (-> mtd:physmap-flash.0, cramfs.sh) or
+# pmem:ADDR (-> the /dev/pmemN of the legacy pmem range at ADDR).
+source_of() {	# source_of NAME SOURCE
 	case $2 in
 	phram:*)
-		modprobe phram phram=$1,${2#phram:} && modprobe mtdblock || return 1
+		phram_add "$1" "${2#phram:}" && modprobe mtdblock || return 1
 		n=$(awk -F'[: "]+' -v n="$1" '$0 ~ "\"" n "\"" { sub("mtd", "", $1); print $1 }' /proc/mtd)
 		echo /dev/mtdblock$n ;;
 	pmem:*)	# the pmem device of the range at ADDR (their numbers follow
@@ -63,6 +77,10 @@ source_of() {	# source_of NAME SOURCE: phram:ADDR,SIZE -> mtdblock, pmem:ADDR ->
 			i=$((i + 1))
 		done
 		return 1 ;;
+	mtd-phram:*)
+		phram_add "$1" "${2#mtd-phram:}" && echo "mtd:$1" ;;
+	physmap:*)
+		cramfs_source "$2" ;;
 	*)	echo "$2" ;;
 	esac
 }
@@ -114,6 +132,7 @@ echo "$FS" | while IFS='|' read -r name fstype src opts medium; do
 		umount /mnt/b
 		break
 	fi
+	[ "$fstype" = cramfs ] && cramfs_check "$name"
 	drop
 	echo "BENCH $name seq $(benchio seq /mnt/b)"
 	drop
@@ -124,5 +143,6 @@ echo "$FS" | while IFS='|' read -r name fstype src opts medium; do
 	sleep 1
 	echo "BENCH $name mem1 $(meminfo)"
 	case ",$opts," in *,dax=always,*) dax_check "$name" ;; esac
+	[ "$fstype" = cramfs ] && cramfs_xipmaps "$name" "$src"
 	umount /mnt/b
 done

@@ -48,7 +48,7 @@ do {									\
 		axfs_err(sb, fmt, ##__VA_ARGS__);			\
 } while (0)
 
-/* Largest cblock we allocate buffers for (two of them per mount). */
+/* Largest cblock we allocate buffers for (cblock_cache + 1 per mount). */
 #define AXFS_CBLOCK_LIMIT	(16u << 20)
 
 /* One of the 18 regions, as described by its descriptor. */
@@ -75,6 +75,14 @@ struct axfs_dev {
 	bool own;		/* opened by us (second_dev), not by the VFS */
 	void *opened;		/* what closing it needs (compat.h) */
 	u64 size;		/* bytes readable */
+};
+
+/* One inflated cblock in the cblock cache. */
+struct axfs_cblock_entry {
+	u64 c;			/* which cblock; U64_MAX: none */
+	u64 used;		/* cblock_clock at its last use */
+	u32 len;		/* inflated length */
+	u8 *buf;		/* cblock_size bytes, allocated at first use */
 };
 
 /* Mount options, kept for show_options. */
@@ -118,11 +126,15 @@ struct axfs_sb_info {
 	/* XIP pages may be mapped into user space straight from `phys`. */
 	bool xip_direct;
 
-	/* cblock cache: the last inflated cblock, shared by all readers. */
+	/*
+	 * cblock cache: the cblock_entries cblocks inflated last, shared by
+	 * all readers (module parameter cblock_cache, read at mount).
+	 */
 	struct mutex cblock_lock;
-	u64 cblock_cur;		/* U64_MAX: nothing cached */
-	u32 cblock_len;		/* inflated length of cblock_cur */
-	u8 *cblock_buf;		/* cblock_size bytes */
+	struct axfs_cblock_entry *cblocks;
+	unsigned int cblock_entries;
+	u64 cblock_clock;	/* ticks once per lookup: LRU order */
+	u64 cblock_inflations;	/* since mount: /proc/self/mountstats */
 	u8 *cblock_zbuf;	/* compressed bytes read from a device */
 	u32 cblock_zbuf_size;
 	struct z_stream_s zs;	/* inflate state, used under cblock_lock */
@@ -206,6 +218,7 @@ int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
 void axfs_setup_xip(struct axfs_sb_info *sbi);
 int axfs_cblock_init(struct axfs_sb_info *sbi);
 void axfs_cblock_exit(struct axfs_sb_info *sbi);
+extern unsigned int axfs_cblock_cache;
 
 /* ---- profiling.c ------------------------------------------------------- */
 #ifdef CONFIG_AXFS_PROFILING

@@ -25,6 +25,7 @@
 #ifndef AXFS_COMPAT_H
 #define AXFS_COMPAT_H
 
+#include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
@@ -236,9 +237,29 @@ static inline loff_t bdev_nr_bytes(struct block_device *bdev)
 }
 #endif
 
-/* 6.10: the block device's page cache is bd_mapping, not bd_inode's. */
-#ifndef AXFS_HAVE_BD_MAPPING
-#define bd_mapping	bd_inode->i_mapping
+/*
+ * 5.18: bio_alloc() takes the device and the operation; before, they were
+ * set on the bio after allocating it.
+ */
+#ifndef AXFS_HAVE_BIO_ALLOC_BDEV
+static inline struct bio *axfs_backport_bio_alloc(struct block_device *bdev,
+						  unsigned short nr_vecs,
+						  unsigned int opf, gfp_t gfp)
+{
+	struct bio *bio = bio_alloc(gfp, nr_vecs);
+
+	bio_set_dev(bio, bdev);
+	bio->bi_opf = opf;
+	return bio;
+}
+
+#define bio_alloc(bdev, nr_vecs, opf, gfp) \
+	axfs_backport_bio_alloc(bdev, nr_vecs, opf, gfp)
+#endif
+
+/* 5.12: BIO_MAX_VECS, the most pages in one bio, was BIO_MAX_PAGES. */
+#ifndef BIO_MAX_VECS
+#define BIO_MAX_VECS	BIO_MAX_PAGES
 #endif
 
 /* 5.11: lookup_bdev() returns the dev_t, not a referenced block_device. */

@@ -12,16 +12,19 @@
  * zeroed, where the 2008 driver let the next node's bytes show), and each
  * of them must lie inside its region or inflated cblock, else -EIO.
  *
- * The cblock cache keeps the last inflated cblock, so reading a cblock's
- * pages in turn (->readahead) inflates it once.  A mutex serialises it; a
- * cblock that fails to inflate is not kept (the 2008 driver served the
- * stale buffer).  When a cblock is inflated for one page, the file's other
- * pages in it go into the page cache as well, so a random read does not
- * inflate the same cblock again for its neighbours.
+ * The cblock cache keeps the cblocks inflated last (cblock_cache of them,
+ * least recently used replaced), so reading a cblock's pages in turn
+ * (->readahead) inflates it once, and so do readers of several files at
+ * once.  A mutex serialises it; a cblock that fails to inflate is not
+ * kept (the 2008 driver served the stale buffer).  When a cblock is
+ * inflated for one page, the file's other pages in it go into the page
+ * cache as well, so a random read does not inflate the same cblock again
+ * for its neighbours.
  */
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/pagemap.h>
 #include <linux/slab.h>
@@ -67,13 +70,36 @@ static u32 axfs_zbuf_size(u32 n)
 	return n + (n >> 12) + (n >> 14) + (n >> 25) + 13;
 }
 
+/*
+ * How many inflated cblocks each mount keeps (module parameter
+ * cblock_cache, read at mount; kernel/README.md has the measurement the
+ * default comes from).  Buffers are allocated as entries are first used.
+ */
+#define AXFS_CBLOCK_CACHE_DEFAULT	4
+#define AXFS_CBLOCK_CACHE_MAX		64
+unsigned int axfs_cblock_cache = AXFS_CBLOCK_CACHE_DEFAULT;
+module_param_named(cblock_cache, axfs_cblock_cache, uint, 0644);
+MODULE_PARM_DESC(cblock_cache,
+		 "inflated cblocks cached per mount, 1 to 64, read at mount (default "
+		 __stringify(AXFS_CBLOCK_CACHE_DEFAULT) ")");
+
 int axfs_cblock_init(struct axfs_sb_info *sbi)
 {
-	sbi->cblock_cur = U64_MAX;
+	unsigned int i, n;
+
 	if (!sbi->r[AXFS_R_COMPRESSED].size)
 		return 0;
-	sbi->cblock_buf = kvmalloc(sbi->cblock_size, GFP_KERNEL);
-	if (!sbi->cblock_buf)
+	n = clamp_t(unsigned int, READ_ONCE(axfs_cblock_cache), 1,
+		    AXFS_CBLOCK_CACHE_MAX);
+	sbi->cblocks = kcalloc(n, sizeof(*sbi->cblocks), GFP_KERNEL);
+	if (!sbi->cblocks)
+		return -ENOMEM;
+	sbi->cblock_entries = n;
+	for (i = 0; i < n; i++)
+		sbi->cblocks[i].c = U64_MAX;
+	/* One buffer now: reads never fail for want of the others. */
+	sbi->cblocks[0].buf = kvmalloc(sbi->cblock_size, GFP_KERNEL);
+	if (!sbi->cblocks[0].buf)
 		return -ENOMEM;
 	/* Compressed bytes not directly addressable are read into zbuf. */
 	if (!sbi->r[AXFS_R_COMPRESSED].data) {
@@ -87,29 +113,28 @@ int axfs_cblock_init(struct axfs_sb_info *sbi)
 
 void axfs_cblock_exit(struct axfs_sb_info *sbi)
 {
-	kvfree(sbi->cblock_buf);
+	unsigned int i;
+
+	for (i = 0; sbi->cblocks && i < sbi->cblock_entries; i++)
+		kvfree(sbi->cblocks[i].buf);
+	kfree(sbi->cblocks);
 	kvfree(sbi->cblock_zbuf);
-	sbi->cblock_buf = NULL;
+	sbi->cblocks = NULL;
+	sbi->cblock_entries = 0;
 	sbi->cblock_zbuf = NULL;
 }
 
-/*
- * Make cblock c the cached one.  Called with cblock_lock held.  Returns 1
- * if it was inflated now, 0 if it was cached already, or an error.
- */
-static int axfs_cblock_load(struct axfs_sb_info *sbi, u64 c)
+/* Inflate cblock c into entry e (lock held); e holds nothing on error. */
+static int axfs_cblock_inflate(struct axfs_sb_info *sbi, u64 c,
+			       struct axfs_cblock_entry *e)
 {
 	const u8 *src;
 	u64 start, end, len;
 	u32 out;
 	int err;
 
-	lockdep_assert_held(&sbi->cblock_lock);
-	if (c == sbi->cblock_cur)
-		return 0;
-	sbi->cblock_cur = U64_MAX;
-	if (!sbi->cblock_buf || c == U64_MAX ||
-	    axfs_table_get(sbi, AXFS_R_CBLOCK_OFFSET, c, &start) ||
+	e->c = U64_MAX;
+	if (axfs_table_get(sbi, AXFS_R_CBLOCK_OFFSET, c, &start) ||
 	    axfs_table_get(sbi, AXFS_R_CBLOCK_OFFSET, c + 1, &end) ||
 	    end <= start)
 		return -EIO;
@@ -126,15 +151,56 @@ static int axfs_cblock_load(struct axfs_sb_info *sbi, u64 c)
 	} else if (len > U32_MAX) {
 		return -EIO;
 	}
-	err = axfs_inflate(sbi, sbi->cblock_buf, sbi->cblock_size, src, len,
-			   &out);
+	err = axfs_inflate(sbi, e->buf, sbi->cblock_size, src, len, &out);
 	if (err) {
 		axfs_err_ratelimited(sbi->sb, "cblock %llu does not inflate", c);
 		return err;
 	}
-	sbi->cblock_cur = c;
-	sbi->cblock_len = out;
-	return 1;
+	e->c = c;
+	e->len = out;
+	sbi->cblock_inflations++;
+	return 0;
+}
+
+/*
+ * The cache entry holding cblock c, which is inflated into the least
+ * recently used entry if none holds it (*fresh then says so).  Called
+ * with cblock_lock held.  An entry whose buffer cannot be allocated is
+ * passed over for the least recently used one that has a buffer.
+ */
+static struct axfs_cblock_entry *axfs_cblock_get(struct axfs_sb_info *sbi,
+						 u64 c, bool *fresh)
+{
+	struct axfs_cblock_entry *e, *lru = NULL, *lru_buf = NULL;
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&sbi->cblock_lock);
+	if (!sbi->cblocks || c == U64_MAX)
+		return ERR_PTR(-EIO);
+	sbi->cblock_clock++;
+	for (i = 0; i < sbi->cblock_entries; i++) {
+		e = &sbi->cblocks[i];
+		if (e->c == c) {
+			e->used = sbi->cblock_clock;
+			*fresh = false;
+			return e;
+		}
+		if (!lru || e->used < lru->used)
+			lru = e;
+		if (e->buf && (!lru_buf || e->used < lru_buf->used))
+			lru_buf = e;
+	}
+	if (!lru->buf)
+		lru->buf = kvmalloc(sbi->cblock_size, GFP_KERNEL | __GFP_NOWARN);
+	if (!lru->buf)
+		lru = lru_buf;
+	err = axfs_cblock_inflate(sbi, c, lru);
+	if (err)
+		return ERR_PTR(err);
+	lru->used = sbi->cblock_clock;
+	*fresh = true;
+	return lru;
 }
 
 /* Bytes of the file in page index (at most PAGE_SIZE; 0 past the end). */
@@ -161,22 +227,22 @@ static int axfs_page_in_cblock(struct axfs_sb_info *sbi, struct inode *inode,
 	return 0;
 }
 
-/* Copy want bytes at offset of the cached cblock to dst (lock held). */
-static int axfs_cblock_copy(struct axfs_sb_info *sbi, u8 *dst, u64 offset,
-			    size_t want)
+/* Copy want bytes at offset of a cached cblock to dst (lock held). */
+static int axfs_cblock_copy(const struct axfs_cblock_entry *e, u8 *dst,
+			    u64 offset, size_t want)
 {
-	if (offset > sbi->cblock_len || want > sbi->cblock_len - offset)
+	if (offset > e->len || want > e->len - offset)
 		return -EIO;
-	memcpy(dst, sbi->cblock_buf + offset, want);
+	memcpy(dst, e->buf + offset, want);
 	return 0;
 }
 
 /*
- * Fill sibling page index from cblock c (cached, lock held) if nobody has
- * it: false when it is not in c, so the caller stops walking that way.
+ * Fill sibling page index from cached cblock e (lock held) if nobody has
+ * it: false when it is not in e, so the caller stops walking that way.
  */
 static bool axfs_fill_sibling(struct axfs_sb_info *sbi, struct inode *inode,
-			      pgoff_t index, u64 c)
+			      pgoff_t index, const struct axfs_cblock_entry *e)
 {
 	size_t want = axfs_page_bytes(inode, index);
 	struct folio *folio;
@@ -185,7 +251,7 @@ static bool axfs_fill_sibling(struct axfs_sb_info *sbi, struct inode *inode,
 	int err;
 
 	if (!want || axfs_page_in_cblock(sbi, inode, index, &in_c, &offset) ||
-	    in_c != c)
+	    in_c != e->c)
 		return false;
 	/*
 	 * Created and locked for us, never waited for; NULL (before 6.4) or
@@ -202,7 +268,7 @@ static bool axfs_fill_sibling(struct axfs_sb_info *sbi, struct inode *inode,
 		return true;
 	}
 	buf = kmap_local_folio(folio, 0);
-	err = axfs_cblock_copy(sbi, buf, offset, want);
+	err = axfs_cblock_copy(e, buf, offset, want);
 	memset(buf + want, 0, PAGE_SIZE - want);
 	kunmap_local(buf);
 	/* A page that does not check out is left to its own read (EIO). */
@@ -222,16 +288,17 @@ static bool axfs_fill_sibling(struct axfs_sb_info *sbi, struct inode *inode,
  * waited for.
  */
 static void axfs_fill_siblings(struct axfs_sb_info *sbi, struct inode *inode,
-			       pgoff_t index, u64 c)
+			       pgoff_t index,
+			       const struct axfs_cblock_entry *e)
 {
 	pgoff_t span = sbi->cblock_size >> PAGE_SHIFT;
 	pgoff_t i;
 
 	for (i = 1; i < span && i <= index; i++)
-		if (!axfs_fill_sibling(sbi, inode, index - i, c))
+		if (!axfs_fill_sibling(sbi, inode, index - i, e))
 			break;
 	for (i = 1; i < span && index + i > index; i++)
-		if (!axfs_fill_sibling(sbi, inode, index + i, c))
+		if (!axfs_fill_sibling(sbi, inode, index + i, e))
 			break;
 }
 
@@ -239,19 +306,21 @@ static void axfs_fill_siblings(struct axfs_sb_info *sbi, struct inode *inode,
 static int axfs_read_compressed(struct axfs_sb_info *sbi, struct inode *inode,
 				pgoff_t index, u8 *dst, size_t want)
 {
+	struct axfs_cblock_entry *e;
 	u64 offset, c;
+	bool fresh;
 	int err;
 
 	if (axfs_page_in_cblock(sbi, inode, index, &c, &offset))
 		return -EIO;
 	mutex_lock(&sbi->cblock_lock);
-	err = axfs_cblock_load(sbi, c);
-	if (err >= 0 && !axfs_cblock_copy(sbi, dst, offset, want)) {
-		if (err)
-			axfs_fill_siblings(sbi, inode, index, c);
-		err = 0;
-	} else if (err >= 0) {
-		err = -EIO;
+	e = axfs_cblock_get(sbi, c, &fresh);
+	if (IS_ERR(e)) {
+		err = PTR_ERR(e);
+	} else {
+		err = axfs_cblock_copy(e, dst, offset, want);
+		if (!err && fresh)
+			axfs_fill_siblings(sbi, inode, index, e);
 	}
 	mutex_unlock(&sbi->cblock_lock);
 	return err;

@@ -8,6 +8,12 @@
  *   benchio rand N MINSIZE DIR   N random 4 KiB preads (4 KiB aligned)
  *                                across the files under DIR of at least
  *                                MINSIZE bytes; latency percentiles
+ *   benchio pair A B             read files A and B 4 KiB at a time, one
+ *                                read of each in turn, in one process:
+ *                                two readers interleaved the same way
+ *                                every run (bench/kernel/cblock-cache.sh)
+ *   benchio two A B              the same with two processes reading at
+ *                                once, as the scheduler interleaves them
  *
  * (The time to first output is kernel/tests/probe.c's first-output.)
  * Each prints one line of KEY=VALUE pairs.  System CPU is the growth of
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -169,12 +176,86 @@ static int cmd_rand(long n, off_t min_size, const char *dir)
 	return errors != 0;
 }
 
+/* Read fd to its end 4 KiB at a time; bytes read, or -1. */
+static long long read_all_4k(int fd)
+{
+	char buf[4096];
+	long long bytes = 0;
+	ssize_t r;
+
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		bytes += r;
+	return r < 0 ? -1 : bytes;
+}
+
+static int cmd_pair(const char *a, const char *b)
+{
+	char buf[4096];
+	int fd[2], open_fds = 2, i, errors = 0;
+	long long bytes = 0;
+	double t0 = now_ms();
+	ssize_t r;
+
+	fd[0] = open(a, O_RDONLY);
+	fd[1] = open(b, O_RDONLY);
+	if (fd[0] < 0 || fd[1] < 0) {
+		perror("benchio pair: open");
+		return 1;
+	}
+	while (open_fds) {
+		for (i = 0; i < 2; i++) {
+			if (fd[i] < 0)
+				continue;
+			r = read(fd[i], buf, sizeof(buf));
+			if (r > 0) {
+				bytes += r;
+				continue;
+			}
+			errors += r < 0;
+			close(fd[i]);
+			fd[i] = -1;
+			open_fds--;
+		}
+	}
+	printf("bytes=%lld ms=%.1f errors=%d\n", bytes, now_ms() - t0, errors);
+	return errors != 0;
+}
+
+static int cmd_two(const char *a, const char *b)
+{
+	const char *files[2] = { a, b };
+	double t0 = now_ms();
+	int i, status, errors = 0;
+	pid_t pid[2];
+
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			int fd = open(files[i], O_RDONLY);
+
+			_exit(fd < 0 || read_all_4k(fd) < 0);
+		}
+		if (pid[i] < 0)
+			errors++;
+	}
+	for (i = 0; i < 2; i++)
+		if (pid[i] > 0 && (waitpid(pid[i], &status, 0) < 0 ||
+				   !WIFEXITED(status) || WEXITSTATUS(status)))
+			errors++;
+	printf("ms=%.1f errors=%d\n", now_ms() - t0, errors);
+	return errors != 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "pair"))
+		return cmd_pair(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "two"))
+		return cmd_two(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "seq"))
 		return cmd_seq(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "rand"))
 		return cmd_rand(atol(argv[2]), atoll(argv[3]), argv[4]);
-	fprintf(stderr, "usage: benchio seq DIR | rand N MINSIZE DIR\n");
+	fprintf(stderr, "usage: benchio seq DIR | rand N MINSIZE DIR | pair A B | two A B\n");
 	return 2;
 }

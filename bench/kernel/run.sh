@@ -109,6 +109,7 @@ while [ $# -gt 0 ]; do
 done
 AXFS=${1:-${AXFS:-$AXFS_TOP/build/axfs}}
 if [ -n "$icount" ]; then
+	# shellcheck disable=SC2034	# read by kt_boot (kernel/tests/lib.sh)
 	KT_ICOUNT=$icount
 	boots=${boots:-3}
 	jobs=${BENCH_JOBS:-$(nproc)}

@@ -15,6 +15,8 @@
 #     kernel-all  what make check-all's kernel jobs add (debootstrap for the
 #             build roots, qemu for arm64, armhf and riscv64, their cross
 #             compilers and C libraries, dtc)
+#     bench   what bench/kernel/run.sh builds its peers' images with
+#             (mksquashfs, mkfs.erofs)
 #     packages    what tests/packaging needs (the Debian packaging tools
 #             and build dependencies; a kernel build's tools for the patch)
 # Without --install it names what is missing and the one apt-get command
@@ -56,6 +58,7 @@ for group in "$@"; do
 		      python3-magic:- flake8:" ;;
 	demo)	need="$need busybox-static:cmd=busybox" ;;
 	kernel)	need="$need qemu-system-x86:cmd=qemu-system-x86_64 busybox-static:-" ;;
+	bench)	need="$need squashfs-tools:cmd=mksquashfs erofs-utils:cmd=mkfs.erofs" ;;
 	kernel-all)
 		need="$need debootstrap: qemu-system-arm:cmd=qemu-system-aarch64
 		      qemu-system-misc:cmd=qemu-system-riscv64
@@ -96,6 +99,7 @@ if [ $install = 0 ] || [ "$(id -u)" != 0 ]; then
 	echo "axfs-tools: missing Debian packages for the$what dependencies:$missing" >&2
 	echo "axfs-tools: install them with: apt-get install$missing" >&2
 	case $what in
+	" bench") echo "axfs-tools: (as root, bench/kernel/run.sh does it)" >&2; exit 1 ;;
 	*build*|*unit*|*fuse*) target=deps ;;
 	*demo*) target=demo ;;
 	*kernel-all*|*packages*) target=deps-tests-all ;;

@@ -238,6 +238,23 @@ EOF
 }
 kt_arm64_dtb() { kt_dtb "$@"; }	# its name before armhf and riscv64
 
+# Opt-in qemu settings for kt_boot (unset: two vCPUs on multi-threaded TCG,
+# 512 MiB on amd64, as every test boots):
+#   KT_ICOUNT=N   a deterministic clock: one vCPU, `-icount shift=N,sleep=off`
+#                 (each guest instruction advances virtual time by 2^N ns,
+#                 an idle vCPU jumps to the next timer), so the guest's
+#                 clock counts instructions, not the host's load (benchmarks)
+#   KT_MEM=SIZE   guest RAM on amd64 (qemu -m), for RAM above 512 MiB
+kt_qemu_cpu_args() {
+	if [ -n "${KT_ICOUNT:-}" ]; then
+		# icount needs single-threaded TCG (qemu refuses MTTCG with it);
+		# this -smp comes after the machine's and wins.
+		echo "-smp 1 -accel tcg,thread=single -icount shift=$KT_ICOUNT,sleep=off"
+	else
+		echo "-accel tcg,thread=multi"
+	fi
+}
+
 kt_boot() {	# kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 	local log=$1 tmo=$2 append=$3
 	shift 3
@@ -250,11 +267,12 @@ kt_boot() {	# kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 	else
 		# no_timer_check: on a busy host TCG can be too slow for the
 		# IO-APIC timer test, and the kernel panics at boot.
-		set -- qemu-system-x86_64 -M pc -cpu max -smp 2 -m 512M \
+		set -- qemu-system-x86_64 -M pc -cpu max -smp 2 -m "${KT_MEM:-512M}" \
 			-append "console=ttyS0 panic=-1 loglevel=3 no_timer_check memmap=$KT_PHYS_SIZE\$$KT_PHYS_BASE $append" \
 			"$@"
 	fi
-	timeout -k 10 "$tmo" "$@" -accel tcg,thread=multi \
+	# shellcheck disable=SC2046
+	timeout -k 10 "$tmo" "$@" $(kt_qemu_cpu_args) \
 		-nographic -no-reboot -nic none \
 		-kernel "$VMLINUZ" -initrd "$KT_INITRD" </dev/null >"$log" 2>&1
 	local rc=$?

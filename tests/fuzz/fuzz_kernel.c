@@ -196,7 +196,6 @@ static struct inode *fill_super(struct mount *m, enum mode mode,
 	sbi->sb = &m->sb;
 	strcpy(m->sb.s_id, mode_names[mode]);
 	mutex_init(&sbi->cblock_lock);
-	sbi->cblock_cur = U64_MAX;
 	err = attach(m, mode, img, len, seed);
 	if (!err)
 		err = axfs_open_image(&m->sb, false);

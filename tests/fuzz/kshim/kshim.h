@@ -133,6 +133,8 @@ static inline void *ERR_CAST(const void *ptr)
 #define max(a, b)	((a) > (b) ? (a) : (b))
 #define min_t(type, a, b) ((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 #define max_t(type, a, b) ((type)(a) > (type)(b) ? (type)(a) : (type)(b))
+#define clamp_t(type, v, lo, hi) min_t(type, max_t(type, v, lo), hi)
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define DIV_ROUND_UP_ULL(n, d)	DIV_ROUND_UP((unsigned long long)(n), (d))
 /* linux/math64.h: 64-bit division, an operator in user space. */

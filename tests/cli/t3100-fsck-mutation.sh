@@ -13,12 +13,12 @@
 
 scale=${AXFS_SWEEP_SCALE:-1}
 # run-tests.sh runs every script again under ASan+UBSan, where each fsck
-# is several times slower: an eighth of the random mutants and a quarter
-# of the spread ones there (they look for memory errors; the full counts
-# run in the normal pass, and the fuzz targets cover the same readers),
-# keeps make check within its time budget.
+# is several times slower: a sixteenth of the random mutants and a
+# quarter of the spread ones there (they look for memory errors; the full
+# counts run in the normal pass, and the fuzz targets cover the same
+# readers), keeps make check within its time budget.
 div=1 spread=40
-test "${AXFS_SANITIZED:-0}" = 1 && div=8 spread=10
+test "${AXFS_SANITIZED:-0}" = 1 && div=16 spread=10
 sweep() { python3 "$AXFS_TOP/tests/tools/fsck_sweep.py" --axfs "$AXFS" "$@"; }
 P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
 

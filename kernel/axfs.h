@@ -125,6 +125,8 @@ struct axfs_sb_info {
 
 	/* XIP pages may be mapped into user space straight from `phys`. */
 	bool xip_direct;
+	/* read() may copy XIP / byte-aligned pages from memory (xip.c). */
+	bool read_direct;
 
 	/*
 	 * cblock cache: the cblock_entries cblocks inflated last, shared by
@@ -215,25 +217,40 @@ extern const struct file_operations axfs_file_operations;
 int axfs_node_of_page(const struct axfs_sb_info *sbi, u64 ino, pgoff_t index,
 		      u64 *node);
 int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
+const u8 *axfs_node_in_memory(struct axfs_sb_info *sbi, u64 node,
+			      size_t want);
 void axfs_setup_xip(struct axfs_sb_info *sbi);
 int axfs_cblock_init(struct axfs_sb_info *sbi);
 void axfs_cblock_exit(struct axfs_sb_info *sbi);
 extern unsigned int axfs_cblock_cache;
 
 /* ---- profiling.c ------------------------------------------------------- */
+/* What /proc/axfs/volumeN counts; each mode also counts what those before it do. */
+enum axfs_prof_mode {
+	AXFS_PROF_OFF,
+	AXFS_PROF_MAPPED,	/* "on": faults of read-only mappings (2008) */
+	AXFS_PROF_ALL,		/* "all": every fault, and pages read() copies */
+};
+
 #ifdef CONFIG_AXFS_PROFILING
 int axfs_profiling_module_init(void);
 void axfs_profiling_module_exit(void);
 int axfs_profiling_start(struct axfs_sb_info *sbi);
 void axfs_profiling_stop(struct axfs_sb_info *sbi);
-void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino);
+void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino,
+			enum axfs_prof_mode use);
+bool axfs_profiling_all(const struct axfs_sb_info *sbi);
 #else
 static inline int axfs_profiling_module_init(void) { return 0; }
 static inline void axfs_profiling_module_exit(void) { }
 static inline int axfs_profiling_start(struct axfs_sb_info *sbi) { return 0; }
 static inline void axfs_profiling_stop(struct axfs_sb_info *sbi) { }
 static inline void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node,
-				      u64 ino) { }
+				      u64 ino, enum axfs_prof_mode use) { }
+static inline bool axfs_profiling_all(const struct axfs_sb_info *sbi)
+{
+	return false;
+}
 #endif
 
 #endif /* AXFS_KERNEL_H */

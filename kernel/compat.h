@@ -222,9 +222,14 @@ static inline void folio_end_read(struct folio *folio, bool success)
 #define AXFS_READ_FOLIO(fn)	fn
 #endif
 
-/* 6.5: generic_file_splice_read() gave way to filemap_splice_read(). */
+/*
+ * 6.5: generic_file_splice_read() gave way to filemap_splice_read() (from
+ * the page cache) and copy_splice_read() (through ->read_iter); the old
+ * one read through ->read_iter as well.
+ */
 #ifndef AXFS_HAVE_FILEMAP_SPLICE_READ
 #define filemap_splice_read	generic_file_splice_read
+#define copy_splice_read	generic_file_splice_read
 #endif
 
 /* ---- block devices ----------------------------------------------------- */

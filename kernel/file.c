@@ -64,6 +64,31 @@ int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys)
 	return 0;
 }
 
+/*
+ * The first of want bytes of an XIP or byte-aligned node when its region
+ * is in memory (directly addressable, or loaded at mount), so read() can
+ * copy them straight to the reader; NULL for compressed nodes, regions
+ * read from a device on demand, and bytes outside their region.
+ */
+const u8 *axfs_node_in_memory(struct axfs_sb_info *sbi, u64 node, size_t want)
+{
+	u64 type, index, off;
+
+	if (axfs_node(sbi, node, &type, &index))
+		return NULL;
+	switch (type) {
+	case AXFS_NODE_XIP:
+		if (check_mul_overflow(index, (u64)AXFS_PAGE_SIZE, &off))
+			return NULL;
+		return axfs_region_ptr(sbi, AXFS_R_XIP, off, want);
+	case AXFS_NODE_BYTE_ALIGNED:
+		if (axfs_table_get(sbi, AXFS_R_BANODE_OFFSET, index, &off))
+			return NULL;
+		return axfs_region_ptr(sbi, AXFS_R_BYTE_ALIGNED, off, want);
+	}
+	return NULL;
+}
+
 static u32 axfs_zbuf_size(u32 n)
 {
 	/* zlib's compressBound(): what a cblock can grow to. */

@@ -10,10 +10,16 @@
  *	./dir/sub/name,OFFSET,COUNT
  *
  * OFFSET is the byte offset of the page in the file (a multiple of 4096)
- * and COUNT the number of mmap faults on it (xip.c says which count).
- * Writing "on", "off" or "clear" starts, stops or zeroes the counting;
- * counting is on from mount, as in the 2008 driver.  axfs mkfs -p reads
- * this output back to choose the pages to store XIP.
+ * and COUNT the number of times it was used (xip.c says which count).
+ * Writing "on" counts the faults of mappings that are not writable, as
+ * the 2008 driver did.  "all" counts every page a program uses: faults of
+ * writable private mappings too, and the pages read() copies out; for
+ * images mounted from memory, where XIP pages serve read() and the copy
+ * on a write fault straight from the image (xip.c), so that what a
+ * program reads or writes rather than runs costs no page cache either,
+ * as on DAX.  "off" stops and "clear" zeroes the counting.  "on" is in
+ * effect from mount, as in the 2008 driver.  axfs mkfs -p reads this
+ * output back to choose the pages to store XIP.
  */
 #include <linux/atomic.h>
 #include <linux/idr.h>
@@ -38,7 +44,7 @@ struct axfs_profile {
 	struct axfs_sb_info *sbi;
 	struct proc_dir_entry *pde;
 	int id;
-	bool on;
+	enum axfs_prof_mode mode;
 	u64 nodes;
 	struct axfs_profile_entry *data;
 };
@@ -46,14 +52,23 @@ struct axfs_profile {
 static struct proc_dir_entry *axfs_proc_dir;
 static DEFINE_IDA(axfs_volume_ida);
 
-void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino)
+/* Count a use of node (of inode ino) if the mode counts that kind of use. */
+void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino,
+			enum axfs_prof_mode use)
 {
 	struct axfs_profile *p = sbi->profile;
 
-	if (!p || !READ_ONCE(p->on) || node >= p->nodes)
+	if (!p || READ_ONCE(p->mode) < use || node >= p->nodes)
 		return;
 	WRITE_ONCE(p->data[node].ino, (u32)ino);
 	atomic_long_inc(&p->data[node].count);
+}
+
+bool axfs_profiling_all(const struct axfs_sb_info *sbi)
+{
+	const struct axfs_profile *p = sbi->profile;
+
+	return p && READ_ONCE(p->mode) >= AXFS_PROF_ALL;
 }
 
 /* ---- reading: seq_file over the nodes with a count ---------------------- */
@@ -155,7 +170,7 @@ static int axfs_prof_open(struct inode *inode, struct file *file)
 	return err;
 }
 
-/* ---- writing: on / off / clear ----------------------------------------- */
+/* ---- writing: on / all / off / clear ----------------------------------- */
 
 static ssize_t axfs_prof_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
@@ -171,14 +186,16 @@ static ssize_t axfs_prof_write(struct file *file, const char __user *ubuf,
 	strim(buf);
 
 	if (!strcmp(buf, "on")) {
-		WRITE_ONCE(p->on, true);
+		WRITE_ONCE(p->mode, AXFS_PROF_MAPPED);
+	} else if (!strcmp(buf, "all")) {
+		WRITE_ONCE(p->mode, AXFS_PROF_ALL);
 	} else if (!strcmp(buf, "off")) {
-		WRITE_ONCE(p->on, false);
+		WRITE_ONCE(p->mode, AXFS_PROF_OFF);
 	} else if (!strcmp(buf, "clear")) {
 		for (i = 0; i < p->nodes; i++)
 			atomic_long_set(&p->data[i].count, 0);
 	} else {
-		axfs_info(p->sbi->sb, "unknown profiling command; write \"on\", \"off\" or \"clear\"");
+		axfs_info(p->sbi->sb, "unknown profiling command; write \"on\", \"all\", \"off\" or \"clear\"");
 		return -EINVAL;
 	}
 	return count;
@@ -208,7 +225,7 @@ int axfs_profiling_start(struct axfs_sb_info *sbi)
 		return -ENOMEM;
 	p->sbi = sbi;
 	p->nodes = sbi->blocks;
-	p->on = true;
+	p->mode = AXFS_PROF_MAPPED;
 	p->data = kvcalloc(p->nodes, sizeof(*p->data),
 			   GFP_KERNEL | __GFP_NOWARN);
 	if (!p->data)

@@ -12,6 +12,7 @@
  * dual-device image: image offset X >= mmap_size is byte X - mmap_size
  * of DEV.
  */
+#include <linux/backing-dev.h>
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -174,6 +175,26 @@ static int axfs_open_second(struct super_block *sb, struct axfs_sb_info *sbi)
 	return err;
 }
 
+/*
+ * A physaddr= mount reads memory: no readahead, as MTD's shared bdi has
+ * none.  Readahead hides no I/O there (a page is a copy or an inflate,
+ * done in the reader's context either way; an inflate fills the file's
+ * other pages in its cblock itself), and it would read around a fault
+ * or a read() into pages that never needed the page cache: XIP pages,
+ * which mmap() maps and read() copies straight from the image (xip.c),
+ * and the pages of files nobody reads.
+ */
+static int axfs_setup_memory_bdi(struct super_block *sb)
+{
+	int err = super_setup_bdi(sb);
+
+	if (err)
+		return err;
+	sb->s_bdi->ra_pages = 0;
+	sb->s_bdi->io_pages = 0;
+	return 0;
+}
+
 static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
 	struct axfs_options *ctx = fc->fs_private;
@@ -201,6 +222,11 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		/* get_tree_bdev() sets the device's; the others set none. */
 		sb->s_blocksize = PAGE_SIZE;
 		sb->s_blocksize_bits = PAGE_SHIFT;
+	}
+	if (!sb->s_bdev && !sb->s_mtd) {
+		err = axfs_setup_memory_bdi(sb);
+		if (err)
+			return err;
 	}
 
 	/*

@@ -1,26 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * xip.c - file read and mmap: execute in place, and the profiler's hook.
+ * xip.c - file read and mmap: execute in place, and the profiler's hooks.
  *
- * read() goes through the page cache (read_folio in file.c) for every
- * node type.  mmap() faults come here first:
+ * read() copies a page whose bytes are in memory (an XIP or byte-aligned
+ * node of an image that is directly addressable, or of a region loaded
+ * at mount) straight to the reader, as DAX does and as the 2008 driver
+ * did with xip_file_read(): a page the image holds uncompressed in
+ * memory costs no page cache.  Other pages go through the page cache
+ * (read_folio in file.c).  With "all" profiling, every page read()
+ * copies out is counted too.
  *
- *  - In a mapping that is not writable, each fault on a page of the file
- *    is counted for /proc/axfs/volumeN when profiling is on, as the 2008
- *    driver counted them (writable private mappings are left out: their
- *    pages end up copied in RAM anyway, so they are no XIP candidates).
- *    Only faults that reach the filesystem count: a page already mapped
- *    in this process does not fault again, and there is no fault-around,
- *    so every first touch of a page by a process is one count.
+ * mmap() faults come here first:
+ *
+ *  - Each fault on a page of the file is counted for /proc/axfs/volumeN:
+ *    with "on" (the default) in mappings that are not writable, as the
+ *    2008 driver counted them, with "all" in every mapping.  Only faults
+ *    that reach the filesystem count: a page already mapped in this
+ *    process does not fault again, and there is no fault-around, so
+ *    every first touch of a page by a process is one count.
  *
  *  - If the image's XIP region is directly addressable by physical
  *    address (physaddr=, or an MTD whose point() gives one), an XIP page
  *    is mapped straight from there (VM_MIXEDMAP + vmf_insert_mixed, as
- *    fs/cramfs does) and uses no page cache.  Everything else, on every
- *    backend, is served from the page cache by filemap_fault().
+ *    fs/cramfs does) and uses no page cache.  In a private writable
+ *    mapping (a program's data segment) the page is mapped read-only
+ *    even for a write fault: the write that follows faults again and
+ *    the mm copies the page from the image into an anonymous one, as it
+ *    does for DAX, so neither copy stays behind in the page cache.  (The
+ *    2008 driver, and cramfs, gave writable mappings the page cache.)
+ *    Everything else, on every backend, is served from the page cache
+ *    by filemap_fault().
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/uio.h>
 #include <asm/cacheflush.h>
 
 #include "axfs.h"
@@ -44,11 +58,15 @@ static void axfs_xip_sync_icache(const struct axfs_sb_info *sbi)
 	flush_icache_range(start, start + x->size);
 }
 
-/* At mount: can XIP pages be mapped into user space by physical address? */
+/*
+ * At mount: can read() copy pages straight from memory, and can XIP pages
+ * be mapped into user space by physical address?
+ */
 void axfs_setup_xip(struct axfs_sb_info *sbi)
 {
 	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
 
+	sbi->read_direct = x->data || sbi->r[AXFS_R_BYTE_ALIGNED].data;
 	if (!sbi->phys || !x->size)
 		return;
 	if (!x->data || x->owned) {
@@ -75,16 +93,124 @@ static vm_fault_t axfs_fault(struct vm_fault *vmf)
 	phys_addr_t phys;
 	u64 node;
 
+	/* Shared writable mappings were refused: this one is read-only or private. */
 	if (vmf->pgoff < pages &&
 	    !axfs_node_of_page(sbi, ino, vmf->pgoff, &node)) {
-		if (readonly)
-			axfs_profiling_add(sbi, node, ino);
-		if (readonly && sbi->xip_direct &&
-		    !axfs_xip_node_phys(sbi, node, &phys))
+		axfs_profiling_add(sbi, node, ino,
+				   readonly ? AXFS_PROF_MAPPED : AXFS_PROF_ALL);
+		if (sbi->xip_direct && !axfs_xip_node_phys(sbi, node, &phys))
 			return vmf_insert_mixed(vma, vmf->address,
 						PHYS_PFN(phys));
 	}
 	return filemap_fault(vmf);
+}
+
+/* Bytes of the file from pos to the end of its page (0 at or past EOF). */
+static size_t axfs_bytes_in_page(loff_t size, loff_t pos)
+{
+	if (pos >= size)
+		return 0;
+	return min_t(loff_t, PAGE_SIZE - offset_in_page(pos), size - pos);
+}
+
+/*
+ * The next step of a read of at most max bytes at pos: the bytes of pos's
+ * page when they are in memory (*src points at pos), else the run of
+ * pages from pos that are not (*src NULL).  0 at EOF.  Each page the step
+ * covers is counted in "all" profiling.  A page whose node
+ * cannot be looked up goes the page-cache way, whose read_folio reports
+ * the corruption.
+ */
+static size_t axfs_read_step(struct axfs_sb_info *sbi, struct inode *inode,
+			     loff_t pos, size_t max, const u8 **src)
+{
+	bool count = axfs_profiling_all(sbi);
+	loff_t size = i_size_read(inode);
+	u64 ino = axfs_ino_index(inode);
+	size_t len = 0;
+
+	*src = NULL;
+	while (len < max) {
+		loff_t at = pos + len;
+		size_t n = min(axfs_bytes_in_page(size, at), max - len);
+		const u8 *mem = NULL;
+		u64 node;
+
+		if (!n)
+			break;
+		if (axfs_node_of_page(sbi, ino, at >> PAGE_SHIFT, &node))
+			return len ? len : n;
+		if (sbi->read_direct)
+			mem = axfs_node_in_memory(sbi, node,
+						  offset_in_page(at) + n);
+		if (mem && len)
+			break;		/* the page-cache run ends here */
+		if (count)
+			axfs_profiling_add(sbi, node, ino, AXFS_PROF_ALL);
+		if (mem) {
+			*src = mem + offset_in_page(at);
+			return n;
+		}
+		len += n;
+	}
+	return len;
+}
+
+static ssize_t axfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct inode *inode = file_inode(iocb->ki_filp);
+	struct axfs_sb_info *sbi = AXFS_SB(inode->i_sb);
+	ssize_t done = 0;
+
+	if (!sbi->read_direct && !axfs_profiling_all(sbi))
+		return generic_file_read_iter(iocb, to);
+
+	while (iov_iter_count(to)) {
+		size_t left = iov_iter_count(to);
+		const u8 *src;
+		size_t n = axfs_read_step(sbi, inode, iocb->ki_pos, left, &src);
+		ssize_t got;
+
+		if (!n)
+			break;
+		if (src) {
+			got = copy_to_iter(src, n, to);
+			iocb->ki_pos += got;
+			done += got;
+			if ((size_t)got < n)
+				return done ? done : -EFAULT;
+		} else {
+			/* Only the run: the next page may be in memory. */
+			iov_iter_truncate(to, n);
+			got = generic_file_read_iter(iocb, to);
+			iov_iter_reexpand(to, left - max_t(ssize_t, got, 0));
+			if (got <= 0)
+				return done ? done : got;
+			done += got;
+			if ((size_t)got < n)
+				break;
+		}
+		if (fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+	return done;
+}
+
+/*
+ * splice (sendfile, copy_file_range across file systems) goes through
+ * read_iter above when that copies from memory or counts reads, as DAX
+ * file systems do; else straight from the page cache.
+ */
+static ssize_t axfs_file_splice_read(struct file *in, loff_t *ppos,
+				     struct pipe_inode_info *pipe, size_t len,
+				     unsigned int flags)
+{
+	struct axfs_sb_info *sbi = AXFS_SB(file_inode(in)->i_sb);
+
+	if (sbi->read_direct || axfs_profiling_all(sbi))
+		return copy_splice_read(in, ppos, pipe, len, flags);
+	return filemap_splice_read(in, ppos, pipe, len, flags);
 }
 
 static const struct vm_operations_struct axfs_vm_ops = {
@@ -110,7 +236,7 @@ AXFS_MMAP_PREPARE_OP(axfs_file_mmap_prepare)
 
 const struct file_operations axfs_file_operations = {
 	.llseek		= generic_file_llseek,
-	.read_iter	= generic_file_read_iter,
-	.splice_read	= filemap_splice_read,
+	.read_iter	= axfs_file_read_iter,
+	.splice_read	= axfs_file_splice_read,
 	.mmap_prepare	= AXFS_MMAP_PREPARE(axfs_file_mmap_prepare),
 };

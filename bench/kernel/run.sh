@@ -35,8 +35,11 @@
 #   axfs-64K       `axfs mkfs` defaults (64 KiB cblocks), virtio-blk
 #   axfs-4K        `axfs mkfs -b 4KiB`, virtio-blk
 #   axfs-64K-mem   the first image in reserved RAM, physaddr=
-#   axfs-xip-mem   `axfs mkfs -p PROFILE`: the pages the program set
-#                  faulted in (a profiling boot before the measured ones)
+#   axfs-xip-mem   `axfs mkfs -p PROFILE`: the pages the program set used
+#                  (a profiling boot before the measured ones, with
+#                  /proc/axfs/volume0 in "all" mode: every fault and the
+#                  pages read() copies; BENCH_PROFILE=on: faults of
+#                  read-only mappings only, as the 2008 driver counted)
 #                  are XIP, in reserved RAM, physaddr=
 #   sqfs-128K      mksquashfs -comp gzip -b 128K (the reference row)
 #   sqfs-4K        mksquashfs -comp gzip -b 4K
@@ -66,8 +69,11 @@
 # first output of a set of real programs started cold (chroot), page cache
 # and RAM in use after that set.  The host prints a Markdown table with
 # every figure also as a ratio to sqfs-128K, then the acceptance checks of
-# issue 29.  BENCH_KEEP=1 keeps the work directory; BENCH_RAND (1000)
-# sets the number of random reads.
+# issue 29, and the files whose pages the axfs-xip-mem row kept in the
+# page cache.  BENCH_KEEP=1 keeps the work directory; BENCH_RAND (1000)
+# sets the number of random reads; BENCH_ROWS=REGEX measures only the
+# rows whose names it matches (and sqfs-128K, the reference), for quicker
+# runs while working on one row.
 set -u
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -268,7 +274,7 @@ done >"$stage/data/progs"
 # ---- boot 1: the profile of the program set on the compressed image ---------
 t_start=$(date +%s)
 say "boot 1: profile the program set ($(date -u +%T))"
-boot_config "PROFILE=1
+boot_config "PROFILE=${BENCH_PROFILE:-all}
 FS='axfs-64K|axfs|/dev/vda||block'"
 boot "$W/boot1.log" \
 	-drive file="$W/axfs-64K.img",if=virtio,format=raw,readonly=on
@@ -354,6 +360,9 @@ cramfs-mkfs|cramfs|physmap:$cm_at||memory"
 pmem_add "$W/erofs-dax.img"
 FS="$FS
 erofs-dax|erofs|pmem:$PMEM_AT|dax=always|pmem-dax"
+[ -z "${BENCH_ROWS:-}" ] ||
+	FS=$(printf '%s\n' "$FS" | grep -E "^(sqfs-128K|$BENCH_ROWS)\|") ||
+	die "BENCH_ROWS='$BENCH_ROWS' matches no row"
 say "boots 2: measure $(echo "$FS" | wc -l) file systems, $boots boot(s), $jobs at a time ($(date -u +%T))"
 boot_config "FS='$FS'
 PMEM='$PMEM_AT $PMEM_BYTES'
@@ -393,6 +402,11 @@ echo
 } | awk -v CLOCK="$CLOCK" -f "$here/table.awk"
 cat "$W"/boot2-*.log | sed -n 's/^BENCH \([^ ]*\) error /\1 not measured: /p' | sort -u
 cramfs_notes "$W/boot2-1.log"
+if grep -q '^BENCH-INCORE axfs-xip-mem ' "$W/boot2-1.log"; then
+	echo
+	echo "axfs-xip-mem: the files with pages in the page cache after the programs (boot 1, KiB):"
+	sed -n 's/^BENCH-INCORE axfs-xip-mem /    /p' "$W/boot2-1.log"
+fi
 # erofs-dax must really be DAX: the guest said why not.
 if grep -h '^BENCH erofs-dax error' "$W"/boot2-*.log >&2; then
 	die "erofs-dax: DAX was not in effect (above); its row is not a DAX row"

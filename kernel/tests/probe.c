@@ -9,6 +9,12 @@
  *   probe pread FILE       pread() at and past EOF returns 0 at once
  *   probe mmap FILE        an mmap() of the file reads what read() reads,
  *                          and the rest of the last page is zero
+ *   probe cow FILE         a private writable mapping of FILE: pages
+ *                          written first (even pages) or read and then
+ *                          written (odd pages) hold the writes, the rest
+ *                          of each page and the other pages the file's
+ *                          bytes; the file and a fresh mapping are
+ *                          unchanged afterwards
  *   probe threads N DIR    N threads read every file under DIR in
  *                          different orders; all must see the same bytes
  *   probe xip FILE         map FILE read+exec, touch every page, print
@@ -33,6 +39,10 @@
  *                          (the NAME@ADDR images only), walk it, check the
  *                          expectation, print AXFS-RESULT lines; the
  *                          kernel log is appended to /tmp/dmesg.hostile
+ *   probe incore PATH...   the page cache each regular file (under each
+ *                          directory) holds, by mincore() of a mapping
+ *                          that is never touched: "KIB PATH" for each
+ *                          file with some, then "incore_kb=N files=M"
  *   probe first-output PROG ARGS...
  *                          run PROG, print "first_ms=F total_ms=T": the
  *                          time to its first byte of output and to its end
@@ -234,6 +244,58 @@ static int cmd_mmap(const char *file)
 		}
 	munmap(map, maplen);
 	close(fd);
+	free(data);
+	return failures != 0;
+}
+
+/* ---- copy on write of a private writable mapping -------------------------- */
+
+static int cmd_cow(const char *file)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len, maplen, i, pages;
+	unsigned char *data, *want, *map, *again;
+	int fd;
+
+	data = read_all(file, &len);
+	if (!data || !len) {
+		fail("read %s: %s", file, data ? "empty file" : strerror(errno));
+		return 1;
+	}
+	fd = open(file, O_RDONLY);
+	maplen = (len + pg - 1) / pg * pg;
+	pages = maplen / pg;
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	want = calloc(1, maplen);
+	if (map == MAP_FAILED || !want) {
+		fail("mmap %s: %s", file, strerror(errno));
+		return 1;
+	}
+	memcpy(want, data, len);
+	/* Page i: byte 8 * i of it written, first or after a read. */
+	for (i = 0; i < pages; i++) {
+		size_t at = i * pg + (8 * i) % pg;
+		volatile unsigned char *p = map + at;
+
+		if (i % 2)
+			(void)*p;
+		*p = (unsigned char)~want[at];
+		want[at] = (unsigned char)~want[at];
+	}
+	if (memcmp(map, want, maplen))
+		fail("%s: the private writable mapping does not hold what was written over the file%s", file, "");
+	munmap(map, maplen);
+	free(want);
+	again = read_all(file, &i);
+	if (!again || i != len || memcmp(again, data, len))
+		fail("%s: read() after the writes to a private mapping differs%s", file, "");
+	map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED || memcmp(map, data, len))
+		fail("%s: a fresh mapping after the writes differs%s", file, "");
+	if (map != MAP_FAILED)
+		munmap(map, maplen);
+	close(fd);
+	free(again);
 	free(data);
 	return failures != 0;
 }
@@ -571,6 +633,71 @@ static int cmd_walk(const char *dir)
 	return 0;
 }
 
+/* ---- page cache per file ---------------------------------------------------- */
+
+static long incore_kb, incore_files;
+
+static void incore(const char *path)
+{
+	long page = sysconf(_SC_PAGESIZE), resident = 0;
+	struct stat st;
+	unsigned char *vec;
+	size_t pages, i;
+	void *map;
+	int fd;
+
+	if (lstat(path, &st))
+		fail("lstat %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		struct dirent *e;
+		char sub[PATH_MAX];
+
+		if (!d)
+			fail("opendir %s: %s", path, strerror(errno));
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+			incore(sub);
+		}
+		closedir(d);
+		return;
+	}
+	if (!S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		fail("mmap %s: %s", path, strerror(errno));
+	pages = (st.st_size + page - 1) / page;
+	vec = malloc(pages);
+	if (!vec || mincore(map, st.st_size, vec))
+		fail("mincore %s: %s", path, strerror(errno));
+	for (i = 0; i < pages; i++)
+		resident += vec[i] & 1;
+	free(vec);
+	munmap(map, st.st_size);
+	close(fd);
+	if (resident) {
+		printf("%ld %s\n", resident * page / 1024, path);
+		incore_kb += resident * page / 1024;
+		incore_files++;
+	}
+}
+
+static int cmd_incore(int n, char **paths)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		incore(paths[i]);
+	printf("incore_kb=%ld files=%ld\n", incore_kb, incore_files);
+	return 0;
+}
+
 /* ---- corrupted images, one process for all of them ------------------------ */
 
 #define HOSTILE_MNT "/mnt/c"
@@ -856,6 +983,8 @@ int main(int argc, char **argv)
 		return cmd_pread(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "mmap"))
 		return cmd_mmap(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "cow"))
+		return cmd_cow(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "threads"))
 		return cmd_threads(atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "xip"))
@@ -868,8 +997,10 @@ int main(int argc, char **argv)
 		return cmd_walk(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "hostile"))
 		return cmd_hostile(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "incore"))
+		return cmd_incore(argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "first-output"))
 		return cmd_first_output(argv + 2);
-	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | threads N DIR | xip FILE | pagemap FILE BASE SIZE | memwrite FILE ADDR | walk DIR | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
+	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | cow FILE | threads N DIR | xip FILE | pagemap FILE BASE SIZE | memwrite FILE ADDR | walk DIR | incore PATH... | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
 	return 2;
 }

@@ -4,9 +4,11 @@
 # NAME|FSTYPE|SOURCE|MOUNT-OPTIONS|MEDIUM line per file system, RAND, and
 # PMEM ("BASE SIZE" of the pmem range, for the DAX check of the file
 # systems mounted with dax=always); /data/progs lists the programs started
-# cold.  With PROFILE=1: mount the
-# first one, run the programs with AXFS profiling on and print the profile
-# between AXFS-PROFILE markers; nothing is measured.  cramfs mounts are
+# cold.  With PROFILE=MODE (/proc/axfs/volumeN's "on" or "all"):
+# mount the first one, run the programs with AXFS profiling in that mode
+# and print the profile between AXFS-PROFILE markers; nothing is
+# measured.  After the programs, BENCH-INCORE lines name the files whose
+# pages are in the page cache, the most first.  cramfs mounts are
 # also compared with the source tree and checked for XIP (cramfs.sh).
 . /data/config
 . /tests/cramfs.sh
@@ -122,8 +124,8 @@ echo "$FS" | while IFS='|' read -r name fstype src opts medium; do
 	dev=$(source_of "$name" "$src") &&
 		mount -t "$fstype" -o "ro${opts:+,$opts}" "$dev" /mnt/b ||
 		{ echo "BENCH $name error mount -t $fstype -o ro${opts:+,$opts} $dev: $(dmesg | tail -n 2 | tr "\n" " ")"; continue; }
-	if [ "${PROFILE:-0}" = 1 ]; then
-		echo on >/proc/axfs/volume0 && echo clear >/proc/axfs/volume0
+	if [ -n "${PROFILE:-}" ]; then
+		echo "$PROFILE" >/proc/axfs/volume0 && echo clear >/proc/axfs/volume0
 		progs "$name" >/dev/null
 		echo off >/proc/axfs/volume0
 		echo "AXFS-PROFILE-BEGIN"
@@ -142,6 +144,7 @@ echo "$FS" | while IFS='|' read -r name fstype src opts medium; do
 	progs "$name"
 	sleep 1
 	echo "BENCH $name mem1 $(meminfo)"
+	probe incore /mnt/b | sort -rn | head -n 12 | sed "s|^|BENCH-INCORE $name |"
 	case ",$opts," in *,dax=always,*) dax_check "$name" ;; esac
 	[ "$fstype" = cramfs ] && cramfs_xipmaps "$name" "$src"
 	umount /mnt/b

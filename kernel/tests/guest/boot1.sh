@@ -34,6 +34,29 @@ cat $PROF >/tmp/exact.csv
 check "profiling: one count per faulted page, seed format ./dir/name,offset,count" \
 	sh -c 'sort /tmp/exact.csv | diff /tmp/exact.want -'
 
+# "all" counts the pages read() (here sendfile, through splice) copies
+# out as well; "on" counts faults only, so the second cat adds nothing.
+echo clear >$PROF && echo all >$PROF
+cat "/mnt/a/$F" >/dev/null
+echo on >$PROF
+cat "/mnt/a/$DEEP" >/dev/null
+echo off >$PROF
+cat $PROF >/tmp/reads.csv
+seq 0 16 | awk -v f="./$F" '{ print f "," $1 * 4096 ",1" }' >/tmp/reads.want
+check "profiling: \"all\" counts each page read once, \"on\" counts no reads" \
+	diff /tmp/reads.want /tmp/reads.csv
+# probe cow on a one-page file: two read()s, a fault in a private writable
+# mapping, one in a read-only mapping.  "on" counts the last only.
+cow_count() {	# cow_count MODE: the file's count after probe cow
+	echo clear >$PROF && echo "$1" >$PROF
+	probe cow "/mnt/a/$DEEP" >/dev/null 2>&1
+	echo off >$PROF
+	sed -n "s|^\./$DEEP,0,||p" $PROF
+}
+check "profiling: \"on\" counts faults of read-only mappings only, \"all\" reads and writable mappings too" \
+	test "$(cow_count on) $(cow_count all)" = "1 4"
+check "private writable mapping on virtio-blk: writes copied, the file unchanged" probe cow /mnt/a/bin/busybox
+
 echo clear >$PROF && echo on >$PROF
 sh /tests/workload.sh /mnt/a/bin/busybox >/tmp/workload.out 2>&1
 echo off >$PROF
@@ -149,6 +172,19 @@ probe pagemap /mnt/b/bin/busybox $PHYS_XIP $XIP_SIZE >/tmp/pagemap.out 2>&1
 XIP_BB_PAGES=$(sed -n 's/^pages=\([0-9]*\) .*/\1/p' /tmp/pagemap.out)
 check "physaddr: busybox mapped from the image's memory, not copied ($(head -n 1 /tmp/pagemap.out), $((XIP_BB_RSS_KB / 4)) not XIP)" \
 	grep -q "^pages=[0-9]* in_image=$((${XIP_BB_PAGES:-0} - XIP_BB_RSS_KB / 4))\$" /tmp/pagemap.out
+# read() copies XIP pages from the image, a private writable mapping
+# copies them on write from there too, and with no readahead on a memory
+# mount, faults and reads of the other pages do not read XIP ones around
+# them into the page cache: after busybox is mapped and every page
+# touched, mapped writable and written, then read whole, at most its
+# non-XIP pages are cached.
+sync && echo 3 >/proc/sys/vm/drop_caches
+probe xip /mnt/b/bin/busybox >/dev/null 2>&1
+check "physaddr: private writable mapping: writes copied, the file unchanged" probe cow /mnt/b/bin/busybox
+cat /mnt/b/bin/busybox >/dev/null
+probe incore /mnt/b/bin/busybox >/tmp/incore.out 2>&1
+check "physaddr: XIP pages read, mapped and copied on write without the page cache ($(tail -n 1 /tmp/incore.out), $XIP_BB_RSS_KB KiB not XIP)" \
+	sh -c "[ \$(sed -n 's/^incore_kb=\\([0-9]*\\) .*/\\1/p' /tmp/incore.out) -le $XIP_BB_RSS_KB ]"
 check "physaddr: mmap of compressed files through the page cache" \
 	sh -c 'for f in /mnt/b/sizes/*; do probe mmap "$f" || exit 1; done'
 check "physaddr: readdir, pread, st_blksize" \

@@ -215,6 +215,18 @@ ssize_t filemap_splice_read(struct file *in, loff_t *ppos,
 	kshim_die("filemap_splice_read is not part of the shim");
 }
 
+ssize_t copy_splice_read(struct file *in, loff_t *ppos,
+			 struct pipe_inode_info *pipe, size_t len,
+			 unsigned int flags)
+{
+	kshim_die("copy_splice_read is not part of the shim");
+}
+
+size_t copy_to_iter(const void *addr, size_t bytes, struct iov_iter *i)
+{
+	kshim_die("copy_to_iter is not part of the shim");
+}
+
 const struct inode_operations page_symlink_inode_operations;
 
 int lookup_bdev(const char *path, dev_t *dev)

@@ -147,6 +147,7 @@ static inline u64 div_u64(u64 dividend, u32 divisor) { return dividend / divisor
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 #define PAGE_ALIGNED(addr)	(((unsigned long)(addr) & (PAGE_SIZE - 1)) == 0)
+#define offset_in_page(p)	((unsigned long)(p) & ~PAGE_MASK)
 #define NSEC_PER_SEC	1000000000L
 #define MAX_LFS_FILESIZE	((loff_t)LLONG_MAX)
 
@@ -197,10 +198,6 @@ void kfree(const void *p);
 #define kvfree(p)		kfree(p)
 /* Make the n-th allocation from now fail (n = 0: the next); -1: none. */
 void kshim_fail_alloc(long n);
-
-static inline void cond_resched(void)
-{
-}
 
 /* A mutex that must be taken and released in turn. */
 struct mutex {
@@ -302,9 +299,51 @@ struct inode_operations {
 	const char *(*get_link)(struct dentry *, struct inode *, void *);
 };
 
-struct kiocb;
-struct iov_iter;
 struct pipe_inode_info;
+
+/*
+ * read_iter (kernel/xip.c) is not driven by the fuzz target, which reads
+ * through read_folio: enough of struct kiocb and iov_iter to compile it,
+ * and stand-ins that die if called.
+ */
+struct kiocb {
+	struct file *ki_filp;
+	loff_t ki_pos;
+};
+
+struct iov_iter {
+	size_t count;
+};
+
+static inline size_t iov_iter_count(const struct iov_iter *i)
+{
+	return i->count;
+}
+
+static inline void iov_iter_truncate(struct iov_iter *i, u64 count)
+{
+	if (i->count > count)
+		i->count = count;
+}
+
+static inline void iov_iter_reexpand(struct iov_iter *i, size_t count)
+{
+	i->count = count;
+}
+
+size_t copy_to_iter(const void *addr, size_t bytes, struct iov_iter *i);
+
+#define current	NULL
+
+static inline bool fatal_signal_pending(void *task)
+{
+	(void)task;
+	return false;
+}
+
+static inline void cond_resched(void)
+{
+}
 
 struct file_operations {
 	loff_t (*llseek)(struct file *, loff_t, int);
@@ -439,6 +478,9 @@ ssize_t generic_file_splice_read(struct file *in, loff_t *ppos,
 ssize_t filemap_splice_read(struct file *in, loff_t *ppos,
 			    struct pipe_inode_info *pipe, size_t len,
 			    unsigned int flags);
+ssize_t copy_splice_read(struct file *in, loff_t *ppos,
+			 struct pipe_inode_info *pipe, size_t len,
+			 unsigned int flags);
 ssize_t generic_read_dir(struct file *file, char *buf, size_t len,
 			 loff_t *pos);
 extern const struct inode_operations page_symlink_inode_operations;

@@ -4,8 +4,8 @@
  * ("axfs mkfs: cannot open 'x': reason"), verbosity, exit codes, the
  * library logger, --version, and checked stdout.
  */
-#ifndef AXFS_CMD_COMMON_H
-#define AXFS_CMD_COMMON_H
+#ifndef CMD_COMMON_H
+#define CMD_COMMON_H
 
 #include <stdio.h>
 #include "axfs_error.h"

@@ -10,8 +10,8 @@
  * (CMD_OPTS_PROGRESS, CMD_OPTS_END; CMD_OPTS_IMAGE in image_operands.h)
  * that each table includes.
  */
-#ifndef AXFS_CMD_OPTIONS_H
-#define AXFS_CMD_OPTIONS_H
+#ifndef CMD_OPTIONS_H
+#define CMD_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * fsck_data.h - what fsck_data.c (nodes and where they point) shares with
  * fsck_deep.c (inflating every cblock on a pool of threads).
  */
-#ifndef AXFS_FSCK_DATA_H
-#define AXFS_FSCK_DATA_H
+#ifndef LIBAXFSIMG_FSCK_FSCK_DATA_H
+#define LIBAXFSIMG_FSCK_FSCK_DATA_H
 
 #include <stdint.h>
 #include "internal.h"

@@ -9,8 +9,8 @@
  * offsets, table entries) and fsck_path.c (inodes' names and paths).  Nothing here is exported: functions are
  * fsck_*, not axfs_*.
  */
-#ifndef AXFS_FSCK_INTERNAL_H
-#define AXFS_FSCK_INTERNAL_H
+#ifndef LIBAXFSIMG_FSCK_INTERNAL_H
+#define LIBAXFSIMG_FSCK_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -272,7 +272,7 @@ int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first);
  * (p, len).  Open, then load; close after either (also when they fail). */
 struct fsck_input {
 	int fd;
-	const char *name;	/* path, or AXFS_STDIN_NAME for "-" */
+	const char *name;	/* path, or IMAGE_INPUT_STDIN_NAME for "-" */
 	uint64_t len;
 	int is_device;
 	int is_file;		/* a regular file: copied, never mapped */

@@ -85,7 +85,7 @@ int pack_skip(struct packer *pk, void *h, uint64_t len)
 static const unsigned char zero_page[AXFS_PAGE_SIZE];
 
 /* Sends page p of master m (node `node`, bytes d) where the plan says. */
-static int store_page(struct packer *pk, struct axfs_tree_entry *m,
+static int store_page(struct packer *pk, struct tree_entry *m,
 		      uint64_t p, uint64_t node, const unsigned char *d,
 		      size_t len)
 {
@@ -93,9 +93,9 @@ static int store_page(struct packer *pk, struct axfs_tree_entry *m,
 		return pack_xip_add(pk, node, d, len);
 	if (m->want_compress == 0)
 		return pack_raw_add(pk, node, d, len, m, p,
-				    AXFS_WHY_UNCOMPRESSED);
-	if (len < AXFS_PAGE_SIZE && len <= AXFS_PACK_TAIL_MAX)
-		return pack_raw_add(pk, node, d, len, m, p, AXFS_WHY_TAIL);
+				    TREE_WHY_UNCOMPRESSED);
+	if (len < AXFS_PAGE_SIZE && len <= PACK_TAIL_MAX)
+		return pack_raw_add(pk, node, d, len, m, p, TREE_WHY_TAIL);
 	if (len == AXFS_PAGE_SIZE && pk->share_pages)
 		return pack_dedup_page(pk, m, p, node, d);
 	return pack_cblock_add(pk, node, d, len, m, p);
@@ -108,7 +108,7 @@ static int store_page(struct packer *pk, struct axfs_tree_entry *m,
  * cost.  XIP pages and pages of an uncompressed file are stored as their
  * plan says (the format holds their bytes), from a static zero page.
  */
-static int store_hole(struct packer *pk, struct axfs_tree_entry *m,
+static int store_hole(struct packer *pk, struct tree_entry *m,
 		      uint64_t p, uint64_t k)
 {
 	uint64_t q = p, end = p + k;
@@ -142,7 +142,7 @@ static int store_hole(struct packer *pk, struct axfs_tree_entry *m,
 /* Stores the pages of master m as the plan says; nodes are allocated. */
 int pack_file_pages(struct packer *pk, struct freader *r)
 {
-	struct axfs_tree_entry *m = r->m;
+	struct tree_entry *m = r->m;
 	uint64_t n = npages_of(m), first;
 	int rc;
 
@@ -191,7 +191,7 @@ int pack_file_pages(struct packer *pk, struct freader *r)
 	return 0;
 }
 
-int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m)
+int pack_file_stream(struct packer *pk, struct tree_entry *m)
 {
 	struct freader r = { .pk = pk, .m = m };
 	int rc;
@@ -207,9 +207,9 @@ int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m)
 
 /* A file whose size another has: share the nodes of an identical earlier
  * file (pack_dedup.c) or store it. */
-int pack_file_dedup(struct packer *pk, struct axfs_tree_entry *m)
+int pack_file_dedup(struct packer *pk, struct tree_entry *m)
 {
-	struct axfs_tree_entry *twin;
+	struct tree_entry *twin;
 	uint64_t key = pack_dedup_key_init();
 	void *h = NULL;
 	int rc;

@@ -25,7 +25,7 @@ int pack_read_full(struct packer *pk, void *h, unsigned char *buf,
 	return 0;
 }
 
-int pack_data_open(struct packer *pk, struct axfs_tree_entry *m, void **h)
+int pack_data_open(struct packer *pk, struct tree_entry *m, void **h)
 {
 	*h = NULL;
 	return pk->src->ops->data_open(pk->src, &m->data, h, pk->err);
@@ -38,7 +38,7 @@ void pack_data_close(struct packer *pk, void *h)
 }
 
 /* After `size` bytes: the data must end here. */
-int pack_expect_eof(struct packer *pk, struct axfs_tree_entry *m, void *h)
+int pack_expect_eof(struct packer *pk, struct tree_entry *m, void *h)
 {
 	unsigned char b;
 	size_t got;
@@ -52,7 +52,7 @@ int pack_expect_eof(struct packer *pk, struct axfs_tree_entry *m, void *h)
 	return 0;
 }
 
-int pack_shrank(struct packer *pk, struct axfs_tree_entry *m)
+int pack_shrank(struct packer *pk, struct tree_entry *m)
 {
 	return pack_err_path(pk, AXFS_ERR_IO, 0, m,
 			"the file shrank while it was being read");

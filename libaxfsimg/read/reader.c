@@ -333,7 +333,7 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 				      "0x%08x): not an AXFS image", s->magic,
 				      AXFS_MAGIC);
 	if (img->lenient) {
-		img->cblock_ok = cb > 0 && cb <= AXFS_READER_MAX_CBLOCK_LENIENT;
+		img->cblock_ok = cb > 0 && cb <= READER_MAX_CBLOCK_LENIENT;
 		img->limit = img->file_size;
 		return 0;
 	}
@@ -483,12 +483,12 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 
 	if (!region_is_loaded(img, r) || ri->size == 0)
 		return 0;
-	if (ri->size > AXFS_READER_MAX_INCORE)
+	if (ri->size > READER_MAX_INCORE)
 		return reader_img_err(img, err, AXFS_ERR_LIMIT,
 				     d + AXFS_RD_SIZE, "region '%s' is %" PRIu64
 				     " bytes; this reader loads at most %llu",
 				     axfs_region_name(r), ri->size,
-				     AXFS_READER_MAX_INCORE);
+				     READER_MAX_INCORE);
 	if (!img->lenient &&
 	    ri->size > budget_region_max(r, img->sb.files, img->sb.blocks))
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
@@ -921,7 +921,7 @@ void axfs_image_close(struct axfs_image *img)
 {
 	if (!img)
 		return;
-	for (size_t i = 0; i < AXFS_READER_CBLOCK_CACHE; i++)
+	for (size_t i = 0; i < READER_CBLOCK_CACHE; i++)
 		free(img->cblk[i].data);
 	free(img->cin);
 	libdeflate_free_decompressor(img->ld);

@@ -291,20 +291,20 @@ int axfs_image_cblock(struct axfs_image *img, uint64_t c, uint8_t *out,
 /* The cache entry holding cblock c, inflating it into the least
  * recently used entry on a miss (see struct axfs_image). */
 static int cached_cblock(struct axfs_image *img, uint64_t c,
-			 struct axfs_cblock_cache **out,
+			 struct reader_cblock_cache **out,
 			 struct axfs_error *err)
 {
-	struct axfs_cblock_cache *e = &img->cblk[0];
+	struct reader_cblock_cache *e = &img->cblk[0];
 	size_t n = img->sb.cblock_size ?
-		   AXFS_READER_CACHE_BYTES / img->sb.cblock_size : 2;
+		   READER_CACHE_BYTES / img->sb.cblock_size : 2;
 	int rc;
 
 	if (n < 2)
 		n = 2;
-	if (n > AXFS_READER_CBLOCK_CACHE)
-		n = AXFS_READER_CBLOCK_CACHE;
+	if (n > READER_CBLOCK_CACHE)
+		n = READER_CBLOCK_CACHE;
 	for (size_t i = 0; i < n; i++) {
-		struct axfs_cblock_cache *k = &img->cblk[i];
+		struct reader_cblock_cache *k = &img->cblk[i];
 
 		if (k->valid && k->index == c) {
 			k->used = ++img->cblk_clock;
@@ -334,9 +334,9 @@ static int cached_cblock(struct axfs_image *img, uint64_t c,
 /* Cblock c inflated, from the shared pool when the handle has one and a
  * slot is free there, else from the handle's own cache. */
 static int get_cblock(struct axfs_image *img, uint64_t c,
-		      struct axfs_cblock_ref *ref, struct axfs_error *err)
+		      struct reader_cblock_ref *ref, struct axfs_error *err)
 {
-	struct axfs_cblock_cache *e = NULL;
+	struct reader_cblock_cache *e = NULL;
 	int rc;
 
 	ref->slot = NULL;
@@ -367,7 +367,7 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		return rc;
 	if (loc.type == AXFS_NODE_COMPRESSED) {
 		size_t room = img->sb.cblock_size - loc.cnode_offset;
-		struct axfs_cblock_ref cb;
+		struct reader_cblock_ref cb;
 		size_t want;
 
 		rc = get_cblock(img, loc.cblock, &cb, err);

@@ -134,6 +134,37 @@ test_expect_success 'every axfs_ function of the library is exported' '
 	{ ! test -s axfs_private || { echo "not exported:"; cat axfs_private; false; }; }
 '
 
+# The same for names the compiler sees: a struct, union or enum tag, an
+# enumerator, a typedef or a macro that a private file defines takes its
+# unit's prefix, unless include/axfs/ declares it (an opaque public type is
+# defined privately); kernel/ keeps the driver's names.
+test_expect_success 'no private file defines a type, constant or macro with the axfs_ prefix' '
+	python3 "$top/tests/tools/private_names.py" "$top" >names.out ||
+		{ cat names.out; false; } &&
+	grep -q "^[1-9][0-9]* private files, [1-9][0-9]* public names defined privately\$" names.out
+'
+
+test_expect_success 'the private-name check finds a tag, an enumerator, a typedef and a macro' '
+	mkdir -p fake/include/axfs fake/libaxfsimg/unit &&
+	printf "struct axfs_public;\n#define AXFS_FORMAT_MAGIC 1\n" >fake/include/axfs/axfs_x.h &&
+	cat >fake/libaxfsimg/unit/internal.h <<-\EOF &&
+	struct axfs_public { int a; };
+	struct axfs_private { int a; };
+	enum unit_kind { UNIT_A, AXFS_KIND_B = 2 };
+	typedef int (*axfs_fn)(void);
+	#define AXFS_LIMIT 4 /* "#define AXFS_IN_COMMENT" */
+	static const char *s = "struct axfs_in_string {";
+	EOF
+	test_must_fail python3 "$top/tests/tools/private_names.py" fake >fake.out &&
+	cat >fake.want <<-\EOF &&
+	private name with the exported prefix: libaxfsimg/unit/internal.h:2: axfs_private
+	private name with the exported prefix: libaxfsimg/unit/internal.h:3: AXFS_KIND_B
+	private name with the exported prefix: libaxfsimg/unit/internal.h:4: axfs_fn
+	private name with the exported prefix: libaxfsimg/unit/internal.h:5: AXFS_LIMIT
+	EOF
+	test_cmp fake.want fake.out
+'
+
 test_expect_success 'every exported symbol is declared in an installed header' '
 	bad=0 &&
 	while read -r s; do

@@ -2,12 +2,13 @@
 /*
  * fsck/internal.h - shared state of the image checker.  fsck.c runs the
  * phases (fsck_super.c: superblock, descriptors, regions, counts, cblocks,
- * slack; fsck_tree.c: inodes, names, directories; fsck_data.c and
- * fsck_deep.c: nodes, XIP pages, cblocks, byte-aligned data) on the view
- * fsck_input.c makes; the phases use the helpers fsck_report.c (check
- * table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
- * offsets, table entries) and fsck_path.c (inodes' names and paths).  Nothing here is exported: functions are
- * fsck_*, not axfs_*.
+ * slack; fsck_tree.c: inodes, names, directories; fsck_data.c: nodes, XIP
+ * pages, cblocks, byte-aligned data, with fsck_deep.c for --deep and
+ * fsck_sink.c for what both use, see fsck_data.h) on the view fsck_input.c
+ * makes; the phases use the helpers fsck_report.c (check table,
+ * findings), fsck_alloc.c (memory), fsck_tables.c (zlib, offsets, table
+ * entries) and fsck_path.c (inodes' names and paths).  Nothing here is
+ * exported: functions are fsck_*, not axfs_*.
  */
 #ifndef LIBAXFSIMG_FSCK_INTERNAL_H
 #define LIBAXFSIMG_FSCK_INTERNAL_H

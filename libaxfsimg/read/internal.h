@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * read/internal.h - the private state of an open image, shared by
- * reader.c (open, validation, tables, inodes), reader_data.c (pages,
- * cblocks) and reader_walk.c (lookup, walk).  Not installed.
+ * reader.c (open, validation, tables, inodes), reader_data.c (pages, a
+ * handle's cache of cblocks), reader_cblock.c (one cblock: its bounds and
+ * inflate), cblock_pool.c (cblocks shared by threads) and reader_walk.c
+ * (lookup, walk).  Not installed.
  */
 #ifndef LIBAXFSIMG_READ_INTERNAL_H
 #define LIBAXFSIMG_READ_INTERNAL_H
@@ -78,7 +80,7 @@ struct axfs_image {
 	} cblk[READER_CBLOCK_CACHE];
 	uint64_t cblk_clock;
 	uint8_t *cin;			/* cblock_size bytes, compressed */
-	/* Inflates cblocks (reader_data.c); allocated at the first, one
+	/* Inflates cblocks (reader_cblock.c); allocated at the first, one
 	 * per handle since a handle is used by one thread at a time. */
 	struct libdeflate_decompressor *ld;
 	/* A clone (axfs_image_clone) shares the parent's descriptors and
@@ -106,6 +108,15 @@ int reader_table_get(const struct axfs_image *img, enum axfs_region r,
 /* Fails with the stored reason when region r could not be loaded. */
 int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
 			 struct axfs_error *err);
+/* Reads [off, off+len) of data region r, from memory if it is loaded;
+ * the caller has checked off + len against the region's size. */
+int reader_region_read(struct axfs_image *img, enum axfs_region r,
+		       uint64_t off, void *buf, size_t len,
+		       struct axfs_error *err);
+/* Where cblock c lies in the compressed region, [*start, *end), checked
+ * (reader_cblock.c, with axfs_image_cblock()). */
+int reader_cblock_bounds(struct axfs_image *img, uint64_t c, uint64_t *start,
+			 uint64_t *end, struct axfs_error *err);
 /* Inflates a zlib stream that must end (Z_STREAM_END) within out_len
  * bytes; *got = inflated length.  A stream that needs more room fails. */
 int reader_inflate(const struct axfs_image *img, const uint8_t *in,

@@ -7,7 +7,7 @@
  * 14 byte tables into memory (inflating those stored compressed, which
  * must inflate to exactly their size), and only then hand out inodes.
  * Every later table index and offset is checked where it is used
- * (reader_data.c, reader_walk.c).  Errors name the byte offset of the
+ * (reader_data.c, reader_cblock.c, reader_walk.c).  Errors name the byte offset of the
  * field at fault.
  *
  * The 2008 driver checks almost nothing (axfs(5), READING AN IMAGE
@@ -233,6 +233,23 @@ int reader_table_get(const struct axfs_image *img, enum axfs_region r,
 				      axfs_region_name(r), img->entries[r]);
 	*val = ri->depth ? axfs_bytetable_get(ri->data, ri->depth, i) : 0;
 	return 0;
+}
+
+/* Reads [off, off+len) of a data region, from memory if it is loaded.
+ * The caller has checked off + len <= the region's size. */
+int reader_region_read(struct axfs_image *img, enum axfs_region r,
+		       uint64_t off, void *buf, size_t len,
+		       struct axfs_error *err)
+{
+	const struct axfs_region_info *ri = &img->reg[r];
+
+	if (len == 0)
+		return 0;
+	if (ri->data) {
+		memcpy(buf, ri->data + off, len);
+		return 0;
+	}
+	return axfs_image_pread(img, buf, len, ri->fsoffset + off, err);
 }
 
 int axfs_image_table(struct axfs_image *img, enum axfs_region r, uint64_t i,

@@ -14,7 +14,7 @@
  *                 batches, the compression threads and the commit queue
  *                 that writes results to the spools and node tables in the
  *                 order they were handed over;
- *   pack_read.c   a file's data read through the source;
+ *   pack_read.c   a file's data read through the source, holes skipped;
  *   pack_util.c   errors, progress, arrays, node allocation, reasons.
  */
 #ifndef LIBAXFSIMG_PACK_INTERNAL_H
@@ -195,12 +195,14 @@ int pack_read_full(struct packer *pk, void *h, unsigned char *buf,
 int pack_data_open(struct packer *pk, struct tree_entry *m, void **h);
 void pack_data_close(struct packer *pk, void *h);
 int pack_expect_eof(struct packer *pk, struct tree_entry *m, void *h);
-
-/* pack_data.c: storing a file's pages. */
-int pack_file_pages(struct packer *pk, struct freader *r);
+/* The hole at h's position (at most max bytes; 0: data, or the source
+ * knows no holes) and the data after it; skipping it. */
 int pack_hole_at(struct packer *pk, void *h, uint64_t max, uint64_t *len,
 		 uint64_t *data);
 int pack_skip(struct packer *pk, void *h, uint64_t len);
+
+/* pack_data.c: storing a file's pages. */
+int pack_file_pages(struct packer *pk, struct freader *r);
 int pack_file_stream(struct packer *pk, struct tree_entry *m);
 int pack_file_dedup(struct packer *pk, struct tree_entry *m);
 

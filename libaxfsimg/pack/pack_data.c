@@ -50,36 +50,6 @@ static int freader_page(struct freader *r, size_t len, const unsigned char **out
 	return 0;
 }
 
-/* ---- holes ------------------------------------------------------------ */
-
-/* The hole at h's position, at most max bytes: 0 when data is there or
- * the source knows no holes (its bytes are then read); *data (may be
- * NULL): the data bytes after it, 0 when unknown. */
-int pack_hole_at(struct packer *pk, void *h, uint64_t max, uint64_t *len,
-		 uint64_t *data)
-{
-	uint64_t d = 0;
-	int rc;
-
-	*len = 0;
-	if (data)
-		*data = 0;
-	if (!pk->src->ops->data_hole || !pk->src->ops->data_skip || !max)
-		return 0;
-	if ((rc = pk->src->ops->data_hole(pk->src, h, len, &d, pk->err)) < 0)
-		return rc;
-	if (*len > max)
-		*len = max;
-	if (data)
-		*data = d;
-	return 0;
-}
-
-int pack_skip(struct packer *pk, void *h, uint64_t len)
-{
-	return pk->src->ops->data_skip(pk->src, h, len, pk->err);
-}
-
 /* ---- storing a file --------------------------------------------------- */
 
 static const unsigned char zero_page[AXFS_PAGE_SIZE];

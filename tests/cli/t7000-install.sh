@@ -134,6 +134,22 @@ test_expect_success 'every axfs_ function of the library is exported' '
 	{ ! test -s axfs_private || { echo "not exported:"; cat axfs_private; false; }; }
 '
 
+# A phase never calls back into its orchestrator, nor two helper files
+# into each other (libaxfsimg/README.md): no loop in the graph of which
+# object of the archive calls which.
+test_expect_success 'calls between the files of the library run one way' '
+	nm -A "$D/usr/lib/libaxfsimg.a" >lib.nm &&
+	python3 "$top/tests/tools/call_cycles.py" <lib.nm >cycles.out ||
+		{ cat cycles.out; false; } &&
+	grep -q "^[1-9][0-9]* files, [1-9][0-9]* calls\$" cycles.out &&
+	printf "%s\n" "l.a:a.o:0000 T f" "l.a:a.o:     U g" "l.a:b.o:0000 T g" \
+		"l.a:b.o:     U h" "l.a:c.o:0000 T h" "l.a:c.o:     U f" \
+		"l.a:d.o:     U f" >loop.nm &&
+	test_must_fail python3 "$top/tests/tools/call_cycles.py" <loop.nm >loop.out &&
+	echo "files that call each other: a.o b.o c.o" >loop.want &&
+	test_cmp loop.want loop.out
+'
+
 # The same for names the compiler sees: a struct, union or enum tag, an
 # enumerator, a typedef or a macro that a private file defines takes its
 # unit's prefix, unless include/axfs/ declares it (an opaque public type is

@@ -433,6 +433,7 @@ test_expect_success BASH 'the installed bash completion completes commands and o
 		c axfs fsck -p --fa
 		c axfs merge-profile -m \"\"
 		c axfs split -s --in
+		c mount.fuse.axfs img dir -
 	" >compl.out &&
 	sed -n 1p compl.out | grep -q "mkfs dump extract fsck merge-profile split" &&
 	sed -n 2p compl.out | grep -qx -- "--block-size" &&
@@ -440,7 +441,9 @@ test_expect_success BASH 'the installed bash completion completes commands and o
 	sed -n 4p compl.out | grep -q -- "--help" &&
 	sed -n 5p compl.out | grep -qx -- "--fast" &&
 	sed -n 6p compl.out | grep -qx -- "sum max" &&
-	sed -n 7p compl.out | grep -qx -- ""
+	sed -n 7p compl.out | grep -qx -- "" &&
+	sed -n 8p compl.out | grep -q -- "-N" &&
+	! sed -n 8p compl.out | grep -q -- "--store"
 '
 
 test_expect_success 'make uninstall removes everything it installed' '

@@ -411,20 +411,15 @@ struct cmd_step cmd_parse_options_in(int argc, char **argv,
 				     const struct cmd_usage *u,
 				     enum cmd_operands where)
 {
-	struct getopt_arrays a;
-	struct cmd_step step;
+	struct getopt_arrays a = { NULL, NULL };
+	struct cmd_step step = cmd_stop(EXIT_OPERATIONAL);
+	/* Where getopt's '-' hands the operands back, one by one. */
 	char **ops = calloc((size_t)argc + 1, sizeof(*ops));
 
-	if (!ops || build_arrays(opts, &a, where) < 0) {
-		if (ops) {
-			free(a.longopts);
-			free(a.optstring);
-		}
-		free(ops);
+	if (ops && build_arrays(opts, &a, where) == 0)
+		step = parse_with(argc, argv, opts, u, &a, ops);
+	else
 		cmd_error("out of memory");
-		return cmd_stop(EXIT_OPERATIONAL);
-	}
-	step = parse_with(argc, argv, opts, u, &a, ops);
 	free(a.longopts);
 	free(a.optstring);
 	free(ops);

@@ -177,7 +177,7 @@ $(AXFS): $(CMD_OBJS) $(LIBA)
 # Every tests/unit/*.c defines `Suite *suite_NAME(void)`; collect them.
 $(B)/tests/unit/suites.h: $(UNIT_SRCS) | $(UNIT_DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(Q)grep -ho 'Suite \*suite_[a-z0-9_]*(void)' $(UNIT_SRCS) | sed 's/.*\(suite_[a-z0-9_]*\).*/AXFS_SUITE(\1)/' | sort -u > $@.tmp && mv $@.tmp $@
+	$(Q)grep -ho 'Suite \*suite_[a-z0-9_]*(void)' $(UNIT_SRCS) | sed 's/.*\(suite_[a-z0-9_]*\).*/UNIT_SUITE(\1)/' | sort -u > $@.tmp && mv $@.tmp $@
 $(UNIT_OBJS): $(B)/tests/unit/suites.h | $(UNIT_DEPS_STAMP)
 
 $(UNIT): $(UNIT_OBJS) $(LIB_OBJS)

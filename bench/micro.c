@@ -55,10 +55,10 @@ struct spec {
 
 static int run(uint64_t n, struct times *tm)
 {
-	struct axfs_tree t;
+	struct tree t;
 	struct axfs_error err;
 	struct plan_opts po;
-	struct axfs_plan_stats ps;
+	struct plan_stats ps;
 	struct axfs_profile prof;
 	struct bytetable bt;
 	uint64_t dirs = n / 1000 + 1, *vals = NULL, pages = 0;
@@ -87,7 +87,7 @@ static int run(uint64_t n, struct times *tm)
 
 	t0 = cpu_now();
 	for (uint64_t i = 0; i < n; i++) {
-		struct axfs_src_entry e;
+		struct source_entry e;
 
 		memset(&e, 0, sizeof(e));
 		snprintf(path, sizeof(path), "d%llu/f%016llx",

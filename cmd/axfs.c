@@ -6,6 +6,7 @@
  *   axfs fsck ...          axfs-fsck ...        fsck.axfs ...
  *   axfs mount ...         axfs-mount ...       mount.fuse.axfs ...
  */
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "axfs_suggest.h"
 #include "common.h"
+#include "options.h"
 
 struct cmd_struct {
 	const char *name;
@@ -63,15 +65,36 @@ static int unknown_command(const char *name)
 	return EXIT_USAGE;
 }
 
-static void usage(FILE *f)
+/* axfs's own options, before the command: the command's follow it. */
+static const struct cmd_opt options[] = {
+	{ CMD_ROW(CMD_KIND_HELP, 'h', "help", NULL, NULL,
+		  "show this help and exit") },
+	{ CMD_CALLBACK('V', "version", NULL, NULL, cmd_opt_version,
+		       "show the version and exit") },
+	{ .kind = CMD_KIND_END },
+};
+
+/* The synopsis and the commands, from the table of commands. */
+static const struct cmd_usage *usage(void)
 {
-	fprintf(f, "usage: axfs [--version] [--help] <command> [<args>]\n\n"
-		   "Build, inspect, check and tune AXFS images.\n\n"
-		   "Commands:\n");
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "   %-14s %s\n", commands[i].name,
-			commands[i].summary);
-	fprintf(f, "\nSee 'axfs <command> --help' and axfs(1).\n");
+	static char text[2048];
+	static const struct cmd_usage u = {
+		text, "\nSee 'axfs <command> --help' and axfs(1).\n",
+	};
+	size_t n;
+
+	n = (size_t)snprintf(text, sizeof(text),
+			     "usage: axfs [--version] [--help] <command> "
+			     "[<args>]\n\n"
+			     "Build, inspect, check and tune AXFS images.\n\n"
+			     "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS && n < sizeof(text); i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "   %-14s %s\n", commands[i].name,
+				      commands[i].summary);
+	if (n < sizeof(text))
+		snprintf(text + n, sizeof(text) - n, "\nOptions:\n");
+	return &u;
 }
 
 static int run(const struct cmd_struct *c, int argc, char **argv)
@@ -90,6 +113,7 @@ int main(int argc, char **argv)
 {
 	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
 	const struct cmd_struct *c;
+	struct cmd_step step;
 
 	base = base ? base + 1 : (argv[0] ? argv[0] : "axfs");
 
@@ -103,35 +127,34 @@ int main(int argc, char **argv)
 	if (strcmp(base, "mount.fuse.axfs") == 0)
 		return run(find_command("mount"), argc, argv);
 
-	if (argc < 2) {
-		usage(stderr);
+	cmd_name = "axfs";
+	step = cmd_parse_options_in(argc, argv, options, usage(),
+				    CMD_OPERANDS_LAST);
+	if (step.stop)
+		return step.exit_code;
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		cmd_fprint_help(stderr, options, usage());
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			char *args[] = { argv[2], (char *)"--help", NULL };
+	if (strcmp(argv[0], "help") == 0) {
+		char *args[] = { argv[1], (char *)"--help", NULL };
 
-			if (argc > 3) {
-				cmd_name = "axfs";
-				cmd_error("'axfs help' takes one command, not '%s'",
-					  argv[3]);
-				return EXIT_USAGE;
-			}
-			c = find_command(argv[2]);
-			if (!c)
-				return unknown_command(argv[2]);
-			return run(c, 2, args);
+		if (argc == 1)
+			return cmd_print_help(options, usage());
+		if (argc > 2) {
+			cmd_error("'axfs help' takes one command, not '%s'",
+				  argv[2]);
+			return EXIT_USAGE;
 		}
-		usage(stdout);
-		return cmd_finish_stdout(EXIT_OK);
+		c = find_command(argv[1]);
+		if (!c)
+			return unknown_command(argv[1]);
+		return run(c, 2, args);
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		cmd_name = "axfs";
-		return cmd_print_version();
-	}
-	c = find_command(argv[1]);
+	c = find_command(argv[0]);
 	if (!c)
-		return unknown_command(argv[1]);
-	return run(c, argc - 1, argv + 1);
+		return unknown_command(argv[0]);
+	return run(c, argc, argv);
 }

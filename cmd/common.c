@@ -11,7 +11,6 @@
 
 #include "axfs_compressor.h"
 #include "escape.h"
-#include "axfs_policy.h"
 #include "progress.h"
 
 const char *cmd_name = "axfs";
@@ -179,17 +178,6 @@ static void logger_fn(void *ctx, enum axfs_log_level level, const char *msg)
 }
 
 const struct axfs_logger cmd_logger = { logger_fn, NULL };
-
-int cmd_parse_size(const char *s, unsigned long long *out)
-{
-	uint64_t v;
-	char why[128];
-
-	if (axfs_parse_size(s, &v, why, sizeof(why)) < 0)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 int cmd_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out)

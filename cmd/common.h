@@ -4,8 +4,8 @@
  * ("axfs mkfs: cannot open 'x': reason"), verbosity, exit codes, the
  * library logger, --version, and checked stdout.
  */
-#ifndef AXFS_CMD_COMMON_H
-#define AXFS_CMD_COMMON_H
+#ifndef CMD_COMMON_H
+#define CMD_COMMON_H
 
 #include <stdio.h>
 #include "axfs_error.h"
@@ -49,8 +49,6 @@ extern const struct axfs_logger cmd_logger;
 int cmd_color_enabled(FILE *f);
 const char *cmd_color(FILE *f, const char *sgr);
 
-/* Parses a size with units ("64KiB", "8M", "4096"); 0 on success. */
-int cmd_parse_size(const char *s, unsigned long long *out);
 /* Parses a non-negative integer; 0 on success. */
 int cmd_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out);

@@ -48,8 +48,8 @@ static const struct cmd_usage usage = {
 struct side {
 	const char *name;
 	const char *store;		/* --store-a/-b */
-	struct axfs_source *src;
-	struct axfs_tree tree;
+	struct source *src;
+	struct tree tree;
 	int have_tree;
 };
 
@@ -77,8 +77,8 @@ struct diff {
 
 static int load_side(struct side *s, const char *path)
 {
-	struct axfs_source_opts so;
-	struct axfs_src_entry ent;
+	struct source_opts so;
+	struct source_entry ent;
 	struct axfs_error err;
 	int rc;
 
@@ -118,17 +118,17 @@ static void free_side(struct side *s)
 	source_destroy(s->src);
 }
 
-static const struct axfs_tree_entry *data_of(const struct axfs_tree_entry *e)
+static const struct tree_entry *data_of(const struct tree_entry *e)
 {
 	return e->link_master ? e->link_master : e;
 }
 
 /* 0 same bytes, 1 different, -1 trouble (reported). */
-static int compare_data(struct diff *d, const struct axfs_tree_entry *ea,
-			const struct axfs_tree_entry *eb)
+static int compare_data(struct diff *d, const struct tree_entry *ea,
+			const struct tree_entry *eb)
 {
-	const struct axfs_tree_entry *ma = data_of(ea), *mb = data_of(eb);
-	struct axfs_source *sa = d->a.src, *sb = d->b.src;
+	const struct tree_entry *ma = data_of(ea), *mb = data_of(eb);
+	struct source *sa = d->a.src, *sb = d->b.src;
 	struct axfs_error err;
 	void *ha = NULL, *hb = NULL;
 	uint64_t left = ma->data.size;
@@ -185,8 +185,8 @@ out:
 }
 
 /* The change bits of two entries of one path, or -1 on trouble. */
-static int changes_of(struct diff *d, const struct axfs_tree_entry *a,
-		      const struct axfs_tree_entry *b)
+static int changes_of(struct diff *d, const struct tree_entry *a,
+		      const struct tree_entry *b)
 {
 	int ch = 0, rc;
 
@@ -216,7 +216,7 @@ static int changes_of(struct diff *d, const struct axfs_tree_entry *a,
 	return ch;
 }
 
-static void json_entry(const struct axfs_tree_entry *e)
+static void json_entry(const struct tree_entry *e)
 {
 	printf("{\"type\": ");
 	json_cstr(stdout, axfs_ftype_name(e->type));
@@ -235,8 +235,8 @@ static void json_entry(const struct axfs_tree_entry *e)
 }
 
 static void print_json(struct diff *d, const char *status,
-		       const struct axfs_tree_entry *a,
-		       const struct axfs_tree_entry *b, int ch)
+		       const struct tree_entry *a,
+		       const struct tree_entry *b, int ch)
 {
 	printf("%s\n    {\"path\": ", d->first ? "" : ",");
 	d->first = 0;
@@ -264,8 +264,8 @@ static void print_json(struct diff *d, const char *status,
 	printf("}");
 }
 
-static void print_text(struct diff *d, const struct axfs_tree_entry *a,
-		       const struct axfs_tree_entry *b, int ch)
+static void print_text(struct diff *d, const struct tree_entry *a,
+		       const struct tree_entry *b, int ch)
 {
 	const char *sep = ": ";
 
@@ -312,8 +312,8 @@ static void print_text(struct diff *d, const struct axfs_tree_entry *a,
 	printf("\n");
 }
 
-static void report(struct diff *d, const struct axfs_tree_entry *a,
-		   const struct axfs_tree_entry *b, int ch)
+static void report(struct diff *d, const struct tree_entry *a,
+		   const struct tree_entry *b, int ch)
 {
 	if (!a)
 		d->added++;
@@ -332,19 +332,19 @@ static void report(struct diff *d, const struct axfs_tree_entry *a,
 
 /* d->path (of length len) + "/" + the child's name. */
 static void child_path(struct diff *d, size_t len,
-		       const struct axfs_tree_entry *c)
+		       const struct tree_entry *c)
 {
 	snprintf(d->path + len, sizeof(d->path) - len, "%s%.*s",
 		 len == 1 ? "" : "/", (int)c->name_len, c->name);
 }
 
 /* Reports e and everything under it as only on one side. */
-static void report_subtree(struct diff *d, const struct axfs_tree_entry *e,
+static void report_subtree(struct diff *d, const struct tree_entry *e,
 			   int in_a, size_t len)
 {
 	report(d, in_a ? e : NULL, in_a ? NULL : e, 0);
 	for (size_t i = 0; i < e->nchildren; i++) {
-		const struct axfs_tree_entry *c = e->children[i];
+		const struct tree_entry *c = e->children[i];
 
 		child_path(d, len, c);
 		report_subtree(d, c, in_a, strlen(d->path));
@@ -352,8 +352,8 @@ static void report_subtree(struct diff *d, const struct axfs_tree_entry *e,
 	d->path[len] = '\0';
 }
 
-static int name_cmp(const struct axfs_tree_entry *a,
-		    const struct axfs_tree_entry *b)
+static int name_cmp(const struct tree_entry *a,
+		    const struct tree_entry *b)
 {
 	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
 	int r = memcmp(a->name, b->name, n);
@@ -364,8 +364,8 @@ static int name_cmp(const struct axfs_tree_entry *a,
 }
 
 /* Compares two entries of the same path, then their children. */
-static int walk(struct diff *d, const struct axfs_tree_entry *a,
-		const struct axfs_tree_entry *b, size_t len)
+static int walk(struct diff *d, const struct tree_entry *a,
+		const struct tree_entry *b, size_t len)
 {
 	size_t i = 0, j = 0;
 	int ch = changes_of(d, a, b);
@@ -388,12 +388,12 @@ static int walk(struct diff *d, const struct axfs_tree_entry *a,
 		return 0;
 	}
 	while (i < a->nchildren || j < b->nchildren) {
-		const struct axfs_tree_entry *ca = i < a->nchildren ?
+		const struct tree_entry *ca = i < a->nchildren ?
 			a->children[i] : NULL;
-		const struct axfs_tree_entry *cb = j < b->nchildren ?
+		const struct tree_entry *cb = j < b->nchildren ?
 			b->children[j] : NULL;
 		int r = !ca ? 1 : !cb ? -1 : name_cmp(ca, cb);
-		const struct axfs_tree_entry *c = r <= 0 ? ca : cb;
+		const struct tree_entry *c = r <= 0 ? ca : cb;
 
 		child_path(d, len, c);
 		if (r == 0) {

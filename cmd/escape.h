@@ -6,8 +6,8 @@
  * & co.) is escaped as a whole by common.c; lines on stdout that show a
  * name use these.
  */
-#ifndef AXFS_CMD_ESCAPE_H
-#define AXFS_CMD_ESCAPE_H
+#ifndef CMD_ESCAPE_H
+#define CMD_ESCAPE_H
 
 #include <stdio.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * cmd/extract_paths.h - axfs extract IMAGE DIR PATH...: which entries of
  * the image to write, for the tree (extract.c) and --tar (extract_tar.c).
  */
-#ifndef AXFS_CMD_EXTRACT_PATHS_H
-#define AXFS_CMD_EXTRACT_PATHS_H
+#ifndef CMD_EXTRACT_PATHS_H
+#define CMD_EXTRACT_PATHS_H
 
 #include <stddef.h>
 

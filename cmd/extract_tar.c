@@ -42,7 +42,7 @@ struct tar_out {
 	struct archive *a;
 	int fd;
 	int write_errno;		/* first write(2) failure, 0 if none */
-	struct axfs_source *src;
+	struct source *src;
 	const char *name;		/* for messages: FILE or "standard output" */
 	unsigned char *buf;
 	unsigned long long sockets;
@@ -93,7 +93,7 @@ static int tar_fail(struct tar_out *t, const char *what)
 	return -1;
 }
 
-static int copy_data(struct tar_out *t, const struct axfs_src_entry *ent)
+static int copy_data(struct tar_out *t, const struct source_entry *ent)
 {
 	struct axfs_error err;
 	void *h = NULL;
@@ -129,7 +129,7 @@ out:
 }
 
 static int write_entry(struct tar_out *t, struct archive_entry *e,
-		       const struct axfs_src_entry *ent)
+		       const struct source_entry *ent)
 {
 	int r;
 
@@ -166,7 +166,7 @@ static int write_entry(struct tar_out *t, struct archive_entry *e,
 }
 
 /* Points ent's hard link at what was written; 0, or -1 (reported). */
-static int relink(struct tar_out *t, struct axfs_src_entry *ent)
+static int relink(struct tar_out *t, struct source_entry *ent)
 {
 	struct relink *n;
 
@@ -199,7 +199,7 @@ static int relink(struct tar_out *t, struct axfs_src_entry *ent)
 static int write_all(struct tar_out *t)
 {
 	struct archive_entry *e = archive_entry_new();
-	struct axfs_src_entry ent;
+	struct source_entry ent;
 	struct axfs_error err;
 	int rc;
 
@@ -245,9 +245,9 @@ static int resolve_paths(struct extract_paths *sel, const char *image,
 int extract_tar(const char *image, const char *store, const char *file,
 		char **paths, int npaths)
 {
-	struct axfs_outfile of = { NULL, NULL, -1, 0 };
+	struct outfile of = { NULL, NULL, -1, 0 };
 	struct extract_paths sel;
-	struct axfs_source_opts so;
+	struct source_opts so;
 	struct axfs_error err;
 	struct tar_out t;
 	int to_stdout = strcmp(file, "-") == 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd/extract_tar.h - axfs extract --tar (cmd/extract_tar.c) */
-#ifndef AXFS_CMD_EXTRACT_TAR_H
-#define AXFS_CMD_EXTRACT_TAR_H
+#ifndef CMD_EXTRACT_TAR_H
+#define CMD_EXTRACT_TAR_H
 
 /* Writes IMAGE (STORE: its store segment, or NULL) as a pax archive to
  * FILE, "-" for standard output: only the subtrees the npaths PATHs name

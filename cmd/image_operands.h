@@ -7,8 +7,8 @@
  * command that reads images puts CMD_OPTS_IMAGE in its option table and
  * opens the image with cmd_image_operands() and cmd_open_image().
  */
-#ifndef AXFS_CMD_IMAGE_OPERANDS_H
-#define AXFS_CMD_IMAGE_OPERANDS_H
+#ifndef CMD_IMAGE_OPERANDS_H
+#define CMD_IMAGE_OPERANDS_H
 
 #include "options.h"
 

@@ -4,8 +4,8 @@
  * dump --inodes and ls: the ls -l mode string, the type names of --json,
  * and names with their non-printable bytes escaped.
  */
-#ifndef AXFS_CMD_LISTING_H
-#define AXFS_CMD_LISTING_H
+#ifndef CMD_LISTING_H
+#define CMD_LISTING_H
 
 #include <stdint.h>
 

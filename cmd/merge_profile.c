@@ -315,7 +315,7 @@ static int print_stats(const struct axfs_profile *p, size_t ninputs, int json)
  */
 static int write_output(const struct axfs_profile *p, const char *out)
 {
-	struct axfs_outfile of;
+	struct outfile of;
 	struct axfs_error err;
 	FILE *f;
 	int fd;

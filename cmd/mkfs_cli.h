@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd/mkfs_cli.h - axfs mkfs's command line: its option table, operands
  * and the checks made before anything is read or written */
-#ifndef AXFS_CMD_MKFS_CLI_H
-#define AXFS_CMD_MKFS_CLI_H
+#ifndef CMD_MKFS_CLI_H
+#define CMD_MKFS_CLI_H
 
 #include "axfs_build.h"
 #include "mkfs_exclude.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd/mkfs_exclude.h - mkfs --exclude and --exclude-from */
-#ifndef AXFS_CMD_MKFS_EXCLUDE_H
-#define AXFS_CMD_MKFS_EXCLUDE_H
+#ifndef CMD_MKFS_EXCLUDE_H
+#define CMD_MKFS_EXCLUDE_H
 
 #include <stddef.h>
 

@@ -34,8 +34,8 @@ static const char *human(uint64_t n, char *buf, size_t len)
 void mkfs_print_summary(FILE *f, const char *image,
 			const struct axfs_build_result *res, double seconds)
 {
-	const struct axfs_packed *p = &res->packed;
-	const struct axfs_layout *l = &res->layout;
+	const struct pack_result *p = &res->packed;
+	const struct write_layout *l = &res->layout;
 	uint64_t n[AXFS_NODE_TYPE_COUNT] = { 0 };
 	uint64_t data = 0;
 	char h1[32], h2[32], h3[32];
@@ -46,7 +46,7 @@ void mkfs_print_summary(FILE *f, const char *image,
 			n[p->node_type[i]]++;
 	/* The file data once per hard-link group, as the image stores it. */
 	for (size_t i = 0; i < res->tree.count; i++) {
-		const struct axfs_tree_entry *e = res->tree.by_ino[i];
+		const struct tree_entry *e = res->tree.by_ino[i];
 
 		if (e->type == AXFS_FT_REG &&
 		    (!e->link_master || e->link_master == e))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd/mkfs_summary.h - the few lines that end a plain axfs mkfs */
-#ifndef AXFS_CMD_MKFS_SUMMARY_H
-#define AXFS_CMD_MKFS_SUMMARY_H
+#ifndef CMD_MKFS_SUMMARY_H
+#define CMD_MKFS_SUMMARY_H
 
 #include <stdio.h>
 #include "axfs_build.h"

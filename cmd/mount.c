@@ -57,7 +57,8 @@ struct mnt {
 	const char *image, *store, *dir;
 	int foreground, debug, fake;
 	int helper;			/* invoked as mount.fuse.axfs */
-	unsigned long long cache, threads;
+	uint64_t cache;			/* -o cache= */
+	unsigned long long threads;
 	char *fuse_opts;		/* passed through to libfuse */
 	struct axfs_vfs *vfs;
 	int logged;			/* errors logged so far (atomic) */
@@ -321,51 +322,27 @@ static int mount_only_option(const char *o)
 	return strncmp(o, "x-", 2) == 0 || strncmp(o, "comment=", 8) == 0;
 }
 
-/* One -o OPTIONS argument: ours are taken, the rest passed on. */
-static struct cmd_step parse_options(struct mnt *m, char *list)
+/* -o cache=: at most 4GiB (take_size() has checked at least 1 byte). */
+static struct cmd_step check_cache(const struct cmd_opt *opt, const char *arg)
 {
-	char *save = NULL;
-
-	for (char *o = strtok_r(list, ",", &save); o;
-	     o = strtok_r(NULL, ",", &save)) {
-		if (strncmp(o, "store=", 6) == 0) {
-			m->store = o + 6;
-		} else if (strncmp(o, "cache=", 6) == 0) {
-			if (cmd_parse_size(o + 6, &m->cache) < 0 ||
-			    m->cache == 0 || m->cache > (4ull << 30))
-				return cmd_stop(cmd_usage_error(
-					"invalid cache size '%s': give 1 byte "
-					"to 4GiB, e.g. 64MiB", o + 6));
-		} else if (strncmp(o, "threads=", 8) == 0) {
-			if (cmd_parse_uint(o + 8, 1024, &m->threads) < 0 ||
-			    m->threads == 0)
-				return cmd_stop(cmd_usage_error(
-					"invalid number of threads '%s': use "
-					"1 to 1024", o + 8));
-		} else if (strcmp(o, "ro") == 0) {
-			continue;	/* always */
-		} else if (m->helper && mount_only_option(o)) {
-			continue;	/* rw: mount(8)'s default; still ro */
-		} else if (strcmp(o, "rw") == 0) {
-			return cmd_stop(cmd_usage_error(
-				"an AXFS image is read-only: option 'rw' is "
-				"not possible"));
-		} else if (strcmp(o, "debug") == 0) {
-			m->debug = m->foreground = 1;
-		} else if (pass_option(m, o) < 0) {
-			return cmd_stop(cmd_usage_error("out of memory"));
-		}
-	}
+	if (*(uint64_t *)opt->target > (4ull << 30))
+		return cmd_opt_bad_value(opt, arg, NULL);
 	return CMD_GO_ON;
 }
 
-/* -o OPTIONS; optarg is a word of argv, ours to cut at the commas. */
-static struct cmd_step opt_o(const struct cmd_opt *opt, const char *arg)
+/* -o rw: mount(8) passes it to its helper by default (the image is still
+ * mounted read-only); asked of axfs mount, it cannot be done. */
+static struct cmd_step opt_rw(const struct cmd_opt *opt, const char *arg)
 {
-	return parse_options(opt->target, (char *)arg);
+	const struct mnt *m = opt->target;
+
+	if (m->helper)
+		return CMD_GO_ON;
+	return cmd_stop(cmd_usage_error("an AXFS image is read-only: option "
+					"'rw' is not possible"));
 }
 
-/* -d: -f too. */
+/* -d, -o debug: -f too. */
 static struct cmd_step opt_debug(const struct cmd_opt *opt, const char *arg)
 {
 	struct mnt *m = opt->target;
@@ -374,61 +351,111 @@ static struct cmd_step opt_debug(const struct cmd_opt *opt, const char *arg)
 	return CMD_GO_ON;
 }
 
-/* mount.fuse.axfs SOURCE DIR [-fnsv] [-o OPTIONS] [-t TYPE]: mount(8)'s
- * calling convention, where -f means "fake" (do everything but mount). */
+/* A word of -o that is none of ours: mount(8)'s own are dropped (for the
+ * helper), the rest passed to libfuse (allow_other, fsname=...). */
+static struct cmd_step other_option(void *ctx, const char *word)
+{
+	struct mnt *m = ctx;
+
+	if (m->helper && mount_only_option(word))
+		return CMD_GO_ON;
+	if (pass_option(m, word) < 0)
+		return cmd_stop(cmd_usage_error("out of memory"));
+	return CMD_GO_ON;
+}
+
+/*
+ * One -o OPTIONS argument.  getopt cannot split mount(8)'s "a,b=c" list,
+ * so its words have a table of their own (the same rows and typed parsers
+ * as a command line, cmd_parse_suboptions()); the -o rows' help says what
+ * they are.
+ */
+static struct cmd_step parse_options(struct mnt *m, char *list)
+{
+	const struct cmd_opt subopts[] = {
+		{ CMD_STRING(0, "store", "FILE", &m->store, NULL) },
+		{ CMD_SIZE(0, "cache", "SIZE", &m->cache, NULL), .min = 1,
+		  .parse = check_cache, .bad = "invalid cache size '%s': give "
+		  "1 byte to 4GiB, e.g. 64MiB" },
+		{ CMD_COUNT(0, "threads", "N", &m->threads, 1, 1024, NULL),
+		  .bad = "invalid number of threads '%s': use 1 to 1024" },
+		/* Always read-only. */
+		{ CMD_ROW(CMD_KIND_FLAG, 0, "ro", NULL, NULL, NULL) },
+		{ CMD_CALLBACK(0, "rw", NULL, m, opt_rw, NULL) },
+		{ CMD_CALLBACK(0, "debug", NULL, m, opt_debug, NULL) },
+		{ .kind = CMD_KIND_END },
+	};
+
+	return cmd_parse_suboptions(list, subopts, other_option, m);
+}
+
+/* -o OPTIONS; optarg is a word of argv, ours to cut at the commas. */
+static struct cmd_step opt_o(const struct cmd_opt *opt, const char *arg)
+{
+	return parse_options(opt->target, (char *)arg);
+}
+
+/* The help of -o, for axfs mount and the helper. */
+#define HELP_O \
+	"comma-separated mount options: store=FILE (the store\nsegment), " \
+	"cache=SIZE (inflated cblocks kept, default\n32MiB), threads=N " \
+	"(requests served at once, default\n10), ro; others (allow_other, " \
+	"allow_root, fsname=...)\ngo to FUSE"
+
+static const struct cmd_usage helper_usage = {
+"usage: mount.fuse.axfs IMAGE DIR [-fnsv] [-o OPTIONS]\n"
+"\n"
+"The helper mount(8) runs for 'mount -t fuse.axfs IMAGE DIR' and fstab\n"
+"entries of type fuse.axfs: axfs mount with mount(8)'s calling convention.\n"
+"mount(8)'s own options (defaults, rw, user, nofail, x-*, ...) are dropped.\n"
+"\n",
+"\nSee axfs-mount(1).\n",
+};
+
+/* mount.fuse.axfs SOURCE DIR [-fnsv] [-o OPTIONS] [-t TYPE] [-N NS]:
+ * mount(8)'s calling convention, options after the operands, where -f
+ * means "fake" (do everything but mount). */
 static struct cmd_step parse_helper(struct mnt *m, int argc, char **argv)
 {
-	struct cmd_step step;
-	int pos = 0;
+	const char *type = NULL, *ns = NULL;
+	const struct cmd_opt options[] = {
+		{ CMD_CALLBACK('o', NULL, "OPTIONS", m, opt_o, HELP_O) },
+		{ CMD_FLAG('f', NULL, &m->fake, 1,
+			   "fake: check the image, do not mount") },
+		{ CMD_IGNORED('n', "ignored (mount(8): no mtab entry)") },
+		{ CMD_IGNORED('s', "ignored (mount(8): sloppy)") },
+		{ CMD_FLAG('v', NULL, &cmd_verbosity, 2, CMD_HELP_VERBOSE) },
+		{ CMD_STRING('t', NULL, "TYPE", &type,
+			     "ignored (mount(8): the type, fuse.axfs)") },
+		{ CMD_STRING('N', NULL, "NS", &ns,
+			     "ignored (mount(8): a mount namespace)") },
+		{ CMD_ROW(CMD_KIND_HELP, 'h', "help", NULL, NULL,
+			  "show this help and exit") },
+		{ CMD_CALLBACK('V', "version", NULL, NULL, cmd_opt_version,
+			       "show the version and exit") },
+		{ .kind = CMD_KIND_END },
+	};
+	struct cmd_step step = cmd_parse_options_in(argc, argv, options,
+						    &helper_usage,
+						    CMD_OPERANDS_ANYWHERE);
+	int n = argc - optind;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "-o") == 0 || strcmp(a, "-t") == 0 ||
-		    strcmp(a, "-N") == 0) {
-			if (++i >= argc)
-				return cmd_stop(cmd_usage_error("option '%s' "
-								"needs a value",
-								a));
-			if (a[1] == 'o' &&
-			    (step = parse_options(m, argv[i])).stop)
-				return step;
-		} else if (a[0] == '-' && a[1]) {
-			for (const char *f = a + 1; *f; f++) {
-				if (*f == 'f')
-					m->fake = 1;
-				else if (*f == 'v')
-					cmd_verbosity = 2;
-				else if (*f != 'n' && *f != 's')
-					return cmd_stop(cmd_usage_error(
-						"invalid option -- '%c'", *f));
-			}
-		} else if (pos == 0) {
-			m->image = a;
-			pos++;
-		} else if (pos == 1) {
-			m->dir = a;
-			pos++;
-		} else {
-			return cmd_stop(cmd_usage_error("too many arguments"));
-		}
-	}
-	if (pos < 2)
-		return cmd_stop(cmd_usage_error(pos ? "no mount point given"
-						: "no image given"));
+	if (step.stop)
+		return step;
+	if (n < 2)
+		return cmd_stop(cmd_usage_error(n ? "no mount point given" :
+						"no image given"));
+	if (n > 2)
+		return cmd_stop(cmd_usage_error("too many arguments"));
+	m->image = argv[optind];
+	m->dir = argv[optind + 1];
 	return CMD_GO_ON;
 }
 
 static struct cmd_step parse_args(struct mnt *m, int argc, char **argv)
 {
 	const struct cmd_opt options[] = {
-		{ CMD_CALLBACK('o', NULL, "OPTIONS", m, opt_o,
-			       "comma-separated mount options: store=FILE "
-			       "(the store\nsegment), cache=SIZE (inflated "
-			       "cblocks kept, default\n32MiB), threads=N "
-			       "(requests served at once, default\n10), ro; "
-			       "others (allow_other, allow_root, fsname=...)\n"
-			       "go to FUSE") },
+		{ CMD_CALLBACK('o', NULL, "OPTIONS", m, opt_o, HELP_O) },
 		{ CMD_FLAG('f', "foreground", &m->foreground, 1,
 			   "stay in the foreground, messages on stderr") },
 		{ CMD_CALLBACK('d', "debug", NULL, m, opt_debug,

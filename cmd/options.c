@@ -300,17 +300,24 @@ struct getopt_arrays {
 	char *optstring;
 };
 
-static int build_arrays(const struct cmd_opt *opts, struct getopt_arrays *a)
+static int build_arrays(const struct cmd_opt *opts, struct getopt_arrays *a,
+			enum cmd_operands where)
 {
 	size_t n = 0, nlong = 0, len = 0;
 
 	while (opts[n].kind != CMD_KIND_END)
 		n++;
 	a->longopts = calloc(n + 1, sizeof(*a->longopts));
-	/* ':' first (missing values reported as ':'), then "x:" per row. */
-	a->optstring = malloc(2 * n + 2);
+	/* '+' (stop at the first operand) or '-' (hand each operand back as
+	 * option 1), then ':' (missing values reported as ':'), then "x:"
+	 * per row. */
+	a->optstring = malloc(2 * n + 3);
 	if (!a->longopts || !a->optstring)
 		return -1;
+	if (where == CMD_OPERANDS_LAST)
+		a->optstring[len++] = '+';
+	else if (where == CMD_OPERANDS_ANYWHERE)
+		a->optstring[len++] = '-';
 	a->optstring[len++] = ':';
 	for (size_t i = 0; i < n; i++) {
 		int has_arg = opts[i].argname ? required_argument : no_argument;
@@ -339,19 +346,35 @@ static const struct cmd_opt *row_of(const struct cmd_opt *opts, int c)
 	return NULL;
 }
 
+/* CMD_OPERANDS_ANYWHERE: the `n` operands getopt handed back one by one
+ * go, in their order, before those it left after "--", so that the caller
+ * finds them all from optind on.  Each took a word of argv before optind,
+ * so they fit there. */
+static void operands_last(char **argv, char **ops, int n)
+{
+	optind -= n;
+	memcpy(argv + optind, ops, (size_t)n * sizeof(*argv));
+}
+
 static struct cmd_step parse_with(int argc, char **argv,
 				  const struct cmd_opt *opts,
 				  const struct cmd_usage *u,
-				  const struct getopt_arrays *a)
+				  const struct getopt_arrays *a, char **ops)
 {
 	const struct cmd_opt *opt;
 	struct cmd_step step;
-	int c;
+	int c, nops = 0;
 
-	optind = 1;
+	/* 0, not 1: getopt starts afresh and reads the optstring's '+' or
+	 * '-' again (axfs parses its own options, then the command's). */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, a->optstring, a->longopts,
 				NULL)) != -1) {
+		if (c == 1) {		/* an operand (CMD_OPERANDS_ANYWHERE) */
+			ops[nops++] = optarg;
+			continue;
+		}
 		if (c == ':')
 			return cmd_stop(cmd_usage_error("option '%s' needs a "
 							"value",
@@ -378,26 +401,82 @@ static struct cmd_step parse_with(int argc, char **argv,
 		if (step.stop)
 			return step;
 	}
+	if (nops)
+		operands_last(argv, ops, nops);
 	return CMD_GO_ON;
+}
+
+struct cmd_step cmd_parse_options_in(int argc, char **argv,
+				     const struct cmd_opt *opts,
+				     const struct cmd_usage *u,
+				     enum cmd_operands where)
+{
+	struct getopt_arrays a = { NULL, NULL };
+	struct cmd_step step = cmd_stop(EXIT_OPERATIONAL);
+	/* Where getopt's '-' hands the operands back, one by one. */
+	char **ops = calloc((size_t)argc + 1, sizeof(*ops));
+
+	if (ops && build_arrays(opts, &a, where) == 0)
+		step = parse_with(argc, argv, opts, u, &a, ops);
+	else
+		cmd_error("out of memory");
+	free(a.longopts);
+	free(a.optstring);
+	free(ops);
+	return step;
 }
 
 struct cmd_step cmd_parse_options(int argc, char **argv,
 				  const struct cmd_opt *opts,
 				  const struct cmd_usage *u)
 {
-	struct getopt_arrays a;
-	struct cmd_step step;
+	return cmd_parse_options_in(argc, argv, opts, u, CMD_OPERANDS_MIXED);
+}
 
-	if (build_arrays(opts, &a) < 0) {
-		free(a.longopts);
-		free(a.optstring);
-		cmd_error("out of memory");
-		return cmd_stop(EXIT_OPERATIONAL);
+/* ---- lists of sub-options (mount -o a,b=c) ------------------------------ */
+
+/*
+ * getopt cannot take a list apart, so a list is parsed here, word by word,
+ * with the same rows and the same typed parsers as the command line: the
+ * kinds, the ranges and the messages of a bad value are declared once.
+ */
+struct cmd_step cmd_parse_suboptions(char *list, const struct cmd_opt *subopts,
+				     cmd_subopt_other_fn *other, void *ctx)
+{
+	char *save = NULL;
+
+	for (char *w = strtok_r(list, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(w, '=');
+		size_t len = eq ? (size_t)(eq - w) : strlen(w);
+		const struct cmd_opt *opt = subopts;
+		struct cmd_step step;
+
+		while (opt->kind != CMD_KIND_END &&
+		       (!opt->long_name || strlen(opt->long_name) != len ||
+			strncmp(opt->long_name, w, len) != 0))
+			opt++;
+		if (opt->kind == CMD_KIND_END) {
+			if (!other)
+				return cmd_stop(cmd_usage_error(
+					"unknown option '%s'", w));
+			step = other(ctx, w);
+		} else if (opt->argname && !eq) {
+			return cmd_stop(cmd_usage_error(
+				"option '%s' needs a value: %s=%s", w, w,
+				opt->argname));
+		} else if (!opt->argname && eq) {
+			return cmd_stop(cmd_usage_error(
+				"option '%.*s' takes no value", (int)len, w));
+		} else {
+			if (opt->seen)
+				*opt->seen = 1;
+			step = take_value(opt, eq ? eq + 1 : NULL);
+		}
+		if (step.stop)
+			return step;
 	}
-	step = parse_with(argc, argv, opts, u, &a);
-	free(a.longopts);
-	free(a.optstring);
-	return step;
+	return CMD_GO_ON;
 }
 
 /* "-o, --output IMAGE", "    --pad SIZE", "-s", "    --x=a|b" */
@@ -437,7 +516,7 @@ static int help_column(const struct cmd_opt *opts)
 	return 2 + (int)widest + 2;
 }
 
-static void help_row(const struct cmd_opt *opt, int column)
+static void help_row(FILE *f, const struct cmd_opt *opt, int column)
 {
 	char names[128];
 	const char *line = opt->help, *nl;
@@ -446,29 +525,35 @@ static void help_row(const struct cmd_opt *opt, int column)
 	row_names(opt, names, sizeof(names));
 	w = (int)strlen(names);
 	if (2 + w + 2 > column)
-		printf("  %s\n%*s", names, column, "");
+		fprintf(f, "  %s\n%*s", names, column, "");
 	else
-		printf("  %-*s", column - 2, names);
+		fprintf(f, "  %-*s", column - 2, names);
 	for (;;) {
 		nl = strchr(line, '\n');
 		if (!nl) {
-			printf("%s\n", line);
+			fprintf(f, "%s\n", line);
 			break;
 		}
-		printf("%.*s\n%*s", (int)(nl - line), line, column, "");
+		fprintf(f, "%.*s\n%*s", (int)(nl - line), line, column, "");
 		line = nl + 1;
 	}
 }
 
-int cmd_print_help(const struct cmd_opt *opts, const struct cmd_usage *u)
+void cmd_fprint_help(FILE *f, const struct cmd_opt *opts,
+		     const struct cmd_usage *u)
 {
 	int column = help_column(opts);
 
-	fputs(u->usage, stdout);
+	fputs(u->usage, f);
 	for (; opts->kind != CMD_KIND_END; opts++)
 		if (opts->help)
-			help_row(opts, column);
+			help_row(f, opts, column);
 	if (u->tail)
-		fputs(u->tail, stdout);
+		fputs(u->tail, f);
+}
+
+int cmd_print_help(const struct cmd_opt *opts, const struct cmd_usage *u)
+{
+	cmd_fprint_help(stdout, opts, u);
 	return cmd_finish_stdout(EXIT_OK);
 }

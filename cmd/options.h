@@ -10,12 +10,13 @@
  * (CMD_OPTS_PROGRESS, CMD_OPTS_END; CMD_OPTS_IMAGE in image_operands.h)
  * that each table includes.
  */
-#ifndef AXFS_CMD_OPTIONS_H
-#define AXFS_CMD_OPTIONS_H
+#ifndef CMD_OPTIONS_H
+#define CMD_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * What a step of a command returns: go on, or stop and make the command
@@ -167,8 +168,41 @@ struct cmd_step cmd_parse_options(int argc, char **argv,
 				  const struct cmd_opt *opts,
 				  const struct cmd_usage *u);
 
+/* Where the operands may stand, for cmd_parse_options_in(). */
+enum cmd_operands {
+	/* getopt_long()'s default: anywhere (not after POSIXLY_CORRECT). */
+	CMD_OPERANDS_MIXED,
+	/* Options end at the first operand: `axfs [-hV] COMMAND ARGS...`,
+	 * where ARGS belong to COMMAND. */
+	CMD_OPERANDS_LAST,
+	/* Anywhere, whatever POSIXLY_CORRECT says: mount(8) calls its
+	 * helpers as `mount.TYPE SOURCE DIR -o OPTIONS`. */
+	CMD_OPERANDS_ANYWHERE,
+};
+/* cmd_parse_options() with the operands' place chosen. */
+struct cmd_step cmd_parse_options_in(int argc, char **argv,
+				     const struct cmd_opt *opts,
+				     const struct cmd_usage *u,
+				     enum cmd_operands where);
+
+/*
+ * A comma-separated list of NAME or NAME=VALUE words, the value of an
+ * option such as mount's -o, which getopt cannot split: each NAME is
+ * looked up among the long names of the table `subopts` (a table like a
+ * command's, with no short names), and its value parsed by that row's
+ * kind as if it were --NAME=VALUE.  A name with no row goes to `other`
+ * (NULL: an error).  `list` is cut at the commas in place; a STRING row
+ * keeps a pointer into it.
+ */
+typedef struct cmd_step cmd_subopt_other_fn(void *ctx, const char *word);
+struct cmd_step cmd_parse_suboptions(char *list, const struct cmd_opt *subopts,
+				     cmd_subopt_other_fn *other, void *ctx);
+
 /* Prints --help for the table (what -h does). */
 int cmd_print_help(const struct cmd_opt *opts, const struct cmd_usage *u);
+/* The same on `f` (stderr: the usage of a command line that is wrong). */
+void cmd_fprint_help(FILE *f, const struct cmd_opt *opts,
+		     const struct cmd_usage *u);
 
 /* The typed parsers, for a CALLBACK that needs one: 0, or -1 when `s` is
  * not such a value. */

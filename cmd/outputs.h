@@ -3,8 +3,8 @@
  * cmd/outputs.h - no output replaces an input or another output, and every
  * output can be written, checked before a command writes anything.
  */
-#ifndef AXFS_CMD_OUTPUTS_H
-#define AXFS_CMD_OUTPUTS_H
+#ifndef CMD_OUTPUTS_H
+#define CMD_OUTPUTS_H
 
 #include <stddef.h>
 

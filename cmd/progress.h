@@ -10,8 +10,8 @@
  * second; erased by every message the command prints (common.c), and
  * drawn again at the next update.
  */
-#ifndef AXFS_CMD_PROGRESS_H
-#define AXFS_CMD_PROGRESS_H
+#ifndef CMD_PROGRESS_H
+#define CMD_PROGRESS_H
 
 #include <stdint.h>
 

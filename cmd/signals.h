@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd/signals.h - no temporary output left behind by SIGINT, SIGTERM, SIGHUP */
-#ifndef AXFS_CMD_SIGNALS_H
-#define AXFS_CMD_SIGNALS_H
+#ifndef CMD_SIGNALS_H
+#define CMD_SIGNALS_H
 
 /* Set by the handler; long jobs (axfs_build's cancel) may poll it. */
 extern volatile int cmd_cancelled;

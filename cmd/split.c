@@ -37,7 +37,7 @@ static const struct cmd_usage usage = {
 
 /* Copies [off, off+len) of in_fd into the temporary output file. */
 static int copy_range(int in_fd, const char *in_name, uint64_t off,
-		      uint64_t len, struct axfs_outfile *of)
+		      uint64_t len, struct outfile *of)
 {
 	static char buf[1 << 16];
 
@@ -162,7 +162,7 @@ static int do_split(const char *image, const char *mmap_out,
 {
 	struct axfs_image *img;
 	const struct axfs_super_info *sb;
-	struct axfs_outfile of1 = { 0 }, of2 = { 0 };
+	struct outfile of1 = { 0 }, of2 = { 0 };
 	struct axfs_error err;
 	uint64_t mmap_size, size;
 	int fd, rc = EXIT_OPERATIONAL;
@@ -231,7 +231,7 @@ out:
 static int do_join(const char *mmap_in, const char *store_in, const char *out)
 {
 	struct axfs_image *img;
-	struct axfs_outfile of = { 0 };
+	struct outfile of = { 0 };
 	struct axfs_error err;
 	uint64_t mmap_size, size;
 	int fd1 = -1, fd2 = -1, rc = EXIT_OPERATIONAL;

@@ -13,12 +13,12 @@
 #include "common.h"
 #include "util_report.h"
 
-typedef int (*report_writer)(const struct axfs_report *r, FILE *f);
+typedef int (*report_writer)(const struct report *r, FILE *f);
 
-static int write_one(const struct axfs_report *r, const char *path,
+static int write_one(const struct report *r, const char *path,
 		     report_writer fn)
 {
-	struct axfs_outfile of = { 0 };
+	struct outfile of = { 0 };
 	struct axfs_error err;
 	FILE *f;
 
@@ -51,7 +51,7 @@ static int write_one(const struct axfs_report *r, const char *path,
 int mkfs_write_reports(const struct axfs_build_result *res, const char *image,
 		       const char *text, const char *json, const char *svg)
 {
-	struct axfs_report r;
+	struct report r;
 	struct axfs_error err;
 	int rc = 0;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cmd/util_report.h - mkfs reports, see util_report.c */
-#ifndef AXFS_CMD_UTIL_REPORT_H
-#define AXFS_CMD_UTIL_REPORT_H
+#ifndef CMD_UTIL_REPORT_H
+#define CMD_UTIL_REPORT_H
 
 #include "axfs_build.h"
 

@@ -4,9 +4,9 @@
 
 uint64_t budget_default(uint64_t image_size)
 {
-	if (image_size > (UINT64_MAX - AXFS_BUDGET_BASE) / AXFS_BUDGET_PER_BYTE)
+	if (image_size > (UINT64_MAX - BUDGET_BASE) / BUDGET_PER_BYTE)
 		return UINT64_MAX;
-	return AXFS_BUDGET_BASE + AXFS_BUDGET_PER_BYTE * image_size;
+	return BUDGET_BASE + BUDGET_PER_BYTE * image_size;
 }
 
 int budget_take(struct budget *b, uint64_t bytes)

@@ -19,7 +19,7 @@ int image_input_open(const char *path, const char **name,
 	int fd;
 
 	if (strcmp(path, "-") == 0) {
-		*name = AXFS_STDIN_NAME;
+		*name = IMAGE_INPUT_STDIN_NAME;
 		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
 		if (fd < 0)
 			return axfs_error_sys(err, errno, "cannot read "
@@ -65,7 +65,7 @@ static int load(int fd, const char *name, uint64_t max, int keep_bad,
 	*buf = NULL;
 	*len = 0;
 	if (!max)
-		max = AXFS_STREAM_MAX_DEFAULT;
+		max = BUDGET_STREAM_MAX_DEFAULT;
 	cap = AXFS_SUPER_SIZE_EXT;
 	p = malloc((size_t)cap);
 	if (!p)

@@ -5,14 +5,14 @@
  * Sources of XIP, strongest first:
  *   1. exclusions: entry->want_xip == 0 (policy rule or xip.exclude applied
  *      by the policy) and the xip_exclude globs.  An excluded file has no
- *      XIP page at all; its profiled pages get AXFS_WHY_EXCLUDED.
+ *      XIP page at all; its profiled pages get TREE_WHY_EXCLUDED.
  *   2. whole files: entry->want_xip == 1 (policy xip.files or a rule; the
  *      reason is entry->reason_override) and --xip globs
- *      (AXFS_WHY_XIP_GLOB).  Every page of the file is XIP.
- *   3. profile pages (AXFS_WHY_PROFILE): pages with count >= min_count,
+ *      (TREE_WHY_XIP_GLOB).  Every page of the file is XIP.
+ *   3. profile pages (TREE_WHY_PROFILE): pages with count >= min_count,
  *      hottest first (count descending, then path bytewise, then offset)
- *      while the budget lasts; the others get AXFS_WHY_MIN_COUNT or
- *      AXFS_WHY_BUDGET.  The profile count is kept in every page it names.
+ *      while the budget lasts; the others get TREE_WHY_MIN_COUNT or
+ *      TREE_WHY_BUDGET.  The profile count is kept in every page it names.
  *
  * The budget is the most bytes of XIP pages in the image, so whole-file
  * XIP counts against it: whole files are an explicit request and are
@@ -42,7 +42,7 @@
  *
  * For users of the 2008 driver the opt-in xip_suffix (mkfs --xip-suffix,
  * policy xip.suffix) makes every page after a file's first XIP page XIP
- * too (AXFS_WHY_SUFFIX), once the pages above are chosen.  Those pages
+ * too (TREE_WHY_SUFFIX), once the pages above are chosen.  Those pages
  * are added on top of the budget: the budget chose the pages that are
  * worth XIP, the suffix is the price of reading them safely.  Under an
  * mmap limit, plan_trim_suffix restores the suffix after a trim by
@@ -77,7 +77,7 @@ enum bad_kind {
 };
 
 struct cand {
-	struct axfs_tree_entry *m;	/* the data's owner */
+	struct tree_entry *m;	/* the data's owner */
 	uint64_t page;
 	uint64_t count;
 	const char *path;		/* as the profile named it */
@@ -88,24 +88,24 @@ struct bad {
 	enum bad_kind kind;
 };
 
-static struct axfs_tree_entry *master_of(struct axfs_tree_entry *e)
+static struct tree_entry *master_of(struct tree_entry *e)
 {
 	return e->link_master ? e->link_master : e;
 }
 
-static int is_master(const struct axfs_tree_entry *e)
+static int is_master(const struct tree_entry *e)
 {
 	return e->type == AXFS_FT_REG &&
 	       (!e->link_master || e->link_master == e);
 }
 
-static uint64_t npages_of(const struct axfs_tree_entry *e)
+static uint64_t npages_of(const struct tree_entry *e)
 {
 	return (e->size + AXFS_PAGE_SIZE - 1) / AXFS_PAGE_SIZE;
 }
 
 /* The entry's full image path in a malloc'd string ("/a/b"). */
-static char *path_dup(const struct axfs_tree_entry *e)
+static char *path_dup(const struct tree_entry *e)
 {
 	size_t n = tree_entry_path(e, NULL, 0);
 	char *s = malloc(n + 1);
@@ -115,7 +115,7 @@ static char *path_dup(const struct axfs_tree_entry *e)
 	return s;
 }
 
-static int ensure_pages(struct axfs_tree_entry *m)
+static int ensure_pages(struct tree_entry *m)
 {
 	uint64_t n = npages_of(m);
 
@@ -127,11 +127,11 @@ static int ensure_pages(struct axfs_tree_entry *m)
 	return m->pages ? 0 : -1;
 }
 
-int plan_sync_link_members(struct axfs_tree *t)
+int plan_sync_link_members(struct tree *t)
 {
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *e = t->by_ino[i];
-		struct axfs_tree_entry *m;
+		struct tree_entry *e = t->by_ino[i];
+		struct tree_entry *m;
 		uint64_t n;
 
 		if (e->type != AXFS_FT_REG || is_master(e))
@@ -268,10 +268,10 @@ static int report_bad(const struct plan_opts *o, const struct bad *bad,
 	return 0;
 }
 
-static void reset_plan(struct axfs_tree *t)
+static void reset_plan(struct tree *t)
 {
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *e = t->by_ino[i];
+		struct tree_entry *e = t->by_ino[i];
 
 		if (e->type != AXFS_FT_REG)
 			continue;
@@ -281,14 +281,14 @@ static void reset_plan(struct axfs_tree *t)
 }
 
 /* Flags from the entries' want_xip and from the globs, per master ino. */
-static int collect_flags(struct axfs_tree *t, const struct plan_opts *o,
+static int collect_flags(struct tree *t, const struct plan_opts *o,
 			 uint8_t *flag)
 {
 	int globs = o->n_xip_globs || o->n_xip_exclude;
 
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *e = t->by_ino[i];
-		struct axfs_tree_entry *m;
+		struct tree_entry *e = t->by_ino[i];
+		struct tree_entry *m;
 
 		if (e->type != AXFS_FT_REG)
 			continue;
@@ -312,25 +312,25 @@ static int collect_flags(struct axfs_tree *t, const struct plan_opts *o,
 	return 0;
 }
 
-static uint8_t whole_reason(const struct axfs_tree_entry *m, uint8_t f)
+static uint8_t whole_reason(const struct tree_entry *m, uint8_t f)
 {
 	if (f & F_GLOB)
-		return AXFS_WHY_XIP_GLOB;
-	if (m->reason_override == AXFS_WHY_POLICY_RULE ||
-	    m->reason_override == AXFS_WHY_WHOLE_FILE)
+		return TREE_WHY_XIP_GLOB;
+	if (m->reason_override == TREE_WHY_POLICY_RULE ||
+	    m->reason_override == TREE_WHY_WHOLE_FILE)
 		return m->reason_override;
-	return AXFS_WHY_WHOLE_FILE;
+	return TREE_WHY_WHOLE_FILE;
 }
 
 /* Whole-file XIP; returns the number of pages, or UINT64_MAX on ENOMEM. */
-static uint64_t plan_whole_files(struct axfs_tree *t,
+static uint64_t plan_whole_files(struct tree *t,
 				 const struct plan_opts *o,
 				 const uint8_t *flag)
 {
 	uint64_t pages = 0;
 
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *m = t->by_ino[i];
+		struct tree_entry *m = t->by_ino[i];
 		uint8_t f = flag[i];
 		uint64_t n = npages_of(m);
 
@@ -346,7 +346,7 @@ static uint64_t plan_whole_files(struct axfs_tree *t,
 				 path ? path : "?");
 			free(path);
 			for (uint64_t p = 0; p < n; p++)
-				m->pages[p].reason = AXFS_WHY_EXCLUDED;
+				m->pages[p].reason = TREE_WHY_EXCLUDED;
 			continue;
 		}
 		for (uint64_t p = 0; p < n; p++) {
@@ -359,8 +359,8 @@ static uint64_t plan_whole_files(struct axfs_tree *t,
 }
 
 /* Profile entries -> candidate pages (merged), bad entries counted. */
-static int read_profile(struct axfs_tree *t, const struct plan_opts *o,
-			struct axfs_plan_stats *st, struct cand **out_c,
+static int read_profile(struct tree *t, const struct plan_opts *o,
+			struct plan_stats *st, struct cand **out_c,
 			size_t *out_n, struct bad **out_bad, size_t *out_nbad,
 			uint64_t kinds[BAD_KINDS])
 {
@@ -384,7 +384,7 @@ static int read_profile(struct axfs_tree *t, const struct plan_opts *o,
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		const struct axfs_profile_entry *pe = &p->v[i];
-		struct axfs_tree_entry *e = tree_lookup(t, pe->path);
+		struct tree_entry *e = tree_lookup(t, pe->path);
 		enum bad_kind k;
 
 		if (!e)
@@ -443,7 +443,7 @@ static int read_profile(struct axfs_tree *t, const struct plan_opts *o,
  * up to the file's first XIP page after it (or its end).  The XIP pages of
  * every file form a suffix all along, so that budget checks the total.
  */
-static uint64_t suffix_cost(const struct axfs_tree_entry *m, uint64_t p)
+static uint64_t suffix_cost(const struct tree_entry *m, uint64_t p)
 {
 	uint64_t n = npages_of(m), q = p;
 
@@ -453,16 +453,16 @@ static uint64_t suffix_cost(const struct axfs_tree_entry *m, uint64_t p)
 }
 
 /* Whole-file XIP alone over the budget: an error naming the biggest. */
-static int whole_over_budget(const struct axfs_tree *t,
+static int whole_over_budget(const struct tree *t,
 			     const struct plan_opts *o, uint64_t whole,
 			     struct axfs_error *err)
 {
-	const struct axfs_tree_entry *big[PLAN_WARN_EXAMPLES] = { NULL };
+	const struct tree_entry *big[PLAN_WARN_EXAMPLES] = { NULL };
 	char ex[1024];
 	size_t len = 0;
 
 	for (size_t i = 0; i < t->count; i++) {
-		const struct axfs_tree_entry *m = t->by_ino[i];
+		const struct tree_entry *m = t->by_ino[i];
 		size_t k = PLAN_WARN_EXAMPLES;
 
 		if (!is_master(m) || !m->pages || !npages_of(m) ||
@@ -497,10 +497,10 @@ static int whole_over_budget(const struct axfs_tree *t,
 		(unsigned long long)o->budget, ex);
 }
 
-int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
-	      struct axfs_plan_stats *st, struct axfs_error *err)
+int plan_tree(struct tree *t, const struct plan_opts *o,
+	      struct plan_stats *st, struct axfs_error *err)
 {
-	struct axfs_plan_stats dummy;
+	struct plan_stats dummy;
 	struct cand *c = NULL, *sel = NULL;
 	struct bad *bad = NULL;
 	size_t nc = 0, nsel = 0, nbad = 0;
@@ -534,9 +534,9 @@ int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
 	if (!sel)
 		goto nomem;
 	for (size_t i = 0; i < nc; i++) {
-		struct axfs_tree_entry *m = c[i].m;
+		struct tree_entry *m = c[i].m;
 		uint8_t f = flag[m->ino];
-		struct axfs_page_plan *pg;
+		struct tree_page_plan *pg;
 
 		if (ensure_pages(m) < 0)
 			goto nomem;
@@ -546,10 +546,10 @@ int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
 		if (pg->xip)
 			continue;		/* whole-file XIP already */
 		if (f & (F_NEVER | F_EXCL)) {
-			pg->reason = AXFS_WHY_EXCLUDED;
+			pg->reason = TREE_WHY_EXCLUDED;
 			st->excluded++;
 		} else if (c[i].count < o->min_count) {
-			pg->reason = AXFS_WHY_MIN_COUNT;
+			pg->reason = TREE_WHY_MIN_COUNT;
 			st->below_min_count++;
 		} else {
 			sel[nsel++] = c[i];
@@ -568,30 +568,30 @@ int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
 	}
 	qsort(sel, nsel, sizeof(*sel), cmp_cand_hot);
 	for (size_t i = 0; i < nsel; i++) {
-		struct axfs_tree_entry *m = sel[i].m;
+		struct tree_entry *m = sel[i].m;
 		uint64_t p = sel[i].page, cost = 1;
-		struct axfs_page_plan *pg = &m->pages[p];
+		struct tree_page_plan *pg = &m->pages[p];
 
 		if (pg->xip) {
 			/* In the suffix of a hotter page: its own reason now. */
-			pg->reason = AXFS_WHY_PROFILE;
+			pg->reason = TREE_WHY_PROFILE;
 			st->suffix_pages--;
 			continue;
 		}
 		if (o->xip_suffix)
 			cost = suffix_cost(m, p);
 		if (cost > room) {
-			pg->reason = AXFS_WHY_BUDGET;
+			pg->reason = TREE_WHY_BUDGET;
 			st->budget_dropped++;
 			continue;
 		}
 		room -= cost;
 		pg->xip = 1;
-		pg->reason = AXFS_WHY_PROFILE;
+		pg->reason = TREE_WHY_PROFILE;
 		st->xip_pages++;
 		for (uint64_t q = p + 1; q < p + cost; q++) {
 			m->pages[q].xip = 1;
-			m->pages[q].reason = AXFS_WHY_SUFFIX;
+			m->pages[q].reason = TREE_WHY_SUFFIX;
 			st->suffix_pages++;
 			st->xip_pages++;
 		}
@@ -633,11 +633,11 @@ out:
 /* ---- --mmap-limit: keep the hottest XIP pages ------------------------- */
 
 struct xpage {
-	struct axfs_tree_entry *m;
+	struct tree_entry *m;
 	uint64_t page;
 	uint64_t count;
 	int whole;		/* whole-file XIP: kept before profile pages */
-	int suffix;		/* AXFS_WHY_SUFFIX */
+	int suffix;		/* TREE_WHY_SUFFIX */
 	const char *path;	/* the file's image path */
 };
 
@@ -667,14 +667,14 @@ static int cmp_keep(const void *a, const void *b)
 /*
  * Keeps the max_pages XIP pages that the planner would choose first
  * (whole files, then profile pages hottest first) and stores the rest
- * compressed (AXFS_WHY_MMAP_LIMIT).  Suffix pages go with the profile
+ * compressed (TREE_WHY_MMAP_LIMIT).  Suffix pages go with the profile
  * pages (their count, if the profile named them, else 0).  Whole-file
  * pages go last because the mmap limit is a hard limit of the device: if
  * it is smaller than the whole files asked for, they cannot all be XIP.
  * On ENOMEM nothing is dropped (returns 0), which the caller sees as
  * "cannot trim".
  */
-uint64_t plan_trim(struct axfs_tree *t, uint64_t max_pages)
+uint64_t plan_trim(struct tree *t, uint64_t max_pages)
 {
 	struct xpage *v = NULL;
 	char **paths = NULL;
@@ -684,7 +684,7 @@ uint64_t plan_trim(struct axfs_tree *t, uint64_t max_pages)
 	if (!t || !t->by_ino)
 		return 0;
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *m = t->by_ino[i];
+		struct tree_entry *m = t->by_ino[i];
 		uint64_t n = npages_of(m);
 		int has = 0;
 
@@ -718,8 +718,8 @@ uint64_t plan_trim(struct axfs_tree *t, uint64_t max_pages)
 			v[nv].m = m;
 			v[nv].page = p;
 			v[nv].count = m->pages[p].count;
-			v[nv].suffix = m->pages[p].reason == AXFS_WHY_SUFFIX;
-			v[nv].whole = m->pages[p].reason != AXFS_WHY_PROFILE &&
+			v[nv].suffix = m->pages[p].reason == TREE_WHY_SUFFIX;
+			v[nv].whole = m->pages[p].reason != TREE_WHY_PROFILE &&
 				      !v[nv].suffix;
 			v[nv].path = paths[np - 1];
 			nv++;
@@ -729,10 +729,10 @@ uint64_t plan_trim(struct axfs_tree *t, uint64_t max_pages)
 		goto out;
 	qsort(v, nv, sizeof(*v), cmp_keep);
 	for (size_t i = (size_t)max_pages; i < nv; i++) {
-		struct axfs_page_plan *pg = &v[i].m->pages[v[i].page];
+		struct tree_page_plan *pg = &v[i].m->pages[v[i].page];
 
 		pg->xip = 0;
-		pg->reason = AXFS_WHY_MMAP_LIMIT;
+		pg->reason = TREE_WHY_MMAP_LIMIT;
 		dropped++;
 	}
 	plan_sync_link_members(t);
@@ -744,14 +744,14 @@ out:
 	return dropped;
 }
 
-uint64_t plan_trim_suffix(struct axfs_tree *t)
+uint64_t plan_trim_suffix(struct tree *t)
 {
 	uint64_t dropped = 0;
 
 	if (!t || !t->by_ino)
 		return 0;
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *m = t->by_ino[i];
+		struct tree_entry *m = t->by_ino[i];
 		uint64_t n = npages_of(m), last;
 
 		if (!is_master(m) || !m->pages)
@@ -763,7 +763,7 @@ uint64_t plan_trim_suffix(struct axfs_tree *t)
 			if (!m->pages[p].xip)
 				continue;
 			m->pages[p].xip = 0;
-			m->pages[p].reason = AXFS_WHY_MMAP_LIMIT;
+			m->pages[p].reason = TREE_WHY_MMAP_LIMIT;
 			dropped++;
 		}
 	}

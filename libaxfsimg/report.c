@@ -21,7 +21,7 @@
 
 static int cmp_path(const void *a, const void *b)
 {
-	const struct axfs_report_file *x = a, *y = b;
+	const struct report_file *x = a, *y = b;
 
 	return strcmp(x->path, y->path);
 }
@@ -40,12 +40,12 @@ static uint64_t deflated_size(struct deflater *d, const uint8_t *buf,
  * Deflates the file's XIP pages in runs of up to cblock_size bytes of
  * consecutive XIP pages: what storing them compressed would have cost.
  */
-static int measure_xip(struct axfs_report_file *f, const struct axfs_packed *p,
+static int measure_xip(struct report_file *f, const struct pack_result *p,
 		       int fd, uint64_t xip_off, struct deflater *d,
 		       uint8_t *run, uint8_t *out, size_t out_cap,
 		       struct axfs_error *err)
 {
-	const struct axfs_tree_entry *e = f->entry;
+	const struct tree_entry *e = f->entry;
 	size_t fill = 0;
 
 	for (uint64_t i = 0; i <= e->node_count; i++) {
@@ -77,7 +77,7 @@ static int measure_xip(struct axfs_report_file *f, const struct axfs_packed *p,
 
 /* 1 if node takes the cnode or banode of an earlier node (nodes are
  * visited in inode order, so the first to name a place stored it). */
-static int shares_place(const struct axfs_packed *p, uint64_t node,
+static int shares_place(const struct pack_result *p, uint64_t node,
 			uint64_t *first_cnode, uint64_t *first_banode)
 {
 	uint64_t i = p->node_index[node], *first;
@@ -94,12 +94,12 @@ static int shares_place(const struct axfs_packed *p, uint64_t node,
 	return *first != node + 1;
 }
 
-int report_build(struct axfs_report *r,
+int report_build(struct report *r,
 		 const struct axfs_build_result *res, const char *image,
 		 struct axfs_error *err)
 {
-	const struct axfs_tree *t = &res->tree;
-	const struct axfs_packed *p = &res->packed;
+	const struct tree *t = &res->tree;
+	const struct pack_result *p = &res->packed;
 	size_t run_cap = p->cblock_size ? p->cblock_size : AXFS_PAGE_SIZE;
 	size_t out_cap = deflater_bound(res->compressor, run_cap);
 	uint8_t *seen = NULL, *run = NULL, *out = NULL;
@@ -131,8 +131,8 @@ int report_build(struct axfs_report *r,
 		goto out;
 	}
 	for (size_t ino = 0; ino < t->count; ino++) {
-		const struct axfs_tree_entry *e = t->by_ino[ino];
-		struct axfs_report_file *f;
+		const struct tree_entry *e = t->by_ino[ino];
+		struct report_file *f;
 		char path[8192];
 
 		if (e->type != AXFS_FT_REG)
@@ -150,21 +150,21 @@ int report_build(struct axfs_report *r,
 		f->pages = (e->size + AXFS_PAGE_SIZE - 1) / AXFS_PAGE_SIZE;
 		for (uint64_t i = 0; i < e->node_count; i++) {
 			uint64_t node = e->first_node + i;
-			const struct axfs_page_plan *pl = e->pages ? &e->pages[i] : NULL;
-			int why = pl ? pl->reason : AXFS_WHY_DEFAULT;
+			const struct tree_page_plan *pl = e->pages ? &e->pages[i] : NULL;
+			int why = pl ? pl->reason : TREE_WHY_DEFAULT;
 			int first = 0;
 
 			if (node >= p->nnodes)
 				break;
-			if (why == AXFS_WHY_DEFAULT &&
+			if (why == TREE_WHY_DEFAULT &&
 			    shares_place(p, node, first_cnode, first_banode))
-				why = AXFS_WHY_DEDUP;
+				why = TREE_WHY_DEDUP;
 			if (!seen[node]) {
 				seen[node] = 1;
 				first = 1;
 			}
-			if (why < 0 || why >= AXFS_WHY_COUNT)
-				why = AXFS_WHY_DEFAULT;
+			if (why < 0 || why >= TREE_WHY_COUNT)
+				why = TREE_WHY_DEFAULT;
 			f->why[why]++;
 			switch (p->node_type[node]) {
 			case AXFS_NODE_XIP:
@@ -173,7 +173,7 @@ int report_build(struct axfs_report *r,
 					f->profile_count += pl->count;
 				if (first) {
 					r->xip_pages++;
-					if (pl && pl->reason == AXFS_WHY_PROFILE) {
+					if (pl && pl->reason == TREE_WHY_PROFILE) {
 						r->profiled_xip_pages++;
 					}
 				}
@@ -222,7 +222,7 @@ out:
 	return rc;
 }
 
-void report_free(struct axfs_report *r)
+void report_free(struct report *r)
 {
 	if (!r->files)
 		return;
@@ -234,11 +234,11 @@ void report_free(struct axfs_report *r)
 }
 
 /* "xip-glob:3 budget:2" for a file's non-default reasons. */
-static void why_list(const struct axfs_report_file *f, FILE *out, int json)
+static void why_list(const struct report_file *f, FILE *out, int json)
 {
 	int first = 1;
 
-	for (int w = 0; w < AXFS_WHY_COUNT; w++) {
+	for (int w = 0; w < TREE_WHY_COUNT; w++) {
 		if (!f->why[w])
 			continue;
 		if (json)
@@ -253,7 +253,7 @@ static void why_list(const struct axfs_report_file *f, FILE *out, int json)
 	}
 }
 
-int report_write_text(const struct axfs_report *r, FILE *f)
+int report_write_text(const struct report *r, FILE *f)
 {
 	const struct axfs_build_result *res = r->res;
 
@@ -300,7 +300,7 @@ int report_write_text(const struct axfs_report *r, FILE *f)
 	fprintf(f, "\n%8s %8s %8s %8s  %-40s %s\n", "pages", "xip", "compr",
 		"bytealn", "path", "why (pages per reason)");
 	for (size_t i = 0; i < r->nfiles; i++) {
-		const struct axfs_report_file *x = &r->files[i];
+		const struct report_file *x = &r->files[i];
 
 		/* The name escaped (axfs_text.h). */
 		size_t n = strlen(x->path);
@@ -337,7 +337,7 @@ static void json_counts(FILE *f, const struct json_count *c, size_t n)
 			(unsigned long long)c[i].value);
 }
 
-int report_write_json(const struct axfs_report *r, FILE *f)
+int report_write_json(const struct report *r, FILE *f)
 {
 	const struct axfs_build_result *res = r->res;
 
@@ -376,7 +376,7 @@ int report_write_json(const struct axfs_report *r, FILE *f)
 	fprintf(f, "},\n");
 	fprintf(f, "  \"files\": [");
 	for (size_t i = 0; i < r->nfiles; i++) {
-		const struct axfs_report_file *x = &r->files[i];
+		const struct report_file *x = &r->files[i];
 
 		fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
 		json_cstr(f, x->path);
@@ -415,15 +415,15 @@ static void svg_text(FILE *f, const char *s)
 
 static int cmp_xip_desc(const void *a, const void *b)
 {
-	const struct axfs_report_file *x = *(const struct axfs_report_file *const *)a;
-	const struct axfs_report_file *y = *(const struct axfs_report_file *const *)b;
+	const struct report_file *x = *(const struct report_file *const *)a;
+	const struct report_file *y = *(const struct report_file *const *)b;
 
 	if (x->xip != y->xip)
 		return x->xip < y->xip ? 1 : -1;
 	return strcmp(x->path, y->path);
 }
 
-int report_write_svg(const struct axfs_report *r, FILE *f)
+int report_write_svg(const struct report *r, FILE *f)
 {
 	static const struct { int region; const char *name, *colour; } bar[] = {
 		{ AXFS_R_XIP, "XIP", "#d9534f" },
@@ -431,8 +431,8 @@ int report_write_svg(const struct axfs_report *r, FILE *f)
 		{ AXFS_R_BYTE_ALIGNED, "byte-aligned", "#f0ad4e" },
 		{ AXFS_R_COMPRESSED, "compressed", "#5cb85c" },
 	};
-	const struct axfs_layout *lay = &r->res->layout;
-	const struct axfs_report_file **top;
+	const struct write_layout *lay = &r->res->layout;
+	const struct report_file **top;
 	const int width = 900, left = 20, barw = 860, topn_max = 20;
 	double scale = lay->image_size ? (double)barw / (double)lay->image_size : 0;
 	size_t topn = 0;
@@ -496,7 +496,7 @@ int report_write_svg(const struct axfs_report *r, FILE *f)
 		"byte-aligned)</text>\n", left);
 	y = 130;
 	for (size_t i = 0; i < topn; i++) {
-		const struct axfs_report_file *x = top[i];
+		const struct report_file *x = top[i];
 		double pw = 480.0 / (double)maxpages, xx = left + 360;
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\">", left, y + 13);

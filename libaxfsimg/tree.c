@@ -28,7 +28,7 @@
 
 
 struct node {
-	struct axfs_tree_entry e;	/* first: a node is its entry */
+	struct tree_entry e;		/* first: a node is its entry */
 	uint64_t serial;		/* insertion order; hashes the parent */
 	uint8_t implicit;		/* parent created for a deeper path */
 	uint8_t has_links;		/* master of a hard-link group */
@@ -41,7 +41,7 @@ struct tree_priv {
 	size_t nall, allcap;
 };
 
-static struct node *to_node(struct axfs_tree_entry *e)
+static struct node *to_node(struct tree_entry *e)
 {
 	return (struct node *)e;	/* e is the first member */
 }
@@ -110,7 +110,7 @@ static struct node *find_child(struct tree_priv *p, struct node *parent,
 	return *index_find_slot(p, parent, name, len);
 }
 
-static void entry_release_content(struct axfs_tree_entry *e)
+static void entry_release_content(struct tree_entry *e)
 {
 	free(e->link_target);
 	e->link_target = NULL;
@@ -120,7 +120,7 @@ static void entry_release_content(struct axfs_tree_entry *e)
 	e->data.spool_offset = 0;
 }
 
-static struct node *node_new(struct axfs_tree *t, struct node *parent,
+static struct node *node_new(struct tree *t, struct node *parent,
 			     const char *name, size_t len,
 			     struct axfs_error *err)
 {
@@ -141,7 +141,7 @@ static struct node *node_new(struct axfs_tree *t, struct node *parent,
 	if (parent && parent->e.nchildren == parent->e.children_cap) {
 		size_t cap = parent->e.children_cap ?
 			     parent->e.children_cap * 2 : 4;
-		struct axfs_tree_entry **v =
+		struct tree_entry **v =
 			realloc(parent->e.children, cap * sizeof(*v));
 
 		if (!v)
@@ -187,7 +187,7 @@ static void set_implicit_dir(struct node *n)
 	n->implicit = 1;
 }
 
-int tree_init(struct axfs_tree *t, const struct axfs_logger *log,
+int tree_init(struct tree *t, const struct axfs_logger *log,
 	      struct axfs_error *err)
 {
 	struct node *root;
@@ -268,7 +268,7 @@ static void child_path(const struct node *parent, const char *name,
 
 /* Moves a hard-link group's data to its next member before the master is
  * replaced, so the other links keep the content they were made with. */
-static void promote_link_master(struct axfs_tree *t, struct node *old)
+static void promote_link_master(struct tree *t, struct node *old)
 {
 	struct tree_priv *p = t->priv;
 	struct node *heir = NULL;
@@ -289,16 +289,16 @@ static void promote_link_master(struct axfs_tree *t, struct node *old)
 	old->has_links = 0;
 }
 
-static int fill_entry(struct axfs_tree *t, struct node *n,
-		      const struct axfs_src_entry *e, const char *path,
+static int fill_entry(struct tree *t, struct node *n,
+		      const struct source_entry *e, const char *path,
 		      struct axfs_error *err)
 {
-	struct axfs_tree_entry *x = &n->e;
+	struct tree_entry *x = &n->e;
 	struct node *master = NULL;
 	char *target = NULL;
 
 	if (e->hardlink_to) {
-		struct axfs_tree_entry *m = tree_lookup(t, e->hardlink_to);
+		struct tree_entry *m = tree_lookup(t, e->hardlink_to);
 
 		if (!m)
 			return axfs_error_set(err, AXFS_ERR_INVALID,
@@ -371,8 +371,8 @@ static int fill_entry(struct axfs_tree *t, struct node *n,
 	return 0;
 }
 
-int tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
-	     struct axfs_tree_entry **out, struct axfs_error *err)
+int tree_add(struct tree *t, const struct source_entry *e,
+	     struct tree_entry **out, struct axfs_error *err)
 {
 	struct tree_priv *p = t->priv;
 	struct node *cur = to_node(t->root);
@@ -387,14 +387,14 @@ int tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
 				      "'%s' has an unknown file type",
 				      e->path ? e->path : "");
 	if (e->type == AXFS_FT_REG &&
-	    e->data.size > AXFS_TREE_FILE_MAX)
+	    e->data.size > TREE_FILE_MAX)
 		return axfs_error_set(err, AXFS_ERR_LIMIT,
 				      "'%s' is %llu bytes; an AXFS file is at "
 				      "most %llu bytes (16 TiB - 4 KiB, the "
 				      "largest a 32-bit kernel opens)",
 				      e->path ? e->path : "",
 				      (unsigned long long)e->data.size,
-				      AXFS_TREE_FILE_MAX);
+				      TREE_FILE_MAX);
 
 	while (next_component(&it, &c, &len)) {
 		int last = is_last_component(&it);
@@ -482,8 +482,8 @@ int tree_add(struct axfs_tree *t, const struct axfs_src_entry *e,
 	return 0;
 }
 
-struct axfs_tree_entry *tree_lookup(const struct axfs_tree *t,
-				    const char *path)
+struct tree_entry *tree_lookup(const struct tree *t,
+			       const char *path)
 {
 	struct path_iter it = { path ? path : "" };
 	struct node *cur = to_node(t->root);
@@ -500,10 +500,10 @@ struct axfs_tree_entry *tree_lookup(const struct axfs_tree *t,
 	return &cur->e;
 }
 
-size_t tree_entry_path(const struct axfs_tree_entry *e, char *buf,
+size_t tree_entry_path(const struct tree_entry *e, char *buf,
 		       size_t len)
 {
-	const struct axfs_tree_entry *a;
+	const struct tree_entry *a;
 	size_t total = 0, pos;
 
 	if (!e->parent) {
@@ -532,8 +532,8 @@ size_t tree_entry_path(const struct axfs_tree_entry *e, char *buf,
 
 static int cmp_names(const void *a, const void *b)
 {
-	const struct axfs_tree_entry *x = *(const struct axfs_tree_entry *const *)a;
-	const struct axfs_tree_entry *y = *(const struct axfs_tree_entry *const *)b;
+	const struct tree_entry *x = *(const struct tree_entry *const *)a;
+	const struct tree_entry *y = *(const struct tree_entry *const *)b;
 	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
 	int c = memcmp(x->name, y->name, n);	/* unsigned bytes */
 
@@ -542,7 +542,7 @@ static int cmp_names(const void *a, const void *b)
 	return (x->name_len > y->name_len) - (x->name_len < y->name_len);
 }
 
-static int check_entry(const struct axfs_tree_entry *e, struct axfs_error *err)
+static int check_entry(const struct tree_entry *e, struct axfs_error *err)
 {
 	char path[4200];
 
@@ -574,10 +574,10 @@ static int check_entry(const struct axfs_tree_entry *e, struct axfs_error *err)
 	return 0;
 }
 
-int tree_finalize(struct axfs_tree *t, struct axfs_error *err)
+int tree_finalize(struct tree *t, struct axfs_error *err)
 {
 	struct tree_priv *p = t->priv;
-	struct axfs_tree_entry **by;
+	struct tree_entry **by;
 	uint64_t next = 1;
 	int rc;
 
@@ -591,7 +591,7 @@ int tree_finalize(struct axfs_tree *t, struct axfs_error *err)
 			(unsigned long long)AXFS_MAX_INODES);
 
 	for (size_t i = 0; i < p->nall; i++) {
-		struct axfs_tree_entry *e = &p->all[i]->e;
+		struct tree_entry *e = &p->all[i]->e;
 
 		rc = check_entry(e, err);
 		if (rc < 0)
@@ -610,7 +610,7 @@ int tree_finalize(struct axfs_tree *t, struct axfs_error *err)
 	by[0] = t->root;
 	t->root->ino = 0;
 	for (uint64_t i = 0; i < next; i++) {
-		struct axfs_tree_entry *d = by[i];
+		struct tree_entry *d = by[i];
 
 		for (size_t c = 0; c < d->nchildren; c++) {
 			d->children[c]->ino = next;
@@ -623,9 +623,9 @@ int tree_finalize(struct axfs_tree *t, struct axfs_error *err)
 }
 
 /* Visits every entry (parents before children), without recursion. */
-int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx)
+int tree_for_each_entry(struct tree *t, tree_entry_fn fn, void *ctx)
 {
-	struct axfs_tree_entry **stack;
+	struct tree_entry **stack;
 	size_t n = 0;
 
 	stack = malloc((t->count + 1) * sizeof(*stack));
@@ -633,7 +633,7 @@ int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx)
 		return -1;
 	stack[n++] = t->root;
 	while (n) {
-		struct axfs_tree_entry *e = stack[--n];
+		struct tree_entry *e = stack[--n];
 
 		fn(e, ctx);
 		for (size_t i = 0; i < e->nchildren; i++)
@@ -643,7 +643,7 @@ int tree_for_each_entry(struct axfs_tree *t, tree_entry_fn fn, void *ctx)
 	return 0;
 }
 
-void tree_free(struct axfs_tree *t)
+void tree_free(struct tree *t)
 {
 	struct tree_priv *p;
 
@@ -668,24 +668,24 @@ void tree_free(struct axfs_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-const char *tree_page_reason_name(enum axfs_page_reason r)
+const char *tree_page_reason_name(enum tree_page_reason r)
 {
 	switch (r) {
-	case AXFS_WHY_DEFAULT: return "default";
-	case AXFS_WHY_PROFILE: return "profile";
-	case AXFS_WHY_XIP_GLOB: return "xip-glob";
-	case AXFS_WHY_WHOLE_FILE: return "whole-file";
-	case AXFS_WHY_POLICY_RULE: return "policy-rule";
-	case AXFS_WHY_BUDGET: return "budget";
-	case AXFS_WHY_EXCLUDED: return "excluded";
-	case AXFS_WHY_MIN_COUNT: return "min-count";
-	case AXFS_WHY_MMAP_LIMIT: return "mmap-limit";
-	case AXFS_WHY_INCOMPRESSIBLE: return "incompressible";
-	case AXFS_WHY_TAIL: return "tail";
-	case AXFS_WHY_UNCOMPRESSED: return "uncompressed";
-	case AXFS_WHY_DEDUP: return "dedup";
-	case AXFS_WHY_SUFFIX: return "suffix";
-	case AXFS_WHY_COUNT: break;
+	case TREE_WHY_DEFAULT: return "default";
+	case TREE_WHY_PROFILE: return "profile";
+	case TREE_WHY_XIP_GLOB: return "xip-glob";
+	case TREE_WHY_WHOLE_FILE: return "whole-file";
+	case TREE_WHY_POLICY_RULE: return "policy-rule";
+	case TREE_WHY_BUDGET: return "budget";
+	case TREE_WHY_EXCLUDED: return "excluded";
+	case TREE_WHY_MIN_COUNT: return "min-count";
+	case TREE_WHY_MMAP_LIMIT: return "mmap-limit";
+	case TREE_WHY_INCOMPRESSIBLE: return "incompressible";
+	case TREE_WHY_TAIL: return "tail";
+	case TREE_WHY_UNCOMPRESSED: return "uncompressed";
+	case TREE_WHY_DEDUP: return "dedup";
+	case TREE_WHY_SUFFIX: return "suffix";
+	case TREE_WHY_COUNT: break;
 	}
 	return "unknown";
 }

@@ -48,7 +48,7 @@ static int source_is_directory(const char *path)
  * time (an image's timestamp), else now; *is_now says it came to that. */
 static int resolve_timestamp(const struct axfs_build_opts *o,
 			     const struct axfs_policy *pol,
-			     const struct axfs_source *src, int64_t *ts,
+			     const struct source *src, int64_t *ts,
 			     int *is_now, struct axfs_error *err)
 {
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
@@ -79,20 +79,20 @@ static int resolve_timestamp(const struct axfs_build_opts *o,
 
 /* ---- the pipeline ------------------------------------------------------- */
 
-static void clear_mtime_lossy(struct axfs_tree_entry *e, void *ctx)
+static void clear_mtime_lossy(struct tree_entry *e, void *ctx)
 {
 	(void)ctx;
-	e->lossy &= ~(unsigned int)AXFS_LOSSY_MTIME;
+	e->lossy &= ~(unsigned int)SOURCE_LOSSY_MTIME;
 }
 
 /* Reads every entry into t; *shared_mtime gets the time every entry has,
  * or -1 when they differ (or there are none). */
 static int read_source(const struct axfs_build_opts *o,
-		       struct axfs_source *src, struct axfs_tree *t,
+		       struct source *src, struct tree *t,
 		       int64_t ts, int64_t *shared_mtime,
 		       struct axfs_error *err)
 {
-	struct axfs_src_entry ent;
+	struct source_entry ent;
 	struct build_exclude x;
 	int64_t first_mtime = 0;
 	int have_first = 0, all_same = 1;
@@ -122,9 +122,9 @@ static int read_source(const struct axfs_build_opts *o,
 		/* Per-file times are lost unless every entry shares one
 		 * time; the build decides, as only it knows the image
 		 * timestamp. */
-		ent.lossy &= ~(unsigned int)AXFS_LOSSY_MTIME;
+		ent.lossy &= ~(unsigned int)SOURCE_LOSSY_MTIME;
 		if (ent.mtime != ts)
-			ent.lossy |= AXFS_LOSSY_MTIME;
+			ent.lossy |= SOURCE_LOSSY_MTIME;
 		if (!have_first) {
 			first_mtime = ent.mtime;
 			have_first = 1;
@@ -160,7 +160,7 @@ static int read_source(const struct axfs_build_opts *o,
  */
 #define BUILD_MAX_DEPTH 4096
 
-static int check_depth(const struct axfs_tree *t, struct axfs_error *err)
+static int check_depth(const struct tree *t, struct axfs_error *err)
 {
 	uint32_t *depth = malloc(t->count * sizeof(*depth));
 	char path[4200];
@@ -170,7 +170,7 @@ static int check_depth(const struct axfs_tree *t, struct axfs_error *err)
 	/* Inodes are numbered breadth-first: parents come first. */
 	depth[0] = 0;
 	for (size_t i = 1; i < t->count; i++) {
-		const struct axfs_tree_entry *e = t->by_ino[i];
+		const struct tree_entry *e = t->by_ino[i];
 
 		depth[i] = depth[e->parent->ino] + 1;
 		if (depth[i] > BUILD_MAX_DEPTH) {
@@ -225,7 +225,7 @@ static int resolve_compression(const struct axfs_build_opts *o,
  * long (the driver and fsck stop there); only the file grows.
  */
 static int pad_output(const struct axfs_build_opts *o,
-		      const struct axfs_policy *pol, struct axfs_outfile *of,
+		      const struct axfs_policy *pol, struct outfile *of,
 		      uint64_t image_size, struct axfs_error *err)
 {
 	uint64_t pad = o->pad_size ? o->pad_size : pol ? pol->pad_size : 0;
@@ -261,9 +261,9 @@ static int build_run(const struct axfs_build_opts *o,
 		     struct axfs_build_result *res, struct axfs_error *err)
 {
 	const struct axfs_policy *pol = o->policy;
-	struct axfs_outfile of = { NULL, NULL, -1, 0 };
-	struct axfs_source *src = NULL;
-	struct axfs_source_opts so;
+	struct outfile of = { NULL, NULL, -1, 0 };
+	struct source *src = NULL;
+	struct source_opts so;
 	struct plan_opts plo;
 	const char *excl[2];
 	uint64_t mmap_limit;
@@ -412,7 +412,7 @@ fail:
 static void summarize(struct axfs_build_result *res)
 {
 	struct axfs_build_summary *s = &res->summary;
-	const struct axfs_packed *p = &res->packed;
+	const struct pack_result *p = &res->packed;
 
 	s->image_size = res->layout.image_size;
 	s->mmap_size = res->layout.mmap_size;

@@ -19,12 +19,12 @@
 /* Planned XIP pages, and how many of them were asked for by --xip or the
  * policy (whole files, rules) rather than by a profile (suffix pages
  * follow profile pages and go with them). */
-static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
+static void count_xip_pages(const struct tree *t, uint64_t *all,
 			    uint64_t *asked)
 {
 	*all = *asked = 0;
 	for (size_t i = 0; i < t->count; i++) {
-		const struct axfs_tree_entry *e = t->by_ino[i];
+		const struct tree_entry *e = t->by_ino[i];
 		uint64_t n = (e->size + AXFS_PAGE_SIZE - 1) / AXFS_PAGE_SIZE;
 
 		if (e->type != AXFS_FT_REG || !e->pages ||
@@ -34,8 +34,8 @@ static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
 			if (!e->pages[p].xip)
 				continue;
 			(*all)++;
-			if (e->pages[p].reason != AXFS_WHY_PROFILE &&
-			    e->pages[p].reason != AXFS_WHY_SUFFIX)
+			if (e->pages[p].reason != TREE_WHY_PROFILE &&
+			    e->pages[p].reason != TREE_WHY_SUFFIX)
 				(*asked)++;
 		}
 	}
@@ -46,7 +46,7 @@ static void count_xip_pages(const struct axfs_tree *t, uint64_t *all,
  * some XIP pages come from a profile, say how to let mkfs drop the
  * coldest of them instead of failing.
  */
-static void hint_budget(const struct axfs_tree *t, struct axfs_error *err)
+static void hint_budget(const struct tree *t, struct axfs_error *err)
 {
 	uint64_t planned, asked;
 	char msg[AXFS_ERROR_MSG_MAX];
@@ -62,8 +62,8 @@ static void hint_budget(const struct axfs_tree *t, struct axfs_error *err)
 		       (unsigned long long)(planned - asked));
 }
 
-static int pack(const struct axfs_build_opts *o, struct axfs_tree *t,
-		struct axfs_source *src, struct axfs_build_result *res,
+static int pack(const struct axfs_build_opts *o, struct tree *t,
+		struct source *src, struct axfs_build_result *res,
 		struct axfs_error *err)
 {
 	struct pack_opts po;
@@ -86,7 +86,7 @@ static int pack(const struct axfs_build_opts *o, struct axfs_tree *t,
 
 int build_pack_and_write(const struct axfs_build_opts *o,
 			 const struct plan_opts *plo, uint64_t mmap_limit,
-			 struct axfs_source *src, struct axfs_outfile *of,
+			 struct source *src, struct outfile *of,
 			 struct axfs_build_result *res, int *packed,
 			 struct axfs_error *err)
 {

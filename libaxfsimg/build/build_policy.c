@@ -16,7 +16,7 @@ struct owners {
 	int64_t uid, gid;
 };
 
-static void apply_owners(struct axfs_tree_entry *e, void *ctx)
+static void apply_owners(struct tree_entry *e, void *ctx)
 {
 	const struct owners *ow = ctx;
 
@@ -46,13 +46,13 @@ static enum axfs_xattr_action xattr_action(const struct axfs_build_opts *o)
  * are no warning: one line at INFO (-v), each path at DEBUG (-vv), and a
  * sentence in axfs-mkfs(1).
  */
-int build_report_lossy(const struct axfs_tree *t,
+int build_report_lossy(const struct tree *t,
 		       const struct axfs_build_opts *o, unsigned int *all,
 		       struct axfs_error *err)
 {
 	const struct axfs_logger *log = o->log;
 	enum axfs_xattr_action xact = xattr_action(o);
-	unsigned int xbits = AXFS_LOSSY_XATTR | AXFS_LOSSY_ACL;
+	unsigned int xbits = SOURCE_LOSSY_XATTR | SOURCE_LOSSY_ACL;
 	unsigned int first_bits = 0;
 	uint64_t mt = 0, xa = 0, acl = 0, nx = 0;
 	char path[4200], first[4200];
@@ -60,36 +60,36 @@ int build_report_lossy(const struct axfs_tree *t,
 	*all = 0;
 	first[0] = '\0';
 	for (size_t i = 0; i < t->count; i++) {
-		const struct axfs_tree_entry *e = t->by_ino[i];
+		const struct tree_entry *e = t->by_ino[i];
 		unsigned int lossy = e->lossy;
 
 		if (xact == AXFS_XATTRS_IGNORE)
-			lossy &= ~(xbits | AXFS_LOSSY_SELINUX |
-				   AXFS_LOSSY_CAPABILITY);
+			lossy &= ~(xbits | SOURCE_LOSSY_SELINUX |
+				   SOURCE_LOSSY_CAPABILITY);
 		if (!lossy)
 			continue;
 		*all |= lossy;
-		mt += !!(lossy & AXFS_LOSSY_MTIME);
-		xa += !!(lossy & AXFS_LOSSY_XATTR);
-		acl += !!(lossy & AXFS_LOSSY_ACL);
+		mt += !!(lossy & SOURCE_LOSSY_MTIME);
+		xa += !!(lossy & SOURCE_LOSSY_XATTR);
+		acl += !!(lossy & SOURCE_LOSSY_ACL);
 		nx += !!(lossy & xbits);
 		tree_entry_path(e, path, sizeof(path));
 		if ((lossy & xbits) && !first[0]) {
 			snprintf(first, sizeof(first), "%s", path);
 			first_bits = lossy;
 		}
-		axfs_log(log, lossy & ~AXFS_LOSSY_MTIME ? AXFS_LOG_INFO :
+		axfs_log(log, lossy & ~SOURCE_LOSSY_MTIME ? AXFS_LOG_INFO :
 			 AXFS_LOG_DEBUG, "'%s': not stored:%s%s%s%s", path,
-			 lossy & AXFS_LOSSY_MTIME ? " its own mtime" : "",
-			 lossy & AXFS_LOSSY_XATTR ?
-			 (lossy & AXFS_LOSSY_SELINUX ?
+			 lossy & SOURCE_LOSSY_MTIME ? " its own mtime" : "",
+			 lossy & SOURCE_LOSSY_XATTR ?
+			 (lossy & SOURCE_LOSSY_SELINUX ?
 			  " xattrs (its SELinux label)" :
-			  lossy & AXFS_LOSSY_CAPABILITY ?
+			  lossy & SOURCE_LOSSY_CAPABILITY ?
 			  " xattrs (its file capabilities)" : " xattrs") : "",
-			 (lossy & AXFS_LOSSY_SELINUX) &&
-			 (lossy & AXFS_LOSSY_CAPABILITY) ?
+			 (lossy & SOURCE_LOSSY_SELINUX) &&
+			 (lossy & SOURCE_LOSSY_CAPABILITY) ?
 			 " (and file capabilities)" : "",
-			 lossy & AXFS_LOSSY_ACL ? " ACL" : "");
+			 lossy & SOURCE_LOSSY_ACL ? " ACL" : "");
 	}
 	if (xact == AXFS_XATTRS_ERROR && nx)
 		return axfs_error_set(err, AXFS_ERR_UNSUPPORTED,
@@ -98,11 +98,11 @@ int build_report_lossy(const struct axfs_tree *t,
 			"mount option or genfscon, give programs setuid or "
 			"ambient capabilities instead, or build without them "
 			"with --xattrs=warn", first,
-			first_bits & AXFS_LOSSY_SELINUX ?
+			first_bits & SOURCE_LOSSY_SELINUX ?
 			"an SELinux label (security.selinux)" :
-			first_bits & AXFS_LOSSY_CAPABILITY ?
+			first_bits & SOURCE_LOSSY_CAPABILITY ?
 			"file capabilities (security.capability)" :
-			first_bits & AXFS_LOSSY_XATTR ? "extended attributes" :
+			first_bits & SOURCE_LOSSY_XATTR ? "extended attributes" :
 			"an ACL", (unsigned long long)nx,
 			nx == 1 ? "entry has" : "entries have");
 	if (mt)
@@ -168,7 +168,7 @@ static int is_device_path(const struct axfs_policy *pol, const char *path)
  */
 static int apply_policy_cli_owners(struct axfs_policy *pol,
 				   const struct owners *ow,
-				   struct axfs_tree *t,
+				   struct tree *t,
 				   const struct axfs_logger *log,
 				   struct axfs_error *err)
 {
@@ -208,7 +208,7 @@ static int apply_policy_cli_owners(struct axfs_policy *pol,
 	}
 	rc = policy_apply(pol, t, log, err);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		struct axfs_tree_entry *e = tree_lookup(t, implied[i]);
+		struct tree_entry *e = tree_lookup(t, implied[i]);
 
 		if (e && !is_device_path(pol, implied[i]))
 			apply_owners(e, (void *)ow);
@@ -223,7 +223,7 @@ out:
 	return rc;
 }
 
-int build_apply_policy(const struct axfs_build_opts *o, struct axfs_tree *t,
+int build_apply_policy(const struct axfs_build_opts *o, struct tree *t,
 		       struct axfs_error *err)
 {
 	struct owners ow = { o->all_root, o->force_uid, o->force_gid };

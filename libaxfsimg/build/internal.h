@@ -11,8 +11,8 @@
  *   build_fit.c     pack and write, packing again with fewer XIP pages
  *                   while the memory-mapped part is over the mmap limit.
  */
-#ifndef AXFS_BUILD_INTERNAL_H
-#define AXFS_BUILD_INTERNAL_H
+#ifndef LIBAXFSIMG_BUILD_INTERNAL_H
+#define LIBAXFSIMG_BUILD_INTERNAL_H
 
 #include "opts_size.h"
 #include "axfs_build.h"
@@ -33,9 +33,9 @@ static inline int build_check_cancel(const struct axfs_build_opts *o,
 }
 
 /* build_policy.c */
-int build_apply_policy(const struct axfs_build_opts *o, struct axfs_tree *t,
+int build_apply_policy(const struct axfs_build_opts *o, struct tree *t,
 		       struct axfs_error *err);
-int build_report_lossy(const struct axfs_tree *t,
+int build_report_lossy(const struct tree *t,
 		       const struct axfs_build_opts *o, unsigned int *all,
 		       struct axfs_error *err);
 
@@ -62,7 +62,7 @@ void build_exclude_free(struct build_exclude *x);
  * whether res->packed holds data to free. */
 int build_pack_and_write(const struct axfs_build_opts *o,
 			 const struct plan_opts *plo, uint64_t mmap_limit,
-			 struct axfs_source *src, struct axfs_outfile *of,
+			 struct source *src, struct outfile *of,
 			 struct axfs_build_result *res, int *packed,
 			 struct axfs_error *err);
 

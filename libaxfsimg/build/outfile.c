@@ -85,7 +85,7 @@ void outfile_abort_all_signal_safe(void)
 
 /* "-": an unlinked file in $TMPDIR (O_TMPFILE where the file system
  * has it), copied to standard output by outfile_commit(). */
-static int outfile_open_stdout(struct axfs_outfile *of,
+static int outfile_open_stdout(struct outfile *of,
 			       struct axfs_error *err)
 {
 	const char *dir = getenv("TMPDIR");
@@ -128,7 +128,7 @@ static int outfile_open_stdout(struct axfs_outfile *of,
 }
 
 /* Copies the finished temporary file to standard output. */
-static int outfile_commit_stdout(struct axfs_outfile *of,
+static int outfile_commit_stdout(struct outfile *of,
 				 struct axfs_error *err)
 {
 	static uint8_t buf[1 << 16];
@@ -165,7 +165,7 @@ static int outfile_commit_stdout(struct axfs_outfile *of,
 	return 0;
 }
 
-int outfile_open(struct axfs_outfile *of, const char *path,
+int outfile_open(struct outfile *of, const char *path,
 		 struct axfs_error *err)
 {
 	struct stat st;
@@ -271,7 +271,7 @@ int outfile_open(struct axfs_outfile *of, const char *path,
  * it exists), registered for removal by a signal like a named temporary
  * file.  0, or -1 with errno.
  */
-static int name_tmpfile(struct axfs_outfile *of)
+static int name_tmpfile(struct outfile *of)
 {
 	static const char chars[] =
 		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -306,7 +306,7 @@ static int name_tmpfile(struct axfs_outfile *of)
 	return -1;
 }
 
-int outfile_commit(struct axfs_outfile *of, struct axfs_error *err)
+int outfile_commit(struct outfile *of, struct axfs_error *err)
 {
 	char *dir, *slash;
 	sigset_t block, old;
@@ -397,7 +397,7 @@ renamed:
 	return 0;
 }
 
-void outfile_abort(struct axfs_outfile *of)
+void outfile_abort(struct outfile *of)
 {
 	if (!of)
 		return;

@@ -6,7 +6,8 @@
  * fsck_super.c (superblock, digest field, descriptors, regions, page
  * shift, counts), fsck_tree.c (inodes, names, directories), fsck_data.c
  * (nodes, XIP pages, byte-aligned data, cnodes; --deep inflates every
- * cblock in fsck_deep.c), fsck_super.c again (cblocks, bytes that belong
+ * cblock in fsck_deep.c; both make their findings through fsck_sink.c),
+ * fsck_super.c again (cblocks, bytes that belong
  * to nothing).  The phases call only the helpers: fsck_report.c (the
  * check table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
  * offsets, table entries), fsck_path.c (names and paths of inodes); none

@@ -37,34 +37,6 @@ static int cmp_loc(const void *a, const void *b)
 	return 0;
 }
 
-/* The inode whose nodes include `node` (for paths in findings). */
-uint64_t fsck_owner_of(const struct fsck_data *d, uint64_t node)
-{
-	size_t lo = 0, hi = d->nranges;
-
-	if (node == FSCK_NO_INO)
-		return FSCK_NO_INO;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->ranges[mid].start <= node)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* lo = first range starting after node; look back for a cover. */
-	while (lo > 0) {
-		const struct fsck_range *r = &d->ranges[lo - 1];
-
-		if (node - r->start < r->count)
-			return r->ino;
-		if (lo < 2 || d->ranges[lo - 2].start != r->start)
-			break;
-		lo--;
-	}
-	return FSCK_NO_INO;
-}
-
 /* ---- node ranges ------------------------------------------------------- */
 
 /*
@@ -287,25 +259,6 @@ static void check_xip_order(struct fsck_data *d)
 			prev = t;
 		}
 	}
-}
-
-void fsck_check_target(struct fsck_sink *s, const uint8_t *p, uint64_t avail,
-		       uint16_t need, uint64_t off, int off_is_data,
-		       uint64_t ino)
-{
-	uint64_t len = NEED_BYTES(need);
-
-	if (!(need & NEED_SYMLINK))
-		return;
-	if (memchr(p, 0, (size_t)(len < avail ? len : avail)))
-		fsck_sink_report(s, FC_SYMLINK_TARGET, off, ino,
-				 "symlink target contains a NUL byte");
-	else if (len >= avail || p[len] != 0)
-		fsck_sink_report(s, FC_SYMLINK_NUL,
-				 off_is_data ? off + len : off, ino,
-				 "symlink target is not followed by a NUL in "
-				 "its node (kernels before 2.6.31 read the "
-				 "link up to a NUL)");
 }
 
 static void check_target_direct(struct fsck *f, const uint8_t *p,

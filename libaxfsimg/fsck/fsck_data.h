@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * fsck_data.h - what fsck_data.c (nodes and where they point) shares with
- * fsck_deep.c (inflating every cblock on a pool of threads).
+ * fsck_deep.c (inflating every cblock on a pool of threads) and with
+ * fsck_sink.c (where their findings go, and the helpers both use).
+ * Calls run one way: fsck_data.c -> fsck_deep.c -> fsck_sink.c.
  */
-#ifndef AXFS_FSCK_DATA_H
-#define AXFS_FSCK_DATA_H
+#ifndef LIBAXFSIMG_FSCK_FSCK_DATA_H
+#define LIBAXFSIMG_FSCK_FSCK_DATA_H
 
 #include <stdint.h>
 #include "internal.h"
@@ -48,9 +50,14 @@ struct fsck_sink {
 	int direct;
 	struct fsck_deferred *head, **tail;
 };
+/* fsck_sink.c (calls neither fsck_data.c nor fsck_deep.c) */
 void fsck_sink_report(struct fsck_sink *s, enum fsck_check c, uint64_t off,
 		      uint64_t ino, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Reports a worker's queued findings in order, and frees them. */
+void fsck_sink_flush(struct fsck *f, struct fsck_deferred *head);
+/* Frees queued findings unreported (the check stopped early). */
+void fsck_sink_drop(struct fsck_deferred *head);
 
 /* The inode whose nodes include `node`, for paths. */
 uint64_t fsck_owner_of(const struct fsck_data *d, uint64_t node);
@@ -62,7 +69,8 @@ void fsck_check_target(struct fsck_sink *s, const uint8_t *p, uint64_t avail,
 		       uint64_t ino);
 
 /*
- * Inflates every cblock c < nc with valid[c] set, and checks the pages in
+ * fsck_deep.c (called by fsck_data.c; calls fsck_sink.c):
+ * inflates every cblock c < nc with valid[c] set, and checks the pages in
  * it: locs[first[c], first[c + 1]) sorted by offset.  Findings are
  * reported in cblock order whatever the number of threads.
  */

@@ -4,14 +4,13 @@
  * inflated once, on a pool of threads (one per CPU, at most 8), and the
  * pages in it are checked against what it inflates to: each fits, no two
  * overlap, bytes that belong to no page are zero, symlink targets end in
- * a NUL.  Workers never report: their findings are queued per cblock and
- * the calling thread reports them in cblock order, so the output does not
- * depend on the number of threads or on timing.
+ * a NUL.  Workers never report: their findings are queued per cblock (a
+ * struct fsck_sink, fsck_sink.c) and the calling thread reports them in
+ * cblock order, so the output does not depend on the number of threads or
+ * on timing.  Called by fsck_data.c; calls fsck_sink.c, never back.
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,42 +19,6 @@
 
 #define MAX_THREADS 8
 #define POOL_MIN_CBLOCKS 64
-
-struct fsck_deferred {
-	enum fsck_check check;
-	uint64_t off, ino;
-	struct fsck_deferred *next;
-	char msg[];
-};
-
-void fsck_sink_report(struct fsck_sink *s, enum fsck_check c, uint64_t off,
-		      uint64_t ino, const char *fmt, ...)
-{
-	char msg[1024];
-	struct fsck_deferred *d;
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (s->direct) {
-		fsck_report(s->f, c, off, ino, "%s", msg);
-		return;
-	}
-	n = strlen(msg) + 1;
-	d = malloc(sizeof(*d) + n);
-	if (!d)
-		return;		/* out of memory: the finding is lost, not the
-				 * check (counts come from the main thread) */
-	d->check = c;
-	d->off = off;
-	d->ino = ino;
-	d->next = NULL;
-	memcpy(d->msg, msg, n);
-	*s->tail = d;
-	s->tail = &d->next;
-}
 
 struct result {
 	atomic_int done;
@@ -227,7 +190,6 @@ static void emit_ready(struct pool *p, uint64_t *emit, int wait)
 
 	while (*emit < p->nc) {
 		struct result *r = &p->res[*emit];
-		struct fsck_deferred *x, *nx;
 
 		if (!atomic_load_explicit(&r->done, memory_order_acquire)) {
 			if (!wait)
@@ -235,11 +197,7 @@ static void emit_ready(struct pool *p, uint64_t *emit, int wait)
 			sched_yield();
 			continue;
 		}
-		for (x = r->head; x; x = nx) {
-			nx = x->next;
-			fsck_report(f, x->check, x->off, x->ino, "%s", x->msg);
-			free(x);
-		}
+		fsck_sink_flush(f, r->head);
 		r->head = NULL;
 		f->res->cblocks += (uint64_t)r->inflated;
 		f->res->data_bytes += r->data_bytes;
@@ -341,13 +299,7 @@ out:
 		fsck_free(f, w[i].buf, bufsz, 1);
 	}
 	/* Anything not reported (stopped early) is dropped. */
-	for (uint64_t c = 0; c < nc; c++) {
-		struct fsck_deferred *x, *nx;
-
-		for (x = p.res[c].head; x; x = nx) {
-			nx = x->next;
-			free(x);
-		}
-	}
+	for (uint64_t c = 0; c < nc; c++)
+		fsck_sink_drop(p.res[c].head);
 	fsck_free(f, p.res, nc, sizeof(*p.res));
 }

@@ -39,7 +39,7 @@ static int ival(struct fsck *f, enum axfs_region r, uint64_t ino,
 	return -1;
 }
 
-struct tree {
+struct fsck_tree {
 	struct fsck *f;
 	uint64_t strings_size;
 	uint64_t last_nul;	/* offset of the last NUL in strings + 1 */
@@ -50,7 +50,7 @@ struct tree {
 };
 
 /* Checks the name of a non-root inode; 0 if it can be compared. */
-static int check_name(struct fsck *f, struct tree *t, uint64_t ino,
+static int check_name(struct fsck *f, struct fsck_tree *t, uint64_t ino,
 		      const char **name, size_t *len)
 {
 	const char *why;
@@ -341,7 +341,7 @@ static void check_dir_fields(struct fsck *f, uint64_t ino, uint64_t nent,
 /* ---- the walk ----------------------------------------------------------- */
 
 /* Claims the children of directory d and checks their order. */
-static void walk_dir(struct fsck *f, struct tree *t, uint64_t d)
+static void walk_dir(struct fsck *f, struct fsck_tree *t, uint64_t d)
 {
 	uint64_t nent, ai;
 	const char *prev = NULL;
@@ -431,7 +431,7 @@ static void walk_dir(struct fsck *f, struct tree *t, uint64_t d)
 	check_dir_fields(f, d, nent, names, names_ok);
 }
 
-static void check_root(struct fsck *f, struct tree *t)
+static void check_root(struct fsck *f, struct fsck_tree *t)
 {
 	uint64_t mode, nent = 0;
 	const char *name, *why;
@@ -480,7 +480,7 @@ void fsck_check_tree(struct fsck *f)
 {
 	struct fsck_region *S = &f->r[AXFS_R_STRINGS];
 	struct fsck_region *NE = &f->r[AXFS_R_INODE_NUM_ENTRIES];
-	struct tree t;
+	struct fsck_tree t;
 	struct fsck_run run = { .check = FC_INODE_UNREACHABLE,
 				.what = "inode", .verb = "not reachable from "
 				"the root" };

@@ -2,15 +2,16 @@
 /*
  * fsck/internal.h - shared state of the image checker.  fsck.c runs the
  * phases (fsck_super.c: superblock, descriptors, regions, counts, cblocks,
- * slack; fsck_tree.c: inodes, names, directories; fsck_data.c and
- * fsck_deep.c: nodes, XIP pages, cblocks, byte-aligned data) on the view
- * fsck_input.c makes; the phases use the helpers fsck_report.c (check
- * table, findings), fsck_alloc.c (memory), fsck_tables.c (zlib,
- * offsets, table entries) and fsck_path.c (inodes' names and paths).  Nothing here is exported: functions are
- * fsck_*, not axfs_*.
+ * slack; fsck_tree.c: inodes, names, directories; fsck_data.c: nodes, XIP
+ * pages, cblocks, byte-aligned data, with fsck_deep.c for --deep and
+ * fsck_sink.c for what both use, see fsck_data.h) on the view fsck_input.c
+ * makes; the phases use the helpers fsck_report.c (check table,
+ * findings), fsck_alloc.c (memory), fsck_tables.c (zlib, offsets, table
+ * entries) and fsck_path.c (inodes' names and paths).  Nothing here is
+ * exported: functions are fsck_*, not axfs_*.
  */
-#ifndef AXFS_FSCK_INTERNAL_H
-#define AXFS_FSCK_INTERNAL_H
+#ifndef LIBAXFSIMG_FSCK_INTERNAL_H
+#define LIBAXFSIMG_FSCK_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -272,7 +273,7 @@ int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first);
  * (p, len).  Open, then load; close after either (also when they fail). */
 struct fsck_input {
 	int fd;
-	const char *name;	/* path, or AXFS_STDIN_NAME for "-" */
+	const char *name;	/* path, or IMAGE_INPUT_STDIN_NAME for "-" */
 	uint64_t len;
 	int is_device;
 	int is_file;		/* a regular file: copied, never mapped */

@@ -8,8 +8,8 @@
  * all zero has depth 0 and no bytes at all: the driver reads every entry
  * of a depth-0 table as 0 without touching memory.
  */
-#ifndef AXFS_BYTETABLE_H
-#define AXFS_BYTETABLE_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_BYTETABLE_H
+#define LIBAXFSIMG_INTERNAL_AXFS_BYTETABLE_H
 
 #include <stdint.h>
 #include "axfs_error.h"

@@ -8,8 +8,8 @@
  * components (including none), and a backslash escapes the next byte.
  * Bytes compare as unsigned; no locale is involved.
  */
-#ifndef AXFS_GLOB_H
-#define AXFS_GLOB_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_GLOB_H
+#define LIBAXFSIMG_INTERNAL_AXFS_GLOB_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * that the command writes names exactly as the library does.  Internal
  * (libaxfsimg/internal/): not installed, not exported.
  */
-#ifndef AXFS_JSON_H
-#define AXFS_JSON_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_JSON_H
+#define LIBAXFSIMG_INTERNAL_AXFS_JSON_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * on failure or on a signal.  axfs_build() writes images so; cmd/ its other outputs (split,
  * merge-profile, extract --tar).  Internal: not installed, not exported.
  */
-#ifndef AXFS_OUTFILE_H
-#define AXFS_OUTFILE_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_OUTFILE_H
+#define LIBAXFSIMG_INTERNAL_AXFS_OUTFILE_H
 
 #include "axfs_error.h"
 
@@ -14,7 +14,7 @@
  * unnamed O_TMPFILE where the filesystem has them (nothing is left by any
  * signal, SIGKILL included), else a named temporary file beside the output
  * (removed on failure and by SIGINT, SIGTERM, SIGHUP). */
-struct axfs_outfile {
+struct outfile {
 	char *final_path;
 	char *tmp_path;		/* ".NAME.XXXXXX" beside it; for an unnamed
 				 * file only the template until commit */
@@ -23,12 +23,12 @@ struct axfs_outfile {
 };
 /* "-" is standard output (an unlinked temporary file copied out by
  * commit; refused when standard output is a terminal). */
-int outfile_open(struct axfs_outfile *of, const char *path,
+int outfile_open(struct outfile *of, const char *path,
 		 struct axfs_error *err);
 /* fsync, rename over final_path. */
-int outfile_commit(struct axfs_outfile *of, struct axfs_error *err);
+int outfile_commit(struct outfile *of, struct axfs_error *err);
 /* Close and unlink the temporary file (safe to call twice). */
-void outfile_abort(struct axfs_outfile *of);
+void outfile_abort(struct outfile *of);
 /* Async-signal-safe: unlink every temporary file still open. */
 void outfile_abort_all_signal_safe(void);
 

@@ -8,8 +8,8 @@
  * threads; results are committed in order.  Region data goes to unlinked
  * temporary spool files, not memory.
  */
-#ifndef AXFS_PACKER_H
-#define AXFS_PACKER_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_PACKER_H
+#define LIBAXFSIMG_INTERNAL_AXFS_PACKER_H
 
 #include <stdint.h>
 #include "axfs_compressor.h"
@@ -38,9 +38,9 @@ struct pack_opts {
  * pages.  Symlink targets are stored with a trailing NUL inside the node
  * data (the 2008 driver's readlink relies on it).
  */
-int pack_tree(struct axfs_tree *t, struct axfs_source *src,
-	      const struct pack_opts *o, struct axfs_packed *out,
+int pack_tree(struct tree *t, struct source *src,
+	      const struct pack_opts *o, struct pack_result *out,
 	      struct axfs_error *err);
-void pack_free_packed(struct axfs_packed *p);
+void pack_free_packed(struct pack_result *p);
 
 #endif

@@ -9,8 +9,8 @@
  * packer, which sees the data.  Deterministic: ties in count are broken
  * by path, then offset.
  */
-#ifndef AXFS_PLANNER_H
-#define AXFS_PLANNER_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_PLANNER_H
+#define LIBAXFSIMG_INTERNAL_AXFS_PLANNER_H
 
 #include <stdint.h>
 #include "axfs_tree.h"
@@ -31,29 +31,29 @@ struct plan_opts {
 	int strict_profile;		/* a skipped profile entry is an
 					 * error, not a warning */
 	int xip_suffix;			/* every page after a file's first
-					 * XIP page is XIP too (AXFS_WHY_SUFFIX),
+					 * XIP page is XIP too (TREE_WHY_SUFFIX),
 					 * on top of the budget */
 	const struct axfs_logger *log;
 };
 
 /* The tree must be finalised.  Fills entry->pages. */
-int plan_tree(struct axfs_tree *t, const struct plan_opts *o,
-	      struct axfs_plan_stats *st, struct axfs_error *err);
+int plan_tree(struct tree *t, const struct plan_opts *o,
+	      struct plan_stats *st, struct axfs_error *err);
 
 /* Drops the coldest XIP pages until at most max_pages remain (used for
  * --mmap-limit); returns how many were dropped. */
-uint64_t plan_trim(struct axfs_tree *t, uint64_t max_pages);
+uint64_t plan_trim(struct tree *t, uint64_t max_pages);
 
 /* After a trim with xip_suffix: every XIP page before a file's last
- * non-XIP page stops being XIP (AXFS_WHY_MMAP_LIMIT), so that the XIP
+ * non-XIP page stops being XIP (TREE_WHY_MMAP_LIMIT), so that the XIP
  * pages form a suffix again; only removes pages.  Returns how many. */
-uint64_t plan_trim_suffix(struct axfs_tree *t);
+uint64_t plan_trim_suffix(struct tree *t);
 
 /*
  * Gives every hard-link member its own copy of its master's page plan
  * (each entry owns and frees its `pages`); -1 when out of memory.  The
  * packer calls it once the masters are packed.
  */
-int plan_sync_link_members(struct axfs_tree *t);
+int plan_sync_link_members(struct tree *t);
 
 #endif

@@ -5,24 +5,24 @@
  * bytes, compressed bytes, the flash cost of XIP and the RAM it saves),
  * as text, JSON, or an SVG picture.  Written to a stream the caller owns.
  */
-#ifndef AXFS_REPORT_H
-#define AXFS_REPORT_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_REPORT_H
+#define LIBAXFSIMG_INTERNAL_AXFS_REPORT_H
 
 #include <stdio.h>
 #include "axfs_stages.h"
 
-struct axfs_report_file {
-	const struct axfs_tree_entry *entry;
+struct report_file {
+	const struct tree_entry *entry;
 	char *path;
 	uint64_t size, pages;
 	uint64_t xip, compressed, byte_aligned;	/* pages of each type */
-	uint64_t why[AXFS_WHY_COUNT];		/* pages per reason */
+	uint64_t why[TREE_WHY_COUNT];		/* pages per reason */
 	uint64_t profile_count;			/* sum over its XIP pages */
 	uint64_t xip_deflated;			/* its XIP pages, compressed */
 };
 
-struct axfs_report {
-	struct axfs_report_file *files;		/* regular files, path order */
+struct report {
+	struct report_file *files;		/* regular files, path order */
 	size_t nfiles;
 	uint64_t xip_pages, compressed_pages, byte_aligned_pages;
 	uint64_t xip_bytes;			/* XIP region size */
@@ -41,12 +41,12 @@ struct axfs_report {
  * cblock-sized runs with the build's compressor and level, as the packer
  * would have.
  */
-int report_build(struct axfs_report *r,
+int report_build(struct report *r,
 		 const struct axfs_build_result *res, const char *image,
 		 struct axfs_error *err);
-int report_write_text(const struct axfs_report *r, FILE *f);
-int report_write_json(const struct axfs_report *r, FILE *f);
-int report_write_svg(const struct axfs_report *r, FILE *f);
-void report_free(struct axfs_report *r);
+int report_write_text(const struct report *r, FILE *f);
+int report_write_json(const struct report *r, FILE *f);
+int report_write_svg(const struct report *r, FILE *f);
+void report_free(struct report *r);
 
 #endif

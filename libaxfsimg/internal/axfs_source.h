@@ -5,13 +5,13 @@
  *
  * A source yields one entry at a time, metadata only.  The data of a
  * regular file is read later, in image order, through data_open/data_read
- * on the axfs_data_ref the entry carries: a host path for a directory
+ * on the source_data_ref the entry carries: a host path for a directory
  * source, an offset into a spool file for an archive source (which reads
  * the archive exactly once).  So mkfs does not care where entries come
  * from, and images built from a tree and from a tarball of it are the same.
  */
-#ifndef AXFS_SOURCE_H
-#define AXFS_SOURCE_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_SOURCE_H
+#define LIBAXFSIMG_INTERNAL_AXFS_SOURCE_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -19,25 +19,25 @@
 #include "axfs_ftype.h"
 
 /* Where a regular file's bytes can be read again later. */
-struct axfs_data_ref {
+struct source_data_ref {
 	char *host_path;	/* directory source: file to open (owned) */
 	uint64_t spool_offset;	/* archive source: offset in its spool */
 	uint64_t size;		/* number of bytes */
 };
 
 /* Things AXFS v1 cannot store; mkfs warns once and lists them with -v. */
-enum axfs_lossy {
-	AXFS_LOSSY_MTIME = 1 << 0,	/* per-file timestamps */
-	AXFS_LOSSY_XATTR = 1 << 1,
-	AXFS_LOSSY_ACL = 1 << 2,
-	AXFS_LOSSY_NLINK_DIR = 1 << 3,
+enum source_lossy {
+	SOURCE_LOSSY_MTIME = 1 << 0,		/* per-file timestamps */
+	SOURCE_LOSSY_XATTR = 1 << 1,
+	SOURCE_LOSSY_ACL = 1 << 2,
+	SOURCE_LOSSY_NLINK_DIR = 1 << 3,
 	/* Named among the xattrs (which are also flagged XATTR): the ones a
 	 * lost label or capability makes a build wrong, not just poorer. */
-	AXFS_LOSSY_SELINUX = 1 << 4,	/* security.selinux */
-	AXFS_LOSSY_CAPABILITY = 1 << 5,	/* security.capability */
+	SOURCE_LOSSY_SELINUX = 1 << 4,		/* security.selinux */
+	SOURCE_LOSSY_CAPABILITY = 1 << 5,	/* security.capability */
 };
 
-struct axfs_src_entry {
+struct source_entry {
 	/* Path inside the image: no leading '/', components separated by one
 	 * '/', no "." or ".." or empty components; "" is the root. */
 	const char *path;
@@ -50,31 +50,31 @@ struct axfs_src_entry {
 	/* Non-NULL: a hard link to the earlier entry with this path (same
 	 * form as `path`); type/mode are those of the target. */
 	const char *hardlink_to;
-	struct axfs_data_ref data;	/* AXFS_FT_REG; ownership moves to the
+	struct source_data_ref data;	/* AXFS_FT_REG; ownership moves to the
 					 * consumer (tree) on success */
-	unsigned int lossy;	/* enum axfs_lossy bits */
+	unsigned int lossy;	/* enum source_lossy bits */
 };
 
-struct axfs_source;
+struct source;
 
-struct axfs_source_ops {
+struct source_ops {
 	/* 1: *ent filled (valid until the next call), 0: end, <0: error. */
-	int (*next)(struct axfs_source *src, struct axfs_src_entry *ent,
+	int (*next)(struct source *src, struct source_entry *ent,
 		    struct axfs_error *err);
 	/* Open a data ref for sequential reading (thread-safe: each handle
 	 * is independent). */
-	int (*data_open)(struct axfs_source *src,
-			 const struct axfs_data_ref *ref, void **handle,
+	int (*data_open)(struct source *src,
+			 const struct source_data_ref *ref, void **handle,
 			 struct axfs_error *err);
 	/* Read up to len bytes; *got = 0 only at end of data.  A file whose
 	 * size differs from ref->size is an error naming it. */
-	int (*data_read)(struct axfs_source *src, void *handle, void *buf,
+	int (*data_read)(struct source *src, void *handle, void *buf,
 			 size_t len, size_t *got, struct axfs_error *err);
-	void (*data_close)(struct axfs_source *src, void *handle);
+	void (*data_close)(struct source *src, void *handle);
 	/* Optional (NULL: not offered).  Read up to len bytes at byte off of
 	 * the data, whatever the handle's position; *got = 0 at the end.  The
 	 * packer compares a page with one it stored before this way. */
-	int (*data_pread)(struct axfs_source *src, void *handle, void *buf,
+	int (*data_pread)(struct source *src, void *handle, void *buf,
 			  size_t len, uint64_t off, size_t *got,
 			  struct axfs_error *err);
 	/* Optional (NULL: no hole is known, every byte is read).  *hole: the
@@ -85,18 +85,18 @@ struct axfs_source_ops {
 	 * next hole or the end; 0 when unknown).  The position does not
 	 * move.  The packer skips hole pages this way and reads no further
 	 * than the data, so a hole costs no read whatever its length. */
-	int (*data_hole)(struct axfs_source *src, void *handle,
+	int (*data_hole)(struct source *src, void *handle,
 			 uint64_t *hole, uint64_t *data,
 			 struct axfs_error *err);
 	/* With data_hole: moves the handle's position len bytes on, len at
 	 * most what data_hole just said. */
-	int (*data_skip)(struct axfs_source *src, void *handle, uint64_t len,
+	int (*data_skip)(struct source *src, void *handle, uint64_t len,
 			 struct axfs_error *err);
-	void (*destroy)(struct axfs_source *src);
+	void (*destroy)(struct source *src);
 };
 
-struct axfs_source {
-	const struct axfs_source_ops *ops;
+struct source {
+	const struct source_ops *ops;
 	const char *name;		/* for messages: the directory/archive */
 	const struct axfs_logger *log;
 	/* Set by a source that knows the time its entries were made (an
@@ -105,7 +105,7 @@ struct axfs_source {
 	int64_t timestamp;
 };
 
-struct axfs_source_opts {
+struct source_opts {
 	const struct axfs_logger *log;
 	/* Host paths to leave out (e.g. the output image inside the tree);
 	 * compared after realpath(). */
@@ -119,29 +119,29 @@ struct axfs_source_opts {
 };
 
 /* Walks DIR in bytewise-sorted order, never following symlinks. */
-int source_dir_open(struct axfs_source **out, const char *dir,
-		    const struct axfs_source_opts *opts,
+int source_dir_open(struct source **out, const char *dir,
+		    const struct source_opts *opts,
 		    struct axfs_error *err);
 
 /* Any archive libarchive reads; path "-" is standard input. */
-int source_archive_open(struct axfs_source **out, const char *path,
-			const struct axfs_source_opts *opts,
+int source_archive_open(struct source **out, const char *path,
+			const struct source_opts *opts,
 			struct axfs_error *err);
 
 /* An AXFS image (opts->store_path: its store segment) as entries: every
  * mtime is the image timestamp; inodes sharing their data nodes and their
  * mode/owner are a hard link group.  See source_image.c. */
-int source_image_open(struct axfs_source **out, const char *path,
-		      const struct axfs_source_opts *opts,
+int source_image_open(struct source **out, const char *path,
+		      const struct source_opts *opts,
 		      struct axfs_error *err);
 /* 1 if PATH is a file that starts with the AXFS magic. */
 int source_is_image(const char *path);
 
 /* Picks the directory, image or archive source from what PATH is. */
-int source_open(struct axfs_source **out, const char *path,
-		const struct axfs_source_opts *opts,
+int source_open(struct source **out, const char *path,
+		const struct source_opts *opts,
 		struct axfs_error *err);
 
-void source_destroy(struct axfs_source *src);
+void source_destroy(struct source *src);
 
 #endif

@@ -6,15 +6,15 @@
  * reports (axfs_report.h) and the summary.  Internal: the installed
  * axfs_build.h knows the result only as an opaque type.
  */
-#ifndef AXFS_STAGES_H
-#define AXFS_STAGES_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_STAGES_H
+#define LIBAXFSIMG_INTERNAL_AXFS_STAGES_H
 
 #include <stdint.h>
 #include "axfs_build.h"
 #include "axfs_format.h"
 #include "axfs_tree.h"
 
-struct axfs_plan_stats {
+struct plan_stats {
 	uint64_t xip_pages;		/* pages planned XIP */
 	uint64_t profile_pages;		/* distinct profile pages read */
 	uint64_t profile_missing;	/* entries naming absent paths */
@@ -28,12 +28,12 @@ struct axfs_plan_stats {
 };
 
 /* An unlinked temporary file holding one region's bytes. */
-struct axfs_spool {
+struct pack_spool_file {
 	int fd;				/* -1 if empty and never opened */
 	uint64_t size;
 };
 
-struct axfs_packed {
+struct pack_result {
 	uint32_t cblock_size;
 	uint64_t nnodes;		/* node tables, indexed by node */
 	uint8_t *node_type;		/* enum axfs_node_type */
@@ -46,9 +46,9 @@ struct axfs_packed {
 	uint64_t ncblocks;
 	uint64_t *cblock_offset;	/* ncblocks + 1 entries */
 	uint64_t xip_pages;
-	struct axfs_spool xip;		/* xip_pages * 4096 bytes */
-	struct axfs_spool byte_aligned;
-	struct axfs_spool compressed;
+	struct pack_spool_file xip;	/* xip_pages * 4096 bytes */
+	struct pack_spool_file byte_aligned;
+	struct pack_spool_file compressed;
 	/* Statistics for reports. */
 	uint64_t bytes_in;		/* file bytes read */
 	uint64_t dedup_files;		/* files that reused another's nodes */
@@ -56,7 +56,7 @@ struct axfs_packed {
 };
 
 /* Where each region landed, for reports and dump. */
-struct axfs_layout {
+struct write_layout {
 	uint64_t fsoffset[AXFS_REGION_COUNT];
 	uint64_t size[AXFS_REGION_COUNT];
 	uint64_t compressed_size[AXFS_REGION_COUNT];
@@ -68,15 +68,15 @@ struct axfs_layout {
 
 /* Everything a report needs once the image exists. */
 struct axfs_build_result {
-	struct axfs_tree tree;
-	struct axfs_packed packed;
-	struct axfs_layout layout;
-	struct axfs_plan_stats plan;
+	struct tree tree;
+	struct pack_result packed;
+	struct write_layout layout;
+	struct plan_stats plan;
 	uint32_t block_size;
 	enum axfs_compressor compressor;	/* never DEFAULT */
 	int level;
 	int64_t timestamp;
-	unsigned int lossy;		/* union of enum axfs_lossy seen */
+	unsigned int lossy;		/* union of enum source_lossy seen */
 	struct axfs_build_summary summary;	/* axfs_build_summary() */
 };
 

@@ -3,8 +3,8 @@
  * axfs_suggest.h - "did you mean": the nearest of some known words to a
  * misspelt one, for policy keys, command-line options and subcommands.
  */
-#ifndef AXFS_SUGGEST_H
-#define AXFS_SUGGEST_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_SUGGEST_H
+#define LIBAXFSIMG_INTERNAL_AXFS_SUGGEST_H
 
 /*
  * The word of `choices` (NULL-terminated) nearest to `word` by optimal

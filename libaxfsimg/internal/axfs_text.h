@@ -14,8 +14,8 @@
  * else is copied.  The backslash is escaped so the text reads back
  * without ambiguity.
  */
-#ifndef AXFS_TEXT_H
-#define AXFS_TEXT_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_TEXT_H
+#define LIBAXFSIMG_INTERNAL_AXFS_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>

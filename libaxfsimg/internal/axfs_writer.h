@@ -10,8 +10,8 @@
  * region; padded to a multiple of 4096 with the magic in the last 4 bytes.
  * Everything below mmap_size is what a physaddr= mount reads in place.
  */
-#ifndef AXFS_WRITER_H
-#define AXFS_WRITER_H
+#ifndef LIBAXFSIMG_INTERNAL_AXFS_WRITER_H
+#define LIBAXFSIMG_INTERNAL_AXFS_WRITER_H
 
 #include <stdint.h>
 #include "axfs_tree.h"
@@ -37,9 +37,9 @@ struct write_opts {
 };
 
 /* Writes the image to fd (a fresh temporary file, written from offset 0). */
-int write_image(int fd, const struct axfs_tree *t,
-		const struct axfs_packed *p,
-		const struct write_opts *o, struct axfs_layout *lay,
+int write_image(int fd, const struct tree *t,
+		const struct pack_result *p,
+		const struct write_opts *o, struct write_layout *lay,
 		struct axfs_error *err);
 
 /*

@@ -7,19 +7,19 @@
  * the reader (reader.c), the checker (fsck.c) and the loading of inputs
  * that cannot be read in place (image_input.c).  Not installed.
  */
-#ifndef AXFS_BUDGET_H
-#define AXFS_BUDGET_H
+#ifndef LIBAXFSIMG_INTERNAL_BUDGET_H
+#define LIBAXFSIMG_INTERNAL_BUDGET_H
 
 #include <stdint.h>
 #include "axfs_format.h"
 
 /* The default budget: 64 MiB plus 8 bytes per byte of the image. */
-#define AXFS_BUDGET_BASE	(64ull << 20)
-#define AXFS_BUDGET_PER_BYTE	8u
+#define BUDGET_BASE	(64ull << 20)
+#define BUDGET_PER_BYTE	8u
 /* A non-seekable input (a pipe, standard input) is copied into memory:
  * at most what its superblock claims, and at most this unless the caller
  * sets a budget (--max-memory). */
-#define AXFS_STREAM_MAX_DEFAULT	(1ull << 30)
+#define BUDGET_STREAM_MAX_DEFAULT	(1ull << 30)
 
 struct budget {
 	uint64_t limit;

@@ -8,8 +8,8 @@
  * zlib's deflate window), so each packer thread keeps one for all its
  * cblocks.  A deflater is used by one thread at a time.
  */
-#ifndef AXFS_DEFLATER_H
-#define AXFS_DEFLATER_H
+#ifndef LIBAXFSIMG_INTERNAL_DEFLATER_H
+#define LIBAXFSIMG_INTERNAL_DEFLATER_H
 
 #include <stddef.h>
 #include "axfs_compressor.h"

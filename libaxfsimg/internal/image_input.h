@@ -7,15 +7,15 @@
  * so that a file cut short while it is read is an error, never a SIGBUS.
  * Not installed.
  */
-#ifndef AXFS_IMAGE_INPUT_H
-#define AXFS_IMAGE_INPUT_H
+#ifndef LIBAXFSIMG_INTERNAL_IMAGE_INPUT_H
+#define LIBAXFSIMG_INTERNAL_IMAGE_INPUT_H
 
 #include <stdint.h>
 #include "axfs_error.h"
 #include "axfs_reader.h"
 
 /* The name the reader and the checker give standard input ("-"). */
-#define AXFS_STDIN_NAME	"<stdin>"
+#define IMAGE_INPUT_STDIN_NAME	"<stdin>"
 
 /*
  * Opens `path` for reading, "-" meaning standard input (a duplicate of
@@ -30,7 +30,7 @@ int image_input_open(const char *path, const char **name,
  * superblock first (an input that ends before it, or whose magic is
  * wrong, stops there with the byte offset), then at most the size the
  * superblock claims (less when the input ends first), and never more
- * than `max` bytes (0: AXFS_STREAM_MAX_DEFAULT).  The buffer grows with
+ * than `max` bytes (0: BUDGET_STREAM_MAX_DEFAULT).  The buffer grows with
  * what is really read, never with what is claimed.  *buf (malloc) and
  * *len on success.  With `keep_bad` (the checker, which reports what is
  * wrong with a superblock), a bad magic is no error: *buf holds the bytes

@@ -7,8 +7,8 @@
  * release accepts the older sizes too and gives the fields an older
  * caller does not have their defaults.
  */
-#ifndef AXFS_OPTS_SIZE_H
-#define AXFS_OPTS_SIZE_H
+#ifndef LIBAXFSIMG_INTERNAL_OPTS_SIZE_H
+#define LIBAXFSIMG_INTERNAL_OPTS_SIZE_H
 
 #include <stddef.h>
 #include "axfs_error.h"

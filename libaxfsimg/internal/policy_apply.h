@@ -3,8 +3,8 @@
  * policy_apply.h - the policy (axfs_policy.h) applied to a build's tree
  * (policy/policy_apply.c), for axfs_build() and the tests.
  */
-#ifndef AXFS_POLICY_APPLY_H
-#define AXFS_POLICY_APPLY_H
+#ifndef LIBAXFSIMG_INTERNAL_POLICY_APPLY_H
+#define LIBAXFSIMG_INTERNAL_POLICY_APPLY_H
 
 #include "axfs_error.h"
 #include "axfs_policy.h"
@@ -17,7 +17,7 @@
  * entry's want_xip / want_compress; rules that match nothing are warned
  * about with their file:line.
  */
-int policy_apply(struct axfs_policy *p, struct axfs_tree *t,
+int policy_apply(struct axfs_policy *p, struct tree *t,
 		 const struct axfs_logger *log, struct axfs_error *err);
 
 #endif

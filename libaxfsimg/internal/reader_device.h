@@ -3,8 +3,8 @@
  * reader_device.h - what the reader (read/reader_device.c) lends fsck's
  * input (fsck/fsck_input.c): the length of what an image is read from.
  */
-#ifndef AXFS_READER_DEVICE_H
-#define AXFS_READER_DEVICE_H
+#ifndef LIBAXFSIMG_INTERNAL_READER_DEVICE_H
+#define LIBAXFSIMG_INTERNAL_READER_DEVICE_H
 
 #include <stdint.h>
 

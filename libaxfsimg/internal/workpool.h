@@ -10,8 +10,8 @@
  * the function (the packer keeps one compressor state, deflater.h, per
  * thread there).
  */
-#ifndef AXFS_WORKPOOL_H
-#define AXFS_WORKPOOL_H
+#ifndef LIBAXFSIMG_INTERNAL_WORKPOOL_H
+#define LIBAXFSIMG_INTERNAL_WORKPOOL_H
 
 struct workpool;
 

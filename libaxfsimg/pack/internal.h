@@ -14,11 +14,11 @@
  *                 batches, the compression threads and the commit queue
  *                 that writes results to the spools and node tables in the
  *                 order they were handed over;
- *   pack_read.c   a file's data read through the source;
+ *   pack_read.c   a file's data read through the source, holes skipped;
  *   pack_util.c   errors, progress, arrays, node allocation, reasons.
  */
-#ifndef AXFS_PACK_INTERNAL_H
-#define AXFS_PACK_INTERNAL_H
+#ifndef LIBAXFSIMG_PACK_INTERNAL_H
+#define LIBAXFSIMG_PACK_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,11 +38,11 @@
  * image larger or no smaller (+93 bytes at 16, +34 KB at 512 with 4 KiB
  * cblocks), so by default no tail skips compression; instead a tail that
  * ends up alone in its cblock and does not shrink there is stored
- * byte-aligned (AXFS_WHY_TAIL), which is smaller by measurement.  The
+ * byte-aligned (TREE_WHY_TAIL), which is smaller by measurement.  The
  * knob stays for benchmarks: make CFLAGS=-DAXFS_PACK_TAIL_MAX=N.
  */
-#ifndef AXFS_PACK_TAIL_MAX
-#define AXFS_PACK_TAIL_MAX 0
+#ifndef PACK_TAIL_MAX
+#define PACK_TAIL_MAX 0
 #endif
 
 /*
@@ -53,8 +53,8 @@
  * inflates one more cblock (its tail's), reading many small files of one
  * directory fewer.
  */
-#ifndef AXFS_PACK_TAIL_STREAM
-#define AXFS_PACK_TAIL_STREAM 1
+#ifndef PACK_TAIL_STREAM
+#define PACK_TAIL_STREAM 1
 #endif
 
 #define PACK_READ_CHUNK		(256u * 1024)	/* multiple of 4096 */
@@ -66,7 +66,7 @@ enum pack_job_mode { JOB_CBLOCK, JOB_RAW };
 struct item {
 	uint64_t node;
 	uint32_t off, len;		/* bytes in job->in */
-	struct axfs_tree_entry *e;	/* whose pages[] to refine; NULL */
+	struct tree_entry *e;		/* whose pages[] to refine; NULL */
 	uint64_t page;
 	uint8_t reason;			/* JOB_RAW: TAIL or UNCOMPRESSED */
 };
@@ -92,7 +92,7 @@ struct pack_job {
 struct dd_ent {
 	uint64_t key;
 	uint64_t aux;			/* files, links: size; pages: page */
-	struct axfs_tree_entry *e;
+	struct tree_entry *e;
 	size_t next;			/* index + 1 into v, 0 ends */
 };
 
@@ -104,10 +104,10 @@ struct dd_table {
 };
 
 struct packer {
-	struct axfs_tree *t;
-	struct axfs_source *src;
+	struct tree *t;
+	struct source *src;
 	const struct pack_opts *o;
-	struct axfs_packed *out;
+	struct pack_result *out;
 	struct axfs_error *err;
 	uint32_t cblock_size;
 
@@ -148,7 +148,7 @@ struct packer {
 /* Page source: the whole file in memory, or a stream read in chunks. */
 struct freader {
 	struct packer *pk;
-	struct axfs_tree_entry *m;
+	struct tree_entry *m;
 	const unsigned char *mem;
 	void *h;
 	uint64_t pos;			/* bytes handed out */
@@ -156,22 +156,22 @@ struct freader {
 	uint64_t upto;			/* next read: at most this (0: any) */
 };
 
-static inline struct axfs_tree_entry *master_of(struct axfs_tree_entry *e)
+static inline struct tree_entry *master_of(struct tree_entry *e)
 {
 	return e->link_master ? e->link_master : e;
 }
 
-static inline int is_master(const struct axfs_tree_entry *e)
+static inline int is_master(const struct tree_entry *e)
 {
 	return !e->link_master || e->link_master == e;
 }
 
-static inline uint64_t npages_of(const struct axfs_tree_entry *e)
+static inline uint64_t npages_of(const struct tree_entry *e)
 {
 	return (e->size + AXFS_PAGE_SIZE - 1) / AXFS_PAGE_SIZE;
 }
 
-static inline int page_is_xip(const struct axfs_tree_entry *e, uint64_t p)
+static inline int page_is_xip(const struct tree_entry *e, uint64_t p)
 {
 	return e->pages && e->pages[p].xip;
 }
@@ -179,39 +179,41 @@ static inline int page_is_xip(const struct axfs_tree_entry *e, uint64_t p)
 /* pack_util.c: errors, progress, arrays, nodes, reasons. */
 int pack_nomem(struct packer *pk);
 int pack_err_path(struct packer *pk, int code, int errnum,
-		  const struct axfs_tree_entry *e, const char *what);
+		  const struct tree_entry *e, const char *what);
 int pack_check_cancel(struct packer *pk);
 void pack_progress(struct packer *pk, int force);
 int pack_grow(void **v, size_t *cap, size_t need, size_t size);
 /* Appends n pending nodes to the node tables; *first is the first. */
 int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first);
-int pack_refine_reason(struct axfs_tree_entry *e, uint64_t page,
+int pack_refine_reason(struct tree_entry *e, uint64_t page,
 		       uint8_t reason);
 
 /* pack_read.c: reading a file through the source. */
-int pack_shrank(struct packer *pk, struct axfs_tree_entry *m);
+int pack_shrank(struct packer *pk, struct tree_entry *m);
 int pack_read_full(struct packer *pk, void *h, unsigned char *buf,
 		   size_t want, size_t *got);
-int pack_data_open(struct packer *pk, struct axfs_tree_entry *m, void **h);
+int pack_data_open(struct packer *pk, struct tree_entry *m, void **h);
 void pack_data_close(struct packer *pk, void *h);
-int pack_expect_eof(struct packer *pk, struct axfs_tree_entry *m, void *h);
-
-/* pack_data.c: storing a file's pages. */
-int pack_file_pages(struct packer *pk, struct freader *r);
+int pack_expect_eof(struct packer *pk, struct tree_entry *m, void *h);
+/* The hole at h's position (at most max bytes; 0: data, or the source
+ * knows no holes) and the data after it; skipping it. */
 int pack_hole_at(struct packer *pk, void *h, uint64_t max, uint64_t *len,
 		 uint64_t *data);
 int pack_skip(struct packer *pk, void *h, uint64_t len);
-int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m);
-int pack_file_dedup(struct packer *pk, struct axfs_tree_entry *m);
+
+/* pack_data.c: storing a file's pages. */
+int pack_file_pages(struct packer *pk, struct freader *r);
+int pack_file_stream(struct packer *pk, struct tree_entry *m);
+int pack_file_dedup(struct packer *pk, struct tree_entry *m);
 
 /* pack_jobs.c */
 int pack_jobs_start(struct packer *pk);
 int pack_jobs_finish(struct packer *pk);
 void pack_jobs_stop(struct packer *pk);
 int pack_cblock_add(struct packer *pk, uint64_t node, const void *data,
-		    size_t len, struct axfs_tree_entry *e, uint64_t page);
+		    size_t len, struct tree_entry *e, uint64_t page);
 int pack_raw_add(struct packer *pk, uint64_t node, const void *data,
-		 size_t len, struct axfs_tree_entry *e, uint64_t page,
+		 size_t len, struct tree_entry *e, uint64_t page,
 		 uint8_t reason);
 int pack_xip_add(struct packer *pk, uint64_t node, const void *data,
 		 size_t len);
@@ -224,21 +226,21 @@ uint64_t pack_dedup_key_init(void);
 uint64_t pack_dedup_key_zeros(uint64_t key, uint64_t n);
 uint64_t pack_dedup_key_update(uint64_t key, const unsigned char *p,
 			       size_t n);
-struct axfs_tree_entry *pack_dedup_find_file(struct packer *pk,
-					     struct axfs_tree_entry *m,
-					     uint64_t key,
-					     const unsigned char *mem, int *rc);
-int pack_dedup_share_file(struct packer *pk, struct axfs_tree_entry *m,
-			  const struct axfs_tree_entry *a);
+struct tree_entry *pack_dedup_find_file(struct packer *pk,
+					struct tree_entry *m,
+					uint64_t key,
+					const unsigned char *mem, int *rc);
+int pack_dedup_share_file(struct packer *pk, struct tree_entry *m,
+			  const struct tree_entry *a);
 int pack_dedup_add_file(struct packer *pk, uint64_t key,
-			struct axfs_tree_entry *m);
-int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
+			struct tree_entry *m);
+int pack_dedup_page(struct packer *pk, struct tree_entry *m,
 		    uint64_t page, uint64_t node, const unsigned char *d);
-int pack_dedup_zero_run(struct packer *pk, struct axfs_tree_entry *m,
+int pack_dedup_zero_run(struct packer *pk, struct tree_entry *m,
 			uint64_t page, uint64_t node, uint64_t n);
 void pack_dedup_resolve_pages(struct packer *pk);
-struct axfs_tree_entry *pack_dedup_find_link(struct packer *pk,
-					     const struct axfs_tree_entry *e);
-int pack_dedup_add_link(struct packer *pk, struct axfs_tree_entry *e);
+struct tree_entry *pack_dedup_find_link(struct packer *pk,
+					const struct tree_entry *e);
+int pack_dedup_add_link(struct packer *pk, struct tree_entry *e);
 
 #endif

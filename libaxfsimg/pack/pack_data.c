@@ -50,42 +50,12 @@ static int freader_page(struct freader *r, size_t len, const unsigned char **out
 	return 0;
 }
 
-/* ---- holes ------------------------------------------------------------ */
-
-/* The hole at h's position, at most max bytes: 0 when data is there or
- * the source knows no holes (its bytes are then read); *data (may be
- * NULL): the data bytes after it, 0 when unknown. */
-int pack_hole_at(struct packer *pk, void *h, uint64_t max, uint64_t *len,
-		 uint64_t *data)
-{
-	uint64_t d = 0;
-	int rc;
-
-	*len = 0;
-	if (data)
-		*data = 0;
-	if (!pk->src->ops->data_hole || !pk->src->ops->data_skip || !max)
-		return 0;
-	if ((rc = pk->src->ops->data_hole(pk->src, h, len, &d, pk->err)) < 0)
-		return rc;
-	if (*len > max)
-		*len = max;
-	if (data)
-		*data = d;
-	return 0;
-}
-
-int pack_skip(struct packer *pk, void *h, uint64_t len)
-{
-	return pk->src->ops->data_skip(pk->src, h, len, pk->err);
-}
-
 /* ---- storing a file --------------------------------------------------- */
 
 static const unsigned char zero_page[AXFS_PAGE_SIZE];
 
 /* Sends page p of master m (node `node`, bytes d) where the plan says. */
-static int store_page(struct packer *pk, struct axfs_tree_entry *m,
+static int store_page(struct packer *pk, struct tree_entry *m,
 		      uint64_t p, uint64_t node, const unsigned char *d,
 		      size_t len)
 {
@@ -93,9 +63,9 @@ static int store_page(struct packer *pk, struct axfs_tree_entry *m,
 		return pack_xip_add(pk, node, d, len);
 	if (m->want_compress == 0)
 		return pack_raw_add(pk, node, d, len, m, p,
-				    AXFS_WHY_UNCOMPRESSED);
-	if (len < AXFS_PAGE_SIZE && len <= AXFS_PACK_TAIL_MAX)
-		return pack_raw_add(pk, node, d, len, m, p, AXFS_WHY_TAIL);
+				    TREE_WHY_UNCOMPRESSED);
+	if (len < AXFS_PAGE_SIZE && len <= PACK_TAIL_MAX)
+		return pack_raw_add(pk, node, d, len, m, p, TREE_WHY_TAIL);
 	if (len == AXFS_PAGE_SIZE && pk->share_pages)
 		return pack_dedup_page(pk, m, p, node, d);
 	return pack_cblock_add(pk, node, d, len, m, p);
@@ -108,7 +78,7 @@ static int store_page(struct packer *pk, struct axfs_tree_entry *m,
  * cost.  XIP pages and pages of an uncompressed file are stored as their
  * plan says (the format holds their bytes), from a static zero page.
  */
-static int store_hole(struct packer *pk, struct axfs_tree_entry *m,
+static int store_hole(struct packer *pk, struct tree_entry *m,
 		      uint64_t p, uint64_t k)
 {
 	uint64_t q = p, end = p + k;
@@ -142,7 +112,7 @@ static int store_hole(struct packer *pk, struct axfs_tree_entry *m,
 /* Stores the pages of master m as the plan says; nodes are allocated. */
 int pack_file_pages(struct packer *pk, struct freader *r)
 {
-	struct axfs_tree_entry *m = r->m;
+	struct tree_entry *m = r->m;
 	uint64_t n = npages_of(m), first;
 	int rc;
 
@@ -191,7 +161,7 @@ int pack_file_pages(struct packer *pk, struct freader *r)
 	return 0;
 }
 
-int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m)
+int pack_file_stream(struct packer *pk, struct tree_entry *m)
 {
 	struct freader r = { .pk = pk, .m = m };
 	int rc;
@@ -207,9 +177,9 @@ int pack_file_stream(struct packer *pk, struct axfs_tree_entry *m)
 
 /* A file whose size another has: share the nodes of an identical earlier
  * file (pack_dedup.c) or store it. */
-int pack_file_dedup(struct packer *pk, struct axfs_tree_entry *m)
+int pack_file_dedup(struct packer *pk, struct tree_entry *m)
 {
-	struct axfs_tree_entry *twin;
+	struct tree_entry *twin;
 	uint64_t key = pack_dedup_key_init();
 	void *h = NULL;
 	int rc;

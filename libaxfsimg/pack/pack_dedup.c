@@ -7,7 +7,7 @@
  *
  * Identical regular files (same size, same XIP plan and compress setting,
  * same bytes: a 64-bit crc32+adler32 key then a byte-by-byte comparison,
- * re-reading the earlier file) share nodes (AXFS_WHY_DEDUP,
+ * re-reading the earlier file) share nodes (TREE_WHY_DEDUP,
  * out->dedup_files).  Only files whose size occurs more than once are
  * candidates, so unique files are never hashed.  Symlinks with the same
  * target share their node.  Full pages bound for a cblock that equal an
@@ -90,7 +90,7 @@ static size_t dd_first(const struct dd_table *d, uint64_t key)
 }
 
 static int dd_add(struct dd_table *d, uint64_t key, uint64_t aux,
-		  struct axfs_tree_entry *e)
+		  struct tree_entry *e)
 {
 	size_t s;
 
@@ -222,7 +222,7 @@ static int page_is_zero(const unsigned char *d)
 	return !memcmp(d, zero, AXFS_PAGE_SIZE);
 }
 
-int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
+int pack_dedup_page(struct packer *pk, struct tree_entry *m,
 		    uint64_t page, uint64_t node,
 		    const unsigned char *d)
 {
@@ -258,7 +258,7 @@ int pack_dedup_page(struct packer *pk, struct axfs_tree_entry *m,
  * page of the build is stored here if none was, exactly as if it had
  * been read, so an image is the same whether its holes were read or not.
  */
-int pack_dedup_zero_run(struct packer *pk, struct axfs_tree_entry *m,
+int pack_dedup_zero_run(struct packer *pk, struct tree_entry *m,
 			uint64_t page, uint64_t node, uint64_t n)
 {
 	static const unsigned char zero[AXFS_PAGE_SIZE];
@@ -278,7 +278,7 @@ int pack_dedup_zero_run(struct packer *pk, struct axfs_tree_entry *m,
 /* After the last commit: every shared page's node gets its twin's place. */
 void pack_dedup_resolve_pages(struct packer *pk)
 {
-	struct axfs_packed *out = pk->out;
+	struct pack_result *out = pk->out;
 
 	for (size_t i = 0; i < pk->nshared; i++) {
 		const struct shared_page *q = &pk->shared[i];
@@ -294,8 +294,8 @@ void pack_dedup_resolve_pages(struct packer *pk)
 /* ---- identical files ------------------------------------------------------ */
 
 /* Same pages XIP and the same compress choice: the nodes can be shared. */
-static int same_plan(const struct axfs_tree_entry *a,
-		     const struct axfs_tree_entry *b)
+static int same_plan(const struct tree_entry *a,
+		     const struct tree_entry *b)
 {
 	uint64_t n = npages_of(a);
 
@@ -312,8 +312,8 @@ static int same_plan(const struct axfs_tree_entry *a,
  * Compares the data of a (re-read through the source) with b: in memory
  * when bmem is given, else re-read too.  1 equal, 0 different, <0 error.
  */
-static int same_bytes(struct packer *pk, struct axfs_tree_entry *a,
-		      struct axfs_tree_entry *b, const unsigned char *bmem)
+static int same_bytes(struct packer *pk, struct tree_entry *a,
+		      struct tree_entry *b, const unsigned char *bmem)
 {
 	void *ha = NULL, *hb = NULL;
 	uint64_t pos = 0;
@@ -377,10 +377,10 @@ out:
 }
 
 /* An earlier file with the same bytes and plan, or NULL (rc < 0: error). */
-struct axfs_tree_entry *pack_dedup_find_file(struct packer *pk,
-					     struct axfs_tree_entry *m,
-					     uint64_t key,
-					     const unsigned char *mem, int *rc)
+struct tree_entry *pack_dedup_find_file(struct packer *pk,
+					struct tree_entry *m,
+					uint64_t key,
+					const unsigned char *mem, int *rc)
 {
 	const struct dd_table *d = &pk->files;
 
@@ -403,8 +403,8 @@ struct axfs_tree_entry *pack_dedup_find_file(struct packer *pk,
 }
 
 /* m takes the nodes of its twin a. */
-int pack_dedup_share_file(struct packer *pk, struct axfs_tree_entry *m,
-			  const struct axfs_tree_entry *a)
+int pack_dedup_share_file(struct packer *pk, struct tree_entry *m,
+			  const struct tree_entry *a)
 {
 	uint64_t n = npages_of(m);
 
@@ -413,7 +413,7 @@ int pack_dedup_share_file(struct packer *pk, struct axfs_tree_entry *m,
 	m->packed = 1;
 	for (uint64_t p = 0; p < n; p++)
 		if (!page_is_xip(m, p) &&
-		    pack_refine_reason(m, p, AXFS_WHY_DEDUP) < 0)
+		    pack_refine_reason(m, p, TREE_WHY_DEDUP) < 0)
 			return pack_nomem(pk);
 	pk->out->dedup_files++;
 	pk->bytes_done += m->size;
@@ -422,7 +422,7 @@ int pack_dedup_share_file(struct packer *pk, struct axfs_tree_entry *m,
 
 /* Remembers m, stored, as the twin of later files with the same key. */
 int pack_dedup_add_file(struct packer *pk, uint64_t key,
-			struct axfs_tree_entry *m)
+			struct tree_entry *m)
 {
 	if (dd_add(&pk->files, key, m->size, m) < 0)
 		return pack_nomem(pk);
@@ -431,7 +431,7 @@ int pack_dedup_add_file(struct packer *pk, uint64_t key,
 
 /* ---- symlinks ------------------------------------------------------------- */
 
-static uint64_t link_key(const struct axfs_tree_entry *e)
+static uint64_t link_key(const struct tree_entry *e)
 {
 	return pack_dedup_key_update(pack_dedup_key_init(),
 				     (const unsigned char *)e->link_target,
@@ -439,8 +439,8 @@ static uint64_t link_key(const struct axfs_tree_entry *e)
 }
 
 /* An earlier symlink with the same target, or NULL. */
-struct axfs_tree_entry *pack_dedup_find_link(struct packer *pk,
-					     const struct axfs_tree_entry *e)
+struct tree_entry *pack_dedup_find_link(struct packer *pk,
+					const struct tree_entry *e)
 {
 	const struct dd_table *d = &pk->links;
 	uint64_t key = link_key(e);
@@ -455,7 +455,7 @@ struct axfs_tree_entry *pack_dedup_find_link(struct packer *pk,
 	return NULL;
 }
 
-int pack_dedup_add_link(struct packer *pk, struct axfs_tree_entry *e)
+int pack_dedup_add_link(struct packer *pk, struct tree_entry *e)
 {
 	if (dd_add(&pk->links, link_key(e), e->size, e) < 0)
 		return pack_nomem(pk);
@@ -482,7 +482,7 @@ static int cmp_size_ino(const void *a, const void *b)
  * another one has. */
 int pack_dedup_start(struct packer *pk)
 {
-	struct axfs_tree *t = pk->t;
+	struct tree *t = pk->t;
 	struct size_ino *v;
 	size_t n = 0;
 
@@ -497,7 +497,7 @@ int pack_dedup_start(struct packer *pk)
 	}
 	pk->share_pages = pk->src->ops->data_pread != NULL;
 	for (size_t i = 0; i < t->count; i++) {
-		const struct axfs_tree_entry *e = t->by_ino[i];
+		const struct tree_entry *e = t->by_ino[i];
 
 		if (e->type != AXFS_FT_REG || !is_master(e) || !e->size)
 			continue;

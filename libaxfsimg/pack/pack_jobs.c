@@ -13,15 +13,15 @@
  *     the way squashfs packs fragments.  A page never spans two cblocks;
  *     its cnode_offset is where it starts in the inflated cblock;
  *   - the open "raw batch" of byte-aligned items: pages of files with
- *     want_compress == 0 (AXFS_WHY_UNCOMPRESSED) and tails of at most
- *     AXFS_PACK_TAIL_MAX bytes (AXFS_WHY_TAIL).
+ *     want_compress == 0 (TREE_WHY_UNCOMPRESSED) and tails of at most
+ *     PACK_TAIL_MAX bytes (TREE_WHY_TAIL).
  * A full cblock is handed to a pool of threads that deflate it (a zlib
  * RFC 1950 stream, window 15, made by the chosen compressor at the chosen
  * level; see deflater.h).  Finished cblocks and raw batches are committed
  * strictly in the order they were handed over, in the calling thread: a
  * cblock whose stream is not shorter than its data (and so may exceed
  * cblock_size, axfs(5) rule 17) is not stored compressed; its pages go to
- * the byte-aligned region (AXFS_WHY_INCOMPRESSIBLE, or AXFS_WHY_TAIL for
+ * the byte-aligned region (TREE_WHY_INCOMPRESSIBLE, or TREE_WHY_TAIL for
  * a lone tail).  Node numbers, cblock numbers and every offset therefore
  * depend only on the tree, the data and the options, never on -j or
  * timing: the spools are byte-identical for every -j.
@@ -89,7 +89,7 @@ static int job_done(struct packer *pk, struct pack_job *j, int block)
 
 static int commit_cblock(struct packer *pk, struct pack_job *j)
 {
-	struct axfs_packed *out = pk->out;
+	struct pack_result *out = pk->out;
 	uint64_t c = out->ncblocks;
 	size_t cap;
 	int rc;
@@ -126,7 +126,7 @@ static int commit_cblock(struct packer *pk, struct pack_job *j)
 
 static int commit_raw(struct packer *pk, struct pack_job *j)
 {
-	struct axfs_packed *out = pk->out;
+	struct pack_result *out = pk->out;
 	/* A cblock holding nothing but one tail that did not shrink:
 	 * the tail is smaller byte-aligned, measured by compressing it. */
 	int lone_tail = j->mode == JOB_CBLOCK && j->nitems == 1 &&
@@ -148,8 +148,8 @@ static int commit_raw(struct packer *pk, struct pack_job *j)
 		out->node_type[it->node] = AXFS_NODE_BYTE_ALIGNED;
 		out->node_index[it->node] = bn;
 		if (pack_refine_reason(it->e, it->page, j->mode == JOB_RAW ?
-				  it->reason : lone_tail ? AXFS_WHY_TAIL :
-				  AXFS_WHY_INCOMPRESSIBLE) < 0)
+				  it->reason : lone_tail ? TREE_WHY_TAIL :
+				  TREE_WHY_INCOMPRESSIBLE) < 0)
 			return pack_nomem(pk);
 	}
 	return 0;
@@ -241,7 +241,7 @@ static int submit(struct packer *pk, struct pack_job *j)
 }
 
 static int add_item(struct packer *pk, struct pack_job *j, uint64_t node,
-		    const void *data, size_t len, struct axfs_tree_entry *e,
+		    const void *data, size_t len, struct tree_entry *e,
 		    uint64_t page, uint8_t reason)
 {
 	struct item *it;
@@ -262,10 +262,10 @@ static int add_item(struct packer *pk, struct pack_job *j, uint64_t node,
 }
 
 int pack_cblock_add(struct packer *pk, uint64_t node, const void *data,
-		    size_t len, struct axfs_tree_entry *e, uint64_t page)
+		    size_t len, struct tree_entry *e, uint64_t page)
 {
 	/* full pages and tails go to separate open cblocks */
-	struct pack_job **cur = &pk->cur[AXFS_PACK_TAIL_STREAM &&
+	struct pack_job **cur = &pk->cur[PACK_TAIL_STREAM &&
 				    len < AXFS_PAGE_SIZE];
 	struct pack_job *j;
 	int rc;
@@ -289,7 +289,7 @@ int pack_cblock_add(struct packer *pk, uint64_t node, const void *data,
 }
 
 int pack_raw_add(struct packer *pk, uint64_t node, const void *data,
-		 size_t len, struct axfs_tree_entry *e, uint64_t page,
+		 size_t len, struct tree_entry *e, uint64_t page,
 		 uint8_t reason)
 {
 	struct pack_job *j;
@@ -309,7 +309,7 @@ int pack_raw_add(struct packer *pk, uint64_t node, const void *data,
 int pack_xip_add(struct packer *pk, uint64_t node, const void *data,
 		 size_t len)
 {
-	struct axfs_packed *out = pk->out;
+	struct pack_result *out = pk->out;
 	int rc;
 
 	if ((rc = pack_spool_write(&pk->xip_spool, data, len, pk->err)) < 0 ||
@@ -337,7 +337,7 @@ static unsigned int thread_count(int jobs)
 int pack_jobs_start(struct packer *pk)
 {
 	const struct pack_opts *o = pk->o;
-	struct axfs_packed *out = pk->out;
+	struct pack_result *out = pk->out;
 	unsigned int nt = thread_count(o->jobs);
 	size_t in_cap = pk->cblock_size > PACK_RAW_MIN ? pk->cblock_size :
 							 PACK_RAW_MIN;

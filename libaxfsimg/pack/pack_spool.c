@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void pack_spool_init(struct pack_spool *w, struct axfs_spool *sp,
+void pack_spool_init(struct pack_spool *w, struct pack_spool_file *sp,
 		       const char *tmpdir, const char *what, size_t bufsize)
 {
 	memset(w, 0, sizeof(*w));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pack_spool.h - buffered appends to an unlinked temporary file that holds one
- * region of the image (struct axfs_spool); internal to libaxfsimg.
+ * region of the image (struct pack_spool_file); internal to libaxfsimg.
  *
  * The file is created on the first byte written, in `tmpdir`, else
  * $TMPDIR, else /tmp, and unlinked at once, so it disappears with the
@@ -9,8 +9,8 @@
  * buffered ones included; after pack_spool_flush() they are all in the file
  * (the writer reads them back with pread from offset 0).
  */
-#ifndef AXFS_PACK_SPOOL_H
-#define AXFS_PACK_SPOOL_H
+#ifndef LIBAXFSIMG_PACK_PACK_SPOOL_H
+#define LIBAXFSIMG_PACK_PACK_SPOOL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@
 #include "axfs_packer.h"
 
 struct pack_spool {
-	struct axfs_spool *sp;
+	struct pack_spool_file *sp;
 	const char *tmpdir;		/* NULL: $TMPDIR, /tmp */
 	const char *what;		/* "XIP", ... for messages */
 	const char *dir;		/* where the spool file is, once open */
@@ -26,7 +26,7 @@ struct pack_spool {
 	size_t len, cap;
 };
 
-void pack_spool_init(struct pack_spool *w, struct axfs_spool *sp,
+void pack_spool_init(struct pack_spool *w, struct pack_spool_file *sp,
 		       const char *tmpdir, const char *what, size_t bufsize);
 int pack_spool_write(struct pack_spool *w, const void *data, size_t n,
 		struct axfs_error *err);

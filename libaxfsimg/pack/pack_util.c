@@ -15,7 +15,7 @@
 /* ---- small helpers ------------------------------------------------------ */
 
 int pack_err_path(struct packer *pk, int code, int errnum,
-		  const struct axfs_tree_entry *e, const char *what)
+		  const struct tree_entry *e, const char *what)
 {
 	size_t n = tree_entry_path(e, NULL, 0);
 	char *p = malloc(n + 1);
@@ -83,7 +83,7 @@ int pack_grow(void **v, size_t *cap, size_t need, size_t size)
 /* The node tables must be 64-bit addressable in this process. */
 int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first)
 {
-	struct axfs_packed *out = pk->out;
+	struct pack_result *out = pk->out;
 	size_t cap = pk->node_cap;
 
 	if (n > SIZE_MAX - out->nnodes)
@@ -105,7 +105,7 @@ int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first)
 }
 
 /* Records why a page is byte-aligned (only over the default reason). */
-int pack_refine_reason(struct axfs_tree_entry *e, uint64_t page,
+int pack_refine_reason(struct tree_entry *e, uint64_t page,
 		       uint8_t reason)
 {
 	if (!e)
@@ -115,7 +115,7 @@ int pack_refine_reason(struct axfs_tree_entry *e, uint64_t page,
 		if (!e->pages)
 			return -1;
 	}
-	if (e->pages[page].reason == AXFS_WHY_DEFAULT)
+	if (e->pages[page].reason == TREE_WHY_DEFAULT)
 		e->pages[page].reason = reason;
 	return 0;
 }

@@ -36,7 +36,7 @@
  * (the 2008 readlink takes strlen() of the page), never XIP.
  *
  * Reasons: the packer refines only pages the planner left at
- * AXFS_WHY_DEFAULT (a page left out by the budget keeps "budget" even if
+ * TREE_WHY_DEFAULT (a page left out by the budget keeps "budget" even if
  * it ends up byte-aligned), and resets its own reasons when a tree is
  * packed again (after plan_trim).
  */
@@ -47,7 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int pack_file(struct packer *pk, struct axfs_tree_entry *m)
+static int pack_file(struct packer *pk, struct tree_entry *m)
 {
 	if (m->size == 0) {
 		m->first_node = 0;
@@ -60,10 +60,10 @@ static int pack_file(struct packer *pk, struct axfs_tree_entry *m)
 	return pack_file_stream(pk, m);
 }
 
-static int pack_symlink(struct packer *pk, struct axfs_tree_entry *e)
+static int pack_symlink(struct packer *pk, struct tree_entry *e)
 {
 	size_t len = e->link_target ? strlen(e->link_target) : 0;
-	const struct axfs_tree_entry *twin;
+	const struct tree_entry *twin;
 	uint64_t node;
 	int rc;
 
@@ -83,9 +83,9 @@ static int pack_symlink(struct packer *pk, struct axfs_tree_entry *e)
 	e->node_count = 1;
 	e->packed = 1;
 	/* The target and its NUL (axfs(5) rule 21). */
-	if (len + 1 <= AXFS_PACK_TAIL_MAX)
+	if (len + 1 <= PACK_TAIL_MAX)
 		rc = pack_raw_add(pk, node, e->link_target, len + 1, NULL, 0,
-				  AXFS_WHY_TAIL);
+				  TREE_WHY_TAIL);
 	else
 		rc = pack_cblock_add(pk, node, e->link_target, len + 1, NULL,
 				     0);
@@ -99,10 +99,10 @@ static int pack_symlink(struct packer *pk, struct axfs_tree_entry *e)
 /* Resets what an earlier packing left, counts totals, marks candidates. */
 static void prepare(struct packer *pk)
 {
-	struct axfs_tree *t = pk->t;
+	struct tree *t = pk->t;
 
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *e = t->by_ino[i];
+		struct tree_entry *e = t->by_ino[i];
 
 		if (e->type != AXFS_FT_REG && e->type != AXFS_FT_LNK)
 			continue;
@@ -119,11 +119,11 @@ static void prepare(struct packer *pk)
 			for (uint64_t p = 0; p < np; p++) {
 				uint8_t r = e->pages[p].reason;
 
-				if (r == AXFS_WHY_INCOMPRESSIBLE ||
-				    r == AXFS_WHY_TAIL ||
-				    r == AXFS_WHY_UNCOMPRESSED ||
-				    r == AXFS_WHY_DEDUP)
-					e->pages[p].reason = AXFS_WHY_DEFAULT;
+				if (r == TREE_WHY_INCOMPRESSIBLE ||
+				    r == TREE_WHY_TAIL ||
+				    r == TREE_WHY_UNCOMPRESSED ||
+				    r == TREE_WHY_DEDUP)
+					e->pages[p].reason = TREE_WHY_DEFAULT;
 			}
 		}
 	}
@@ -151,10 +151,10 @@ static void teardown(struct packer *pk)
 /* Hard-link members take their master's nodes and a copy of its plan. */
 static int finish_links(struct packer *pk)
 {
-	struct axfs_tree *t = pk->t;
+	struct tree *t = pk->t;
 
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *e = t->by_ino[i];
+		struct tree_entry *e = t->by_ino[i];
 
 		if (e->type != AXFS_FT_REG || is_master(e))
 			continue;
@@ -169,14 +169,14 @@ static int finish_links(struct packer *pk)
 
 static int pack_all(struct packer *pk)
 {
-	struct axfs_tree *t = pk->t;
+	struct tree *t = pk->t;
 	int rc;
 
 	for (size_t i = 0; i < t->count; i++) {
-		struct axfs_tree_entry *e = t->by_ino[i];
+		struct tree_entry *e = t->by_ino[i];
 
 		if (e->type == AXFS_FT_REG) {
-			struct axfs_tree_entry *m = master_of(e);
+			struct tree_entry *m = master_of(e);
 
 			if ((rc = pack_check_cancel(pk)) < 0)
 				return rc;
@@ -205,8 +205,8 @@ static int pack_all(struct packer *pk)
 	return 0;
 }
 
-int pack_tree(struct axfs_tree *t, struct axfs_source *src,
-	      const struct pack_opts *o, struct axfs_packed *out,
+int pack_tree(struct tree *t, struct source *src,
+	      const struct pack_opts *o, struct pack_result *out,
 	      struct axfs_error *err)
 {
 	struct packer pk;
@@ -245,7 +245,7 @@ int pack_tree(struct axfs_tree *t, struct axfs_source *src,
 		return rc;
 	}
 	for (size_t i = 0; i < t->count; i++) {
-		const struct axfs_tree_entry *e = t->by_ino[i];
+		const struct tree_entry *e = t->by_ino[i];
 
 		if (e->type == AXFS_FT_REG && is_master(e))
 			out->bytes_in += e->size;
@@ -253,7 +253,7 @@ int pack_tree(struct axfs_tree *t, struct axfs_source *src,
 	return 0;
 }
 
-void pack_free_packed(struct axfs_packed *p)
+void pack_free_packed(struct pack_result *p)
 {
 	if (!p)
 		return;

@@ -44,7 +44,7 @@ static int path_reserve(struct apply *a, size_t need, struct axfs_error *err)
 	return 0;
 }
 
-static void apply_owners(const struct axfs_policy *p, struct axfs_tree_entry *e)
+static void apply_owners(const struct axfs_policy *p, struct tree_entry *e)
 {
 	if (p->all_root == 1) {
 		e->uid = 0;
@@ -59,19 +59,19 @@ static void apply_owners(const struct axfs_policy *p, struct axfs_tree_entry *e)
 }
 
 /* xip.files, then the rules in order, then xip.exclude, on one entry. */
-static void apply_entry(struct apply *a, struct axfs_tree_entry *e)
+static void apply_entry(struct apply *a, struct tree_entry *e)
 {
 	const struct axfs_policy *p = a->p;
 	const char *path = a->path;
 	int is_reg = e->type == AXFS_FT_REG;
 	/* page decisions belong to the entry that holds the data */
-	struct axfs_tree_entry *data = e->link_master ? e->link_master : e;
+	struct tree_entry *data = e->link_master ? e->link_master : e;
 
 	for (size_t i = 0; i < p->n_xip_files; i++) {
 		if (is_reg && glob_match(p->xip_files[i], path)) {
 			a->files_hits[i]++;
 			data->want_xip = 1;
-			data->reason_override = AXFS_WHY_WHOLE_FILE;
+			data->reason_override = TREE_WHY_WHOLE_FILE;
 		}
 	}
 	for (size_t i = 0; i < p->n_rules; i++) {
@@ -92,13 +92,13 @@ static void apply_entry(struct apply *a, struct axfs_tree_entry *e)
 			continue;
 		if (r->xip >= 0) {
 			data->want_xip = (int8_t)r->xip;
-			data->reason_override = AXFS_WHY_POLICY_RULE;
+			data->reason_override = TREE_WHY_POLICY_RULE;
 		}
 		if (r->compress >= 0) {
 			data->want_compress = (int8_t)r->compress;
 			/* reason_override explains want_xip when it is set */
 			if (data->want_xip < 0)
-				data->reason_override = AXFS_WHY_POLICY_RULE;
+				data->reason_override = TREE_WHY_POLICY_RULE;
 		}
 	}
 	for (size_t i = 0; i < p->n_xip_exclude; i++) {
@@ -107,19 +107,19 @@ static void apply_entry(struct apply *a, struct axfs_tree_entry *e)
 		a->excl_hits[i]++;
 		if (is_reg && data->want_xip == 1) {
 			data->want_xip = 0;
-			data->reason_override = AXFS_WHY_EXCLUDED;
+			data->reason_override = TREE_WHY_EXCLUDED;
 		}
 	}
 }
 
-static int apply_walk(struct apply *a, struct axfs_tree_entry *e, size_t len,
+static int apply_walk(struct apply *a, struct tree_entry *e, size_t len,
 		      struct axfs_error *err)
 {
 	int rc;
 
 	apply_entry(a, e);
 	for (size_t i = 0; i < e->nchildren; i++) {
-		struct axfs_tree_entry *c = e->children[i];
+		struct tree_entry *c = e->children[i];
 		size_t base = len == 1 ? 0 : len;	/* the root is "/" */
 		size_t clen = base + 1 + c->name_len;
 
@@ -154,7 +154,7 @@ static void quiet_replace_fn(void *ctx, enum axfs_log_level level,
 		lg->fn(lg->ctx, level, msg);
 }
 
-static int add_devices(struct axfs_policy *p, struct axfs_tree *t,
+static int add_devices(struct axfs_policy *p, struct tree *t,
 		       const struct axfs_logger *log, struct axfs_error *err)
 {
 	const struct axfs_logger quiet = { quiet_replace_fn, (void *)log };
@@ -164,8 +164,8 @@ static int add_devices(struct axfs_policy *p, struct axfs_tree *t,
 	t->log = &quiet;
 	for (size_t i = 0; i < p->n_devices && rc == 0; i++) {
 		const struct axfs_policy_device *d = &p->devices[i];
-		struct axfs_tree_entry *old = tree_lookup(t, d->path);
-		struct axfs_src_entry se;
+		struct tree_entry *old = tree_lookup(t, d->path);
+		struct source_entry se;
 		struct axfs_error e2;
 
 		if (old)
@@ -191,7 +191,7 @@ static int add_devices(struct axfs_policy *p, struct axfs_tree *t,
 	return rc;
 }
 
-int policy_apply(struct axfs_policy *p, struct axfs_tree *t,
+int policy_apply(struct axfs_policy *p, struct tree *t,
 		 const struct axfs_logger *log, struct axfs_error *err)
 {
 	struct apply a = { p, NULL, NULL, NULL, 0 };

@@ -218,7 +218,7 @@ static size_t slot_take(struct axfs_cblock_pool *p)
 /* ---- lending ------------------------------------------------------------ */
 
 static void lend(struct axfs_cblock_pool *p, size_t i,
-		 struct axfs_cblock_ref *ref)
+		 struct reader_cblock_ref *ref)
 {
 	ref->data = p->slot[i].data;
 	ref->len = p->slot[i].len;
@@ -226,7 +226,7 @@ static void lend(struct axfs_cblock_pool *p, size_t i,
 }
 
 int reader_pool_get(struct axfs_cblock_pool *p, struct axfs_image *img,
-		    uint64_t c, struct axfs_cblock_ref *ref,
+		    uint64_t c, struct reader_cblock_ref *ref,
 		    struct axfs_error *err)
 {
 	struct slot *s;
@@ -292,7 +292,7 @@ int reader_pool_get(struct axfs_cblock_pool *p, struct axfs_image *img,
 	return rc < 0 ? rc : 1;
 }
 
-void reader_pool_put(struct axfs_cblock_pool *p, struct axfs_cblock_ref *ref)
+void reader_pool_put(struct axfs_cblock_pool *p, struct reader_cblock_ref *ref)
 {
 	struct slot *s = ref->slot;
 

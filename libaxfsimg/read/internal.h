@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * read/internal.h - the private state of an open image, shared by
- * reader.c (open, validation, tables, inodes), reader_data.c (pages,
- * cblocks) and reader_walk.c (lookup, walk).  Not installed.
+ * reader.c (open, validation, tables, inodes), reader_data.c (pages, a
+ * handle's cache of cblocks), reader_cblock.c (one cblock: its bounds and
+ * inflate), cblock_pool.c (cblocks shared by threads) and reader_walk.c
+ * (lookup, walk).  Not installed.
  */
-#ifndef AXFS_READER_INTERNAL_H
-#define AXFS_READER_INTERNAL_H
+#ifndef LIBAXFSIMG_READ_INTERNAL_H
+#define LIBAXFSIMG_READ_INTERNAL_H
 
 #include <stdint.h>
 #include <zlib.h>
@@ -22,15 +24,15 @@ struct libdeflate_decompressor;
  * also bounded by the image size; an inflated one by zlib's maximum
  * expansion of its stream.  1 GiB covers 2^31 inodes at 4-byte depth.
  */
-#define AXFS_READER_MAX_INCORE	(1ull << 30)
+#define READER_MAX_INCORE	(1ull << 30)
 /* Lenient mode accepts any cblock_size up to this (fsck reports it). */
-#define AXFS_READER_MAX_CBLOCK_LENIENT	(64u * 1024u * 1024u)
+#define READER_MAX_CBLOCK_LENIENT	(64u * 1024u * 1024u)
 /* Deepest directory nesting the walk follows. */
-#define AXFS_READER_MAX_DEPTH	4096
+#define READER_MAX_DEPTH	4096
 /* Inflated cblocks each handle keeps at most (see struct axfs_image):
- * as many as fit in AXFS_READER_CACHE_BYTES, at least 2. */
-#define AXFS_READER_CBLOCK_CACHE	16
-#define AXFS_READER_CACHE_BYTES	(2u << 20)
+ * as many as fit in READER_CACHE_BYTES, at least 2. */
+#define READER_CBLOCK_CACHE	16
+#define READER_CACHE_BYTES	(2u << 20)
 
 struct axfs_image {
 	char *name;			/* for messages */
@@ -69,16 +71,16 @@ struct axfs_image {
 	 * directories and to the cblocks that hold file tails, so a handful
 	 * saves most repeated inflates (bench/RESULTS.md).  Each handle has
 	 * its own: a handle is used by one thread at a time. */
-	struct axfs_cblock_cache {
+	struct reader_cblock_cache {
 		uint8_t *data;		/* cblock_size bytes, inflated */
 		size_t len;		/* inflated length */
 		uint64_t index;		/* cblock number */
 		uint64_t used;		/* img->cblk_clock at the last use */
 		int valid;
-	} cblk[AXFS_READER_CBLOCK_CACHE];
+	} cblk[READER_CBLOCK_CACHE];
 	uint64_t cblk_clock;
 	uint8_t *cin;			/* cblock_size bytes, compressed */
-	/* Inflates cblocks (reader_data.c); allocated at the first, one
+	/* Inflates cblocks (reader_cblock.c); allocated at the first, one
 	 * per handle since a handle is used by one thread at a time. */
 	struct libdeflate_decompressor *ld;
 	/* A clone (axfs_image_clone) shares the parent's descriptors and
@@ -106,13 +108,22 @@ int reader_table_get(const struct axfs_image *img, enum axfs_region r,
 /* Fails with the stored reason when region r could not be loaded. */
 int reader_region_usable(const struct axfs_image *img, enum axfs_region r,
 			 struct axfs_error *err);
+/* Reads [off, off+len) of data region r, from memory if it is loaded;
+ * the caller has checked off + len against the region's size. */
+int reader_region_read(struct axfs_image *img, enum axfs_region r,
+		       uint64_t off, void *buf, size_t len,
+		       struct axfs_error *err);
+/* Where cblock c lies in the compressed region, [*start, *end), checked
+ * (reader_cblock.c, with axfs_image_cblock()). */
+int reader_cblock_bounds(struct axfs_image *img, uint64_t c, uint64_t *start,
+			 uint64_t *end, struct axfs_error *err);
 /* Inflates a zlib stream that must end (Z_STREAM_END) within out_len
  * bytes; *got = inflated length.  A stream that needs more room fails. */
 int reader_inflate(const struct axfs_image *img, const uint8_t *in,
 		   size_t in_len, uint8_t *out, size_t out_len, size_t *got,
 		   uint64_t off, const char *what, struct axfs_error *err);
 /* An inflated cblock lent to a reader until reader_pool_put(). */
-struct axfs_cblock_ref {
+struct reader_cblock_ref {
 	const uint8_t *data;
 	size_t len;
 	void *slot;			/* the pool's slot; NULL: own cache */
@@ -120,10 +131,10 @@ struct axfs_cblock_ref {
 /* Cblock c from the pool: 1 and *ref lent, 0 when every slot is lent
  * (the caller reads without the pool), or a negative error code. */
 int reader_pool_get(struct axfs_cblock_pool *pool, struct axfs_image *img,
-		    uint64_t c, struct axfs_cblock_ref *ref,
+		    uint64_t c, struct reader_cblock_ref *ref,
 		    struct axfs_error *err);
 void reader_pool_put(struct axfs_cblock_pool *pool,
-		     struct axfs_cblock_ref *ref);
+		     struct reader_cblock_ref *ref);
 
 /* Name (len bytes) in directory inode dir, with the driver's lookup:
  * *found = UINT64_MAX when it is not there (reader_walk.c). */

@@ -7,7 +7,7 @@
  * 14 byte tables into memory (inflating those stored compressed, which
  * must inflate to exactly their size), and only then hand out inodes.
  * Every later table index and offset is checked where it is used
- * (reader_data.c, reader_walk.c).  Errors name the byte offset of the
+ * (reader_data.c, reader_cblock.c, reader_walk.c).  Errors name the byte offset of the
  * field at fault.
  *
  * The 2008 driver checks almost nothing (axfs(5), READING AN IMAGE
@@ -235,6 +235,23 @@ int reader_table_get(const struct axfs_image *img, enum axfs_region r,
 	return 0;
 }
 
+/* Reads [off, off+len) of a data region, from memory if it is loaded.
+ * The caller has checked off + len <= the region's size. */
+int reader_region_read(struct axfs_image *img, enum axfs_region r,
+		       uint64_t off, void *buf, size_t len,
+		       struct axfs_error *err)
+{
+	const struct axfs_region_info *ri = &img->reg[r];
+
+	if (len == 0)
+		return 0;
+	if (ri->data) {
+		memcpy(buf, ri->data + off, len);
+		return 0;
+	}
+	return axfs_image_pread(img, buf, len, ri->fsoffset + off, err);
+}
+
 int axfs_image_table(struct axfs_image *img, enum axfs_region r, uint64_t i,
 		     uint64_t *val, struct axfs_error *err)
 {
@@ -333,7 +350,7 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 				      "0x%08x): not an AXFS image", s->magic,
 				      AXFS_MAGIC);
 	if (img->lenient) {
-		img->cblock_ok = cb > 0 && cb <= AXFS_READER_MAX_CBLOCK_LENIENT;
+		img->cblock_ok = cb > 0 && cb <= READER_MAX_CBLOCK_LENIENT;
 		img->limit = img->file_size;
 		return 0;
 	}
@@ -483,12 +500,12 @@ static int load_region(struct axfs_image *img, enum axfs_region r,
 
 	if (!region_is_loaded(img, r) || ri->size == 0)
 		return 0;
-	if (ri->size > AXFS_READER_MAX_INCORE)
+	if (ri->size > READER_MAX_INCORE)
 		return reader_img_err(img, err, AXFS_ERR_LIMIT,
 				     d + AXFS_RD_SIZE, "region '%s' is %" PRIu64
 				     " bytes; this reader loads at most %llu",
 				     axfs_region_name(r), ri->size,
-				     AXFS_READER_MAX_INCORE);
+				     READER_MAX_INCORE);
 	if (!img->lenient &&
 	    ri->size > budget_region_max(r, img->sb.files, img->sb.blocks))
 		return reader_img_err(img, err, AXFS_ERR_FORMAT,
@@ -921,7 +938,7 @@ void axfs_image_close(struct axfs_image *img)
 {
 	if (!img)
 		return;
-	for (size_t i = 0; i < AXFS_READER_CBLOCK_CACHE; i++)
+	for (size_t i = 0; i < READER_CBLOCK_CACHE; i++)
 		free(img->cblk[i].data);
 	free(img->cin);
 	libdeflate_free_decompressor(img->ld);

@@ -29,24 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <libdeflate.h>
-
-/* Reads [off, off+len) of a data region, from memory if it is loaded.
- * The caller has checked off + len <= the region's size. */
-static int region_read(struct axfs_image *img, enum axfs_region r,
-		       uint64_t off, void *buf, size_t len,
-		       struct axfs_error *err)
-{
-	const struct axfs_region_info *ri = &img->reg[r];
-
-	if (len == 0)
-		return 0;
-	if (ri->data) {
-		memcpy(buf, ri->data + off, len);
-		return 0;
-	}
-	return axfs_image_pread(img, buf, len, ri->fsoffset + off, err);
-}
 
 static int need_table(struct axfs_image *img, enum axfs_region from,
 		      uint64_t from_i, enum axfs_region r, uint64_t i,
@@ -62,51 +44,6 @@ static int need_table(struct axfs_image *img, enum axfs_region from,
 				" is past the end of table '%s' (%" PRIu64
 				" entries)", i, axfs_region_name(r),
 				img->entries[r]);
-}
-
-/* Where cblock c lies in the compressed region, checked. */
-static int cblock_bounds(struct axfs_image *img, uint64_t c, uint64_t *start,
-			 uint64_t *end, struct axfs_error *err)
-{
-	const struct axfs_region_info *cr = &img->reg[AXFS_R_COMPRESSED];
-	int rc;
-
-	if ((rc = reader_region_usable(img, AXFS_R_CBLOCK_OFFSET, err)) < 0 ||
-	    (rc = reader_region_usable(img, AXFS_R_COMPRESSED, err)) < 0)
-		return rc;
-	/* cblock_offset has a sentinel: n cblocks, n + 1 entries. */
-	if (img->entries[AXFS_R_CBLOCK_OFFSET] == 0 ||
-	    c >= img->entries[AXFS_R_CBLOCK_OFFSET] - 1)
-		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				      img->reg[AXFS_R_CBLOCK_OFFSET].desc_offset,
-				      "cblock %" PRIu64 " does not exist "
-				      "(table 'cblock_offset' has %" PRIu64
-				      " entries, one more than the cblocks)", c,
-				      img->entries[AXFS_R_CBLOCK_OFFSET]);
-	if ((rc = reader_table_get(img, AXFS_R_CBLOCK_OFFSET, c, start,
-				   err)) < 0 ||
-	    (rc = reader_table_get(img, AXFS_R_CBLOCK_OFFSET, c + 1, end,
-				   err)) < 0)
-		return rc;
-	if (*end < *start || *end > cr->size)
-		return reader_entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
-					"cblock %" PRIu64 " would be bytes [%"
-					PRIu64 ", %" PRIu64 ") of the compressed "
-					"region (%" PRIu64 " bytes)", c, *start,
-					*end, cr->size);
-	if (!img->cblock_ok)
-		return reader_img_err(img, err, AXFS_ERR_FORMAT,
-				      AXFS_SB_CBLOCK_SIZE, "cblock_size %" PRIu32
-				      " is unusable", img->sb.cblock_size);
-	/* The driver copies the stream into a cblock_size buffer unchecked
-	 * (axfs(5) rule 17): longer would overflow its heap. */
-	if (*end - *start > img->sb.cblock_size)
-		return reader_entry_err(img, err, AXFS_R_CBLOCK_OFFSET, c + 1,
-					"cblock %" PRIu64 " is %" PRIu64 " bytes "
-					"compressed, more than cblock_size %"
-					PRIu32, c, *end - *start,
-					img->sb.cblock_size);
-	return 0;
 }
 
 int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
@@ -161,7 +98,7 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 			return rc;
 		reader_table_get(img, AXFS_R_CNODE_OFFSET, idx, &co, err);
 		reader_table_get(img, AXFS_R_CNODE_INDEX, idx, &c, err);
-		if ((rc = cblock_bounds(img, c, &start, &end, err)) < 0)
+		if ((rc = reader_cblock_bounds(img, c, &start, &end, err)) < 0)
 			return rc;
 		/* Larger would underflow the driver's max_len (axfs(5) rule 18). */
 		if (co > img->sb.cblock_size)
@@ -219,92 +156,23 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 	return 0;
 }
 
-/*
- * Inflates the in_len bytes of img->cin into out (cblock_size bytes) with
- * libdeflate, which inflates 2.3x faster than zlib (bench/RESULTS.md);
- * 1 when it did, 0 to leave the stream to reader_inflate (zlib).
- *
- * What it accepts is what reader_inflate accepts: a stream that ends
- * within cblock_size bytes (fewer is fine: *len says how many), whatever
- * bytes follow it (in_used is not checked, as zlib ignores them too).  A
- * stream it refuses (corrupt, truncated, more than cblock_size) goes
- * through zlib again, which gives the reason and the partial output the
- * tests and fsck expect; so does every stream when the decompressor
- * cannot be allocated.  One difference cannot be undone this way, on
- * hostile input only: libdeflate 1.14 takes a few malformed streams that
- * zlib, and so the kernel, refuse (among them length symbols 286 and 287,
- * distance symbols 30 and 31, more than 286 length or 30 distance codes,
- * an empty or one-symbol code-length code); no compressor writes them.
- * The reader returns data for them where the driver would fail the read.
- * axfs fsck keeps zlib for that reason (fsck.c): it inflates every cblock
- * as the driver does and reports such a stream (cblock.inflate).
- */
-static int inflate_fast(struct axfs_image *img, size_t in_len, uint8_t *out,
-			size_t *len)
-{
-	size_t in_used, got;
-
-	if (!img->ld)
-		img->ld = libdeflate_alloc_decompressor();
-	if (!img->ld ||
-	    libdeflate_zlib_decompress_ex(img->ld, img->cin, in_len, out,
-					  img->sb.cblock_size, &in_used,
-					  &got) != LIBDEFLATE_SUCCESS)
-		return 0;
-	*len = got;
-	return 1;
-}
-
-int axfs_image_cblock(struct axfs_image *img, uint64_t c, uint8_t *out,
-		      size_t *len, struct axfs_error *err)
-{
-	const struct axfs_region_info *cr = &img->reg[AXFS_R_COMPRESSED];
-	uint64_t start, end;
-	char what[64];
-	int rc;
-
-	*len = 0;
-	rc = cblock_bounds(img, c, &start, &end, err);
-	if (rc < 0)
-		return rc;
-	if (!img->cin) {
-		img->cin = malloc(img->sb.cblock_size);
-		if (!img->cin)
-			return axfs_error_sys(err, ENOMEM, "'%s': cblock buffer",
-					      img->name);
-	}
-	rc = region_read(img, AXFS_R_COMPRESSED, start, img->cin,
-			 (size_t)(end - start), err);
-	if (rc < 0)
-		return rc;
-	if (inflate_fast(img, (size_t)(end - start), out, len))
-		return 0;
-	snprintf(what, sizeof(what), "cblock %" PRIu64, c);
-	/* A compressed region stored compressed has no image byte for the
-	 * cblock; name the region's stream then. */
-	return reader_inflate(img, img->cin, (size_t)(end - start), out,
-			      img->sb.cblock_size, len,
-			      cr->compressed_size ? cr->fsoffset :
-			      cr->fsoffset + start, what, err);
-}
-
 /* The cache entry holding cblock c, inflating it into the least
  * recently used entry on a miss (see struct axfs_image). */
 static int cached_cblock(struct axfs_image *img, uint64_t c,
-			 struct axfs_cblock_cache **out,
+			 struct reader_cblock_cache **out,
 			 struct axfs_error *err)
 {
-	struct axfs_cblock_cache *e = &img->cblk[0];
+	struct reader_cblock_cache *e = &img->cblk[0];
 	size_t n = img->sb.cblock_size ?
-		   AXFS_READER_CACHE_BYTES / img->sb.cblock_size : 2;
+		   READER_CACHE_BYTES / img->sb.cblock_size : 2;
 	int rc;
 
 	if (n < 2)
 		n = 2;
-	if (n > AXFS_READER_CBLOCK_CACHE)
-		n = AXFS_READER_CBLOCK_CACHE;
+	if (n > READER_CBLOCK_CACHE)
+		n = READER_CBLOCK_CACHE;
 	for (size_t i = 0; i < n; i++) {
-		struct axfs_cblock_cache *k = &img->cblk[i];
+		struct reader_cblock_cache *k = &img->cblk[i];
 
 		if (k->valid && k->index == c) {
 			k->used = ++img->cblk_clock;
@@ -334,9 +202,9 @@ static int cached_cblock(struct axfs_image *img, uint64_t c,
 /* Cblock c inflated, from the shared pool when the handle has one and a
  * slot is free there, else from the handle's own cache. */
 static int get_cblock(struct axfs_image *img, uint64_t c,
-		      struct axfs_cblock_ref *ref, struct axfs_error *err)
+		      struct reader_cblock_ref *ref, struct axfs_error *err)
 {
-	struct axfs_cblock_cache *e = NULL;
+	struct reader_cblock_cache *e = NULL;
 	int rc;
 
 	ref->slot = NULL;
@@ -367,7 +235,7 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		return rc;
 	if (loc.type == AXFS_NODE_COMPRESSED) {
 		size_t room = img->sb.cblock_size - loc.cnode_offset;
-		struct axfs_cblock_ref cb;
+		struct reader_cblock_ref cb;
 		size_t want;
 
 		rc = get_cblock(img, loc.cblock, &cb, err);
@@ -397,14 +265,15 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 		n = (size_t)loc.stored_len;
 		if (n > loc.data_len)
 			n = (size_t)loc.data_len;
-		rc = region_read(img, AXFS_R_BYTE_ALIGNED,
-				 loc.image_offset -
-				 img->reg[AXFS_R_BYTE_ALIGNED].fsoffset, out, n,
-				 err);
+		rc = reader_region_read(img, AXFS_R_BYTE_ALIGNED,
+					loc.image_offset -
+					img->reg[AXFS_R_BYTE_ALIGNED].fsoffset,
+					out, n, err);
 	} else {
 		n = (size_t)loc.data_len;
-		rc = region_read(img, AXFS_R_XIP,
-				 loc.node_index * AXFS_PAGE_SIZE, out, n, err);
+		rc = reader_region_read(img, AXFS_R_XIP,
+					loc.node_index * AXFS_PAGE_SIZE, out,
+					n, err);
 	}
 	if (rc < 0)
 		return rc;

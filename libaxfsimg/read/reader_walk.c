@@ -393,11 +393,11 @@ static int walk_run(struct walk *w, axfs_walk_fn fn, void *ctx,
 			return rc;
 		if (!S_ISDIR(in.mode))
 			continue;
-		if (w->sp > AXFS_READER_MAX_DEPTH)
+		if (w->sp > READER_MAX_DEPTH)
 			return reader_img_err(img, err, AXFS_ERR_LIMIT,
 					      UINT64_MAX, "nested more than %d "
 					      "directories deep: '%s'",
-					      AXFS_READER_MAX_DEPTH, w->path);
+					      READER_MAX_DEPTH, w->path);
 		if ((rc = dir_range(img, &in, err)) < 0)
 			return rc;
 		rc = push(w, &in, f->pathlen + 1 + in.name_len, err);

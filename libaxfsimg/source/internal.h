@@ -1,31 +1,31 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* source/internal.h - what the source producers share, not exported */
-#ifndef AXFS_SOURCE_INTERNAL_H
-#define AXFS_SOURCE_INTERNAL_H
+#ifndef LIBAXFSIMG_SOURCE_INTERNAL_H
+#define LIBAXFSIMG_SOURCE_INTERNAL_H
 
 #include <stddef.h>
 
-/* The enum axfs_lossy bits for one extended attribute name: ACL for
+/* The enum source_lossy bits for one extended attribute name: ACL for
  * system.posix_acl_*, else XATTR (plus SELINUX or CAPABILITY). */
 unsigned int source_xattr_lossy(const char *name);
 
-struct axfs_source;
-struct axfs_source_opts;
+struct source;
+struct source_opts;
 struct axfs_image;
 struct axfs_error;
 
 /* The image source over an image already open (standard input read into
  * memory); it takes the image, and closes it on failure too. */
-int source_image_take(struct axfs_source **out, struct axfs_image *img,
+int source_image_take(struct source **out, struct axfs_image *img,
 			    const char *name,
-			    const struct axfs_source_opts *opts,
+			    const struct source_opts *opts,
 			    struct axfs_error *err);
 
 /* The archive source on standard input when its first `plen` bytes were
  * already read into `prefix` (to see whether it is an image). */
-int source_archive_open_stdin(struct axfs_source **out,
+int source_archive_open_stdin(struct source **out,
 				    const unsigned char *prefix, size_t plen,
-				    const struct axfs_source_opts *opts,
+				    const struct source_opts *opts,
 				    struct axfs_error *err);
 
 #endif

@@ -22,8 +22,8 @@
  * superblock makes it an image, read into memory as far as it claims
  * (image_input.c); anything else goes to libarchive, those bytes first.
  */
-static int source_stdin(struct axfs_source **out,
-			const struct axfs_source_opts *opts,
+static int source_stdin(struct source **out,
+			const struct source_opts *opts,
 			struct axfs_error *err)
 {
 	uint8_t head[AXFS_SUPER_SIZE_EXT], *buf;
@@ -55,7 +55,7 @@ static int source_stdin(struct axfs_source **out,
 				      "standard input cannot have a store "
 				      "segment: give the mmap segment as a "
 				      "file");
-	rc = image_input_load_stream_prefixed(STDIN_FILENO, AXFS_STDIN_NAME,
+	rc = image_input_load_stream_prefixed(STDIN_FILENO, IMAGE_INPUT_STDIN_NAME,
 					opts ? opts->max_memory : 0, head,
 					(size_t)n, &buf, &len, err);
 	if (rc < 0)
@@ -63,14 +63,14 @@ static int source_stdin(struct axfs_source **out,
 	memset(&oo, 0, sizeof(oo));
 	oo.struct_size = sizeof(oo);
 	oo.max_memory = opts ? opts->max_memory : 0;
-	rc = reader_open_owned(&img, buf, len, AXFS_STDIN_NAME, &oo, err);
+	rc = reader_open_owned(&img, buf, len, IMAGE_INPUT_STDIN_NAME, &oo, err);
 	if (rc < 0)
 		return rc;
-	return source_image_take(out, img, AXFS_STDIN_NAME, opts, err);
+	return source_image_take(out, img, IMAGE_INPUT_STDIN_NAME, opts, err);
 }
 
-int source_open(struct axfs_source **out, const char *path,
-		const struct axfs_source_opts *opts,
+int source_open(struct source **out, const char *path,
+		const struct source_opts *opts,
 		struct axfs_error *err)
 {
 	struct stat st;
@@ -98,7 +98,7 @@ int source_open(struct axfs_source **out, const char *path,
 	return source_archive_open(out, path, opts, err);
 }
 
-void source_destroy(struct axfs_source *src)
+void source_destroy(struct source *src)
 {
 	if (src && src->ops && src->ops->destroy)
 		src->ops->destroy(src);

@@ -79,7 +79,7 @@ struct extent {
 };
 
 struct arc_source {
-	struct axfs_source base;
+	struct source base;
 	char *path;			/* as given; "-" is standard input */
 	const char *disp;		/* for messages */
 	struct archive *ar;
@@ -419,13 +419,13 @@ static unsigned int lossy_of(struct archive_entry *e)
 		while (archive_entry_xattr_next(e, &name, &value, &size) ==
 		       ARCHIVE_OK)
 			lossy |= name ? source_xattr_lossy(name) :
-				 AXFS_LOSSY_XATTR;
+				 SOURCE_LOSSY_XATTR;
 	/* Only extended entries are counted: user::, group:: and other::
 	 * are the mode bits, which are kept. */
 	if (archive_entry_acl_count(e, ARCHIVE_ENTRY_ACL_TYPE_ACCESS |
 				    ARCHIVE_ENTRY_ACL_TYPE_DEFAULT |
 				    ARCHIVE_ENTRY_ACL_TYPE_NFS4) > 0)
-		lossy |= AXFS_LOSSY_ACL;
+		lossy |= SOURCE_LOSSY_ACL;
 	return lossy;
 }
 
@@ -470,11 +470,11 @@ static int spool_entry_data(struct arc_source *s, struct archive_entry *e,
 
 	/* Refused before the spool grows to it (the tree's rule, checked
 	 * here too: a sparse member claims any size for a few bytes). */
-	if (declared > 0 && (uint64_t)declared > AXFS_TREE_FILE_MAX)
+	if (declared > 0 && (uint64_t)declared > TREE_FILE_MAX)
 		return fail_entry(s, err, AXFS_ERR_LIMIT, name,
 			"it is %lld bytes; an AXFS file is at most %llu bytes "
 			"(16 TiB - 4 KiB, the largest a 32-bit kernel opens)",
-			(long long)declared, AXFS_TREE_FILE_MAX);
+			(long long)declared, TREE_FILE_MAX);
 	for (;;) {
 		const void *buf;
 		size_t n;
@@ -805,7 +805,7 @@ static int read_all(struct arc_source *s, struct axfs_error *err)
 
 /* ---- the producer interface -------------------------------------------- */
 
-static int arc_next(struct axfs_source *src, struct axfs_src_entry *ent,
+static int arc_next(struct source *src, struct source_entry *ent,
 		    struct axfs_error *err)
 {
 	struct arc_source *s = (struct arc_source *)src;
@@ -845,8 +845,8 @@ static int arc_next(struct axfs_source *src, struct axfs_src_entry *ent,
 	return 1;
 }
 
-static int arc_data_open(struct axfs_source *src,
-			 const struct axfs_data_ref *ref, void **handle,
+static int arc_data_open(struct source *src,
+			 const struct source_data_ref *ref, void **handle,
 			 struct axfs_error *err)
 {
 	struct arc_source *s = (struct arc_source *)src;
@@ -868,7 +868,7 @@ static int arc_data_open(struct axfs_source *src,
 	return 0;
 }
 
-static int arc_data_read(struct axfs_source *src, void *handle, void *buf,
+static int arc_data_read(struct source *src, void *handle, void *buf,
 			 size_t len, size_t *got, struct axfs_error *err)
 {
 	struct arc_source *s = (struct arc_source *)src;
@@ -897,7 +897,7 @@ static int arc_data_read(struct axfs_source *src, void *handle, void *buf,
 	return 0;
 }
 
-static int arc_data_pread(struct axfs_source *src, void *handle, void *buf,
+static int arc_data_pread(struct source *src, void *handle, void *buf,
 			  size_t len, uint64_t off, size_t *got,
 			  struct axfs_error *err)
 {
@@ -924,7 +924,7 @@ static int arc_data_pread(struct axfs_source *src, void *handle, void *buf,
 /* The hole at the handle's position: up to the next extent that starts
  * after it, or to the end of the data; none inside an extent.  The data
  * that follows: to that extent's end. */
-static int arc_data_hole(struct axfs_source *src, void *handle,
+static int arc_data_hole(struct source *src, void *handle,
 			 uint64_t *hole, uint64_t *data,
 			 struct axfs_error *err)
 {
@@ -955,7 +955,7 @@ static int arc_data_hole(struct axfs_source *src, void *handle,
 	return 0;
 }
 
-static int arc_data_skip(struct axfs_source *src, void *handle, uint64_t len,
+static int arc_data_skip(struct source *src, void *handle, uint64_t len,
 			 struct axfs_error *err)
 {
 	struct arc_source *s = (struct arc_source *)src;
@@ -970,13 +970,13 @@ static int arc_data_skip(struct axfs_source *src, void *handle, uint64_t len,
 	return 0;
 }
 
-static void arc_data_close(struct axfs_source *src, void *handle)
+static void arc_data_close(struct source *src, void *handle)
 {
 	(void)src;
 	free(handle);
 }
 
-static void arc_destroy(struct axfs_source *src)
+static void arc_destroy(struct source *src)
 {
 	struct arc_source *s = (struct arc_source *)src;
 
@@ -1003,7 +1003,7 @@ static void arc_destroy(struct axfs_source *src)
 	free(s);
 }
 
-static const struct axfs_source_ops arc_ops = {
+static const struct source_ops arc_ops = {
 	.next = arc_next,
 	.data_open = arc_data_open,
 	.data_read = arc_data_read,
@@ -1059,21 +1059,21 @@ static la_ssize_t prefixed_read(struct archive *a, void *ctx,
 	return n;
 }
 
-static int archive_open(struct axfs_source **out, const char *path,
+static int archive_open(struct source **out, const char *path,
 			const unsigned char *prefix, size_t plen,
-			const struct axfs_source_opts *opts,
+			const struct source_opts *opts,
 			struct axfs_error *err);
 
-int source_archive_open(struct axfs_source **out, const char *path,
-			const struct axfs_source_opts *opts,
+int source_archive_open(struct source **out, const char *path,
+			const struct source_opts *opts,
 			struct axfs_error *err)
 {
 	return archive_open(out, path, NULL, 0, opts, err);
 }
 
-int source_archive_open_stdin(struct axfs_source **out,
+int source_archive_open_stdin(struct source **out,
 				    const unsigned char *prefix, size_t plen,
-				    const struct axfs_source_opts *opts,
+				    const struct source_opts *opts,
 				    struct axfs_error *err)
 {
 	return archive_open(out, "-", prefix ? prefix : (const unsigned char *)"",
@@ -1082,9 +1082,9 @@ int source_archive_open_stdin(struct axfs_source **out,
 
 /* The archive at `path` ("-": standard input, after `plen` bytes of
  * `prefix` when prefix is not NULL). */
-static int archive_open(struct axfs_source **out, const char *path,
+static int archive_open(struct source **out, const char *path,
 			const unsigned char *prefix, size_t plen,
-			const struct axfs_source_opts *opts,
+			const struct source_opts *opts,
 			struct axfs_error *err)
 {
 	struct arc_source *s;

@@ -41,7 +41,7 @@ struct hl_slot {			/* (st_dev, st_ino) -> first path */
 };
 
 struct dir_source {
-	struct axfs_source base;
+	struct source base;
 	char *root;			/* as given, without trailing '/' */
 	char **excl_rel;		/* excluded paths relative to root */
 	size_t nexcl;
@@ -354,7 +354,7 @@ static unsigned int xattr_lossy(const char *host)
 	return lossy;
 }
 
-static int fill_from_stat(struct dir_source *s, struct axfs_src_entry *ent,
+static int fill_from_stat(struct dir_source *s, struct source_entry *ent,
 			  const char *host, const char *at,
 			  const struct stat *st, struct axfs_error *err)
 {
@@ -396,7 +396,7 @@ static int fill_from_stat(struct dir_source *s, struct axfs_src_entry *ent,
 	return 0;
 }
 
-static int dir_next(struct axfs_source *src, struct axfs_src_entry *ent,
+static int dir_next(struct source *src, struct source_entry *ent,
 		    struct axfs_error *err)
 {
 	struct dir_source *s = (struct dir_source *)src;
@@ -540,8 +540,8 @@ static int dir_next(struct axfs_source *src, struct axfs_src_entry *ent,
 
 /* ---- data --------------------------------------------------------------- */
 
-static int dir_data_open(struct axfs_source *src,
-			 const struct axfs_data_ref *ref, void **handle,
+static int dir_data_open(struct source *src,
+			 const struct source_data_ref *ref, void **handle,
 			 struct axfs_error *err)
 {
 	struct dir_handle *h;
@@ -611,7 +611,7 @@ static ssize_t pread_retry(int fd, void *buf, size_t len, uint64_t off)
 	return n;
 }
 
-static int dir_data_read(struct axfs_source *src, void *handle, void *buf,
+static int dir_data_read(struct source *src, void *handle, void *buf,
 			 size_t len, size_t *got, struct axfs_error *err)
 {
 	struct dir_handle *h = handle;
@@ -660,7 +660,7 @@ static int dir_data_read(struct axfs_source *src, void *handle, void *buf,
  * byte is read as before.  Any other failure is no hole and unknown data:
  * the bytes are then read, and a real I/O error shows there.
  */
-static int dir_data_hole(struct axfs_source *src, void *handle,
+static int dir_data_hole(struct source *src, void *handle,
 			 uint64_t *hole, uint64_t *data,
 			 struct axfs_error *err)
 {
@@ -692,7 +692,7 @@ static int dir_data_hole(struct axfs_source *src, void *handle,
 	return 0;
 }
 
-static int dir_data_skip(struct axfs_source *src, void *handle, uint64_t len,
+static int dir_data_skip(struct source *src, void *handle, uint64_t len,
 			 struct axfs_error *err)
 {
 	struct dir_handle *h = handle;
@@ -706,7 +706,7 @@ static int dir_data_skip(struct axfs_source *src, void *handle, uint64_t len,
 	return 0;
 }
 
-static int dir_data_pread(struct axfs_source *src, void *handle, void *buf,
+static int dir_data_pread(struct source *src, void *handle, void *buf,
 			  size_t len, uint64_t off, size_t *got,
 			  struct axfs_error *err)
 {
@@ -728,7 +728,7 @@ static int dir_data_pread(struct axfs_source *src, void *handle, void *buf,
 	return 0;
 }
 
-static void dir_data_close(struct axfs_source *src, void *handle)
+static void dir_data_close(struct source *src, void *handle)
 {
 	struct dir_handle *h = handle;
 
@@ -740,7 +740,7 @@ static void dir_data_close(struct axfs_source *src, void *handle)
 	free(h);
 }
 
-static void dir_destroy(struct axfs_source *src)
+static void dir_destroy(struct source *src)
 {
 	struct dir_source *s = (struct dir_source *)src;
 
@@ -760,7 +760,7 @@ static void dir_destroy(struct axfs_source *src)
 	free(s);
 }
 
-static const struct axfs_source_ops dir_ops = {
+static const struct source_ops dir_ops = {
 	.next = dir_next,
 	.data_open = dir_data_open,
 	.data_read = dir_data_read,
@@ -800,8 +800,8 @@ static char *real_path_of(const char *p)
 	return out;
 }
 
-int source_dir_open(struct axfs_source **out, const char *dir,
-		    const struct axfs_source_opts *opts,
+int source_dir_open(struct source **out, const char *dir,
+		    const struct source_opts *opts,
 		    struct axfs_error *err)
 {
 	struct dir_source *s;

@@ -59,10 +59,10 @@ const char *axfs_ftype_name(enum axfs_ftype t)
 unsigned int source_xattr_lossy(const char *name)
 {
 	if (strncmp(name, "system.posix_acl_", 17) == 0)
-		return AXFS_LOSSY_ACL;
+		return SOURCE_LOSSY_ACL;
 	if (strcmp(name, "security.selinux") == 0)
-		return AXFS_LOSSY_XATTR | AXFS_LOSSY_SELINUX;
+		return SOURCE_LOSSY_XATTR | SOURCE_LOSSY_SELINUX;
 	if (strcmp(name, "security.capability") == 0)
-		return AXFS_LOSSY_XATTR | AXFS_LOSSY_CAPABILITY;
-	return AXFS_LOSSY_XATTR;
+		return SOURCE_LOSSY_XATTR | SOURCE_LOSSY_CAPABILITY;
+	return SOURCE_LOSSY_XATTR;
 }

@@ -50,7 +50,7 @@ struct img_rec {
 };
 
 struct img_source {
-	struct axfs_source base;
+	struct source base;
 	struct axfs_image *img;
 	pthread_mutex_t lock;		/* around every read of img */
 	struct img_rec *recs;
@@ -162,7 +162,7 @@ static int find_links(struct img_source *s, struct axfs_error *err)
 	return 0;
 }
 
-static int img_next(struct axfs_source *src, struct axfs_src_entry *ent,
+static int img_next(struct source *src, struct source_entry *ent,
 		    struct axfs_error *err)
 {
 	struct img_source *s = (struct img_source *)src;
@@ -193,8 +193,8 @@ static int img_next(struct axfs_source *src, struct axfs_src_entry *ent,
 	return 1;
 }
 
-static int img_data_open(struct axfs_source *src,
-			 const struct axfs_data_ref *ref, void **handle,
+static int img_data_open(struct source *src,
+			 const struct source_data_ref *ref, void **handle,
 			 struct axfs_error *err)
 {
 	struct img_handle *h = calloc(1, sizeof(*h));
@@ -207,7 +207,7 @@ static int img_data_open(struct axfs_source *src,
 	return 0;
 }
 
-static int img_data_pread(struct axfs_source *src, void *handle, void *buf,
+static int img_data_pread(struct source *src, void *handle, void *buf,
 			  size_t len, uint64_t off, size_t *got,
 			  struct axfs_error *err)
 {
@@ -233,7 +233,7 @@ static int img_data_pread(struct axfs_source *src, void *handle, void *buf,
 	return 0;
 }
 
-static int img_data_read(struct axfs_source *src, void *handle, void *buf,
+static int img_data_read(struct source *src, void *handle, void *buf,
 			 size_t len, size_t *got, struct axfs_error *err)
 {
 	struct img_handle *h = handle;
@@ -244,13 +244,13 @@ static int img_data_read(struct axfs_source *src, void *handle, void *buf,
 	return rc;
 }
 
-static void img_data_close(struct axfs_source *src, void *handle)
+static void img_data_close(struct source *src, void *handle)
 {
 	(void)src;
 	free(handle);
 }
 
-static void img_destroy(struct axfs_source *src)
+static void img_destroy(struct source *src)
 {
 	struct img_source *s = (struct img_source *)src;
 
@@ -265,7 +265,7 @@ static void img_destroy(struct axfs_source *src)
 	free(s);
 }
 
-static const struct axfs_source_ops img_ops = {
+static const struct source_ops img_ops = {
 	.next = img_next,
 	.data_open = img_data_open,
 	.data_read = img_data_read,
@@ -274,8 +274,8 @@ static const struct axfs_source_ops img_ops = {
 	.destroy = img_destroy,
 };
 
-int source_image_open(struct axfs_source **out, const char *path,
-		      const struct axfs_source_opts *opts,
+int source_image_open(struct source **out, const char *path,
+		      const struct source_opts *opts,
 		      struct axfs_error *err)
 {
 	struct axfs_open_opts oo;
@@ -293,9 +293,9 @@ int source_image_open(struct axfs_source **out, const char *path,
 	return source_image_take(out, img, path, opts, err);
 }
 
-int source_image_take(struct axfs_source **out, struct axfs_image *img,
+int source_image_take(struct source **out, struct axfs_image *img,
 			    const char *path,
-			    const struct axfs_source_opts *opts,
+			    const struct source_opts *opts,
 			    struct axfs_error *err)
 {
 	struct img_source *s;

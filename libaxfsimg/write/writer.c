@@ -122,7 +122,7 @@ static int out_pad_to(struct out *w, uint64_t pos)
 }
 
 /* Copies `size` bytes of a spool file (read with pread from offset 0). */
-static int out_copy_spool(struct out *w, const struct axfs_spool *sp,
+static int out_copy_spool(struct out *w, const struct pack_spool_file *sp,
 			  const char *what)
 {
 	uint64_t off = 0;
@@ -247,8 +247,8 @@ static uint64_t meta_stored(const struct meta *m)
 }
 
 struct build {
-	const struct axfs_tree *t;
-	const struct axfs_packed *p;
+	const struct tree *t;
+	const struct pack_result *p;
 	struct bytetable tables[AXFS_REGION_COUNT];
 	uint8_t *strings;
 	uint64_t strings_size;
@@ -266,15 +266,15 @@ static void build_free(struct build *b)
 }
 
 /* Node range of a file: a hard link uses its group master's. */
-static const struct axfs_tree_entry *data_owner(const struct axfs_tree_entry *e)
+static const struct tree_entry *data_owner(const struct tree_entry *e)
 {
 	return e->packed || !e->link_master ? e : e->link_master;
 }
 
 static int inode_tables(struct build *b, struct axfs_error *err)
 {
-	const struct axfs_tree *t = b->t;
-	const struct axfs_packed *p = b->p;
+	const struct tree *t = b->t;
+	const struct pack_result *p = b->p;
 	uint64_t n = t->count;
 	uint64_t *fsz = NULL, *name = NULL, *nent = NULL, *midx = NULL,
 		 *aidx = NULL, *modes = NULL, *uids = NULL, *gids = NULL;
@@ -305,8 +305,8 @@ static int inode_tables(struct build *b, struct axfs_error *err)
 	}
 
 	for (uint64_t i = 0; i < n; i++) {
-		const struct axfs_tree_entry *e = t->by_ino[i];
-		const struct axfs_tree_entry *o = data_owner(e);
+		const struct tree_entry *e = t->by_ino[i];
+		const struct tree_entry *o = data_owner(e);
 		struct triple k = { e->mode & 0xffffu, e->uid, e->gid };
 
 		if (e->ino != i) {
@@ -407,7 +407,7 @@ out:
 
 static int node_tables(struct build *b, struct axfs_error *err)
 {
-	const struct axfs_packed *p = b->p;
+	const struct pack_result *p = b->p;
 	uint64_t ncbo = p->cblock_offset ? p->ncblocks + 1 : 0;
 	int rc;
 
@@ -496,7 +496,7 @@ static int build_meta(struct build *b, const struct write_opts *o,
 
 /* ---- the image ---------------------------------------------------------- */
 
-static void put_desc(uint8_t *hdr, int r, const struct axfs_layout *lay)
+static void put_desc(uint8_t *hdr, int r, const struct write_layout *lay)
 {
 	uint8_t *d = hdr + DESC_START + r * AXFS_REGION_DESC_SIZE;
 
@@ -510,16 +510,16 @@ static void put_desc(uint8_t *hdr, int r, const struct axfs_layout *lay)
 	d[AXFS_RD_INCORE] = 0;
 }
 
-static void place(struct axfs_layout *lay, int r, uint64_t *pos,
+static void place(struct write_layout *lay, int r, uint64_t *pos,
 		  uint64_t stored)
 {
 	lay->fsoffset[r] = stored ? *pos : 0;
 	*pos += stored;
 }
 
-int write_image(int fd, const struct axfs_tree *t,
-		const struct axfs_packed *p,
-		const struct write_opts *o, struct axfs_layout *lay,
+int write_image(int fd, const struct tree *t,
+		const struct pack_result *p,
+		const struct write_opts *o, struct write_layout *lay,
 		struct axfs_error *err)
 {
 	static const int meta_order[] = {

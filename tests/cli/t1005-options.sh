@@ -107,7 +107,9 @@ test_expect_success 'strings and callbacks: empty, twice, not an image path' '
 	fails 16 "--xip '\''bin'\'': the pattern must be an image path starting with '\''/'\'', such as '\''/bin/*'\''" \
 		mkfs --xip bin tree -o x.axfs &&
 	fails 16 "--weight wants FILE=W or FILE:W, not '\''a.csv'\''" merge-profile --weight a.csv a.csv &&
-	fails 16 "an AXFS image is read-only: option '\''rw'\'' is not possible" mount -o rw x.axfs d
+	fails 16 "an AXFS image is read-only: option '\''rw'\'' is not possible" mount -o rw x.axfs d &&
+	fails 16 "option '\''store'\'' needs a value: store=FILE" mount -o ro,store x.axfs d &&
+	fails 16 "option '\''ro'\'' takes no value" mount -o ro=1 x.axfs d
 '
 
 test_expect_success 'a missing value, an unknown option, the nearest long one' '
@@ -122,6 +124,40 @@ test_expect_success 'a missing value, an unknown option, the nearest long one' '
 		dump --pages --superblocx x.axfs &&
 	fails 2 "unrecognized option '\''--store'\''; did you mean '\''--store-a'\''?" diff --store x a b &&
 	fails 16 "unrecognized option '\''--frobnicate'\''" fsck --frobnicate x.axfs
+'
+
+# axfs's own options come before the command, from a table as well.
+test_expect_success 'axfs: its own options, before the command' '
+	"$AXFS" --bogus >out 2>err
+	rc=$? &&
+	printf "axfs: unrecognized option '\''--bogus'\''\nTry '\''axfs --help'\'' for more information.\n" >expect &&
+	test "$rc" = 16 && test_cmp expect err && ! test -s out &&
+	"$AXFS" -V mkfs >out && grep -q "^axfs (axfs-tools) " out &&
+	"$AXFS" mkfs -V >out && grep -q "^axfs mkfs (axfs-tools) " out &&
+	"$AXFS" >out 2>err
+	rc=$? &&
+	test "$rc" = 16 && ! test -s out && grep -q "^  -h, --help " err
+'
+
+# mount.fuse.axfs: mount(8)'s convention (options after the operands, even
+# with POSIXLY_CORRECT set), the same -o table as axfs mount.
+test_expect_success 'mount.fuse.axfs: its table, its operands, its -o' '
+	ln -s "$AXFS" mount.fuse.axfs &&
+	{ ./mount.fuse.axfs x.axfs 2>err; test $? = 16; } &&
+	grep -qx "axfs mount: no mount point given" err &&
+	{ ./mount.fuse.axfs x.axfs d e 2>err; test $? = 16; } &&
+	grep -qx "axfs mount: too many arguments" err &&
+	{ ./mount.fuse.axfs x.axfs d -f -q 2>err; test $? = 16; } &&
+	grep -qx "axfs mount: invalid option -- '\''q'\''" err &&
+	{ ./mount.fuse.axfs x.axfs d -f -o cache=5GiB 2>err; test $? = 16; } &&
+	grep -qx "axfs mount: invalid cache size '\''5GiB'\'': give 1 byte to 4GiB, e.g. 64MiB" err &&
+	{ POSIXLY_CORRECT=1 ./mount.fuse.axfs nothere.axfs d -fnsv -t fuse.axfs -o rw,defaults,x-a=1,ro 2>err
+	  test $? = 8; } &&
+	grep -q "^axfs mount: cannot open .nothere.axfs." err &&
+	./mount.fuse.axfs --help >help.txt &&
+	for o in "-o OPTIONS" -f -n -s -v "-t TYPE" "-N NS" "-h, --help" "-V, --version"; do
+		grep -q "^  $o " help.txt || { echo "not in --help: $o"; return 1; }
+	done
 '
 
 # The column where the texts start, computed from the rows: the same on
@@ -150,8 +186,12 @@ help_columns() {
 }
 
 test_expect_success '--help: the texts in one computed column, within 80 columns' '
-	for c in mkfs dump extract fsck merge-profile split mount diff cat ls; do
-		"$AXFS" $c --help >help.txt &&
+	for c in mkfs dump extract fsck merge-profile split mount diff cat ls \
+		 "" ./mount.fuse.axfs; do
+		case $c in
+		./*) $c --help ;;
+		*) "$AXFS" $c --help ;;
+		esac >help.txt &&
 		help_columns <help.txt | sort -u >cols &&
 		test "$(wc -l <cols)" = 1 &&
 		grep -q "^column [0-9]*$" cols || { echo "axfs $c --help:"; cat cols; return 1; }

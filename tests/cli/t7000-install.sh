@@ -134,6 +134,53 @@ test_expect_success 'every axfs_ function of the library is exported' '
 	{ ! test -s axfs_private || { echo "not exported:"; cat axfs_private; false; }; }
 '
 
+# A phase never calls back into its orchestrator, nor two helper files
+# into each other (libaxfsimg/README.md): no loop in the graph of which
+# object of the archive calls which.
+test_expect_success 'calls between the files of the library run one way' '
+	nm -A "$D/usr/lib/libaxfsimg.a" >lib.nm &&
+	python3 "$top/tests/tools/call_cycles.py" <lib.nm >cycles.out ||
+		{ cat cycles.out; false; } &&
+	grep -q "^[1-9][0-9]* files, [1-9][0-9]* calls\$" cycles.out &&
+	printf "%s\n" "l.a:a.o:0000 T f" "l.a:a.o:     U g" "l.a:b.o:0000 T g" \
+		"l.a:b.o:     U h" "l.a:c.o:0000 T h" "l.a:c.o:     U f" \
+		"l.a:d.o:     U f" >loop.nm &&
+	test_must_fail python3 "$top/tests/tools/call_cycles.py" <loop.nm >loop.out &&
+	echo "files that call each other: a.o b.o c.o" >loop.want &&
+	test_cmp loop.want loop.out
+'
+
+# The same for names the compiler sees: a struct, union or enum tag, an
+# enumerator, a typedef or a macro that a private file defines takes its
+# unit's prefix, unless include/axfs/ declares it (an opaque public type is
+# defined privately); kernel/ keeps the driver's names.
+test_expect_success 'no private file defines a type, constant or macro with the axfs_ prefix' '
+	python3 "$top/tests/tools/private_names.py" "$top" >names.out ||
+		{ cat names.out; false; } &&
+	grep -q "^[1-9][0-9]* private files, [1-9][0-9]* public names defined privately\$" names.out
+'
+
+test_expect_success 'the private-name check finds a tag, an enumerator, a typedef and a macro' '
+	mkdir -p fake/include/axfs fake/libaxfsimg/unit &&
+	printf "struct axfs_public;\n#define AXFS_FORMAT_MAGIC 1\n" >fake/include/axfs/axfs_x.h &&
+	cat >fake/libaxfsimg/unit/internal.h <<-\EOF &&
+	struct axfs_public { int a; };
+	struct axfs_private { int a; };
+	enum unit_kind { UNIT_A, AXFS_KIND_B = 2 };
+	typedef int (*axfs_fn)(void);
+	#define AXFS_LIMIT 4 /* "#define AXFS_IN_COMMENT" */
+	static const char *s = "struct axfs_in_string {";
+	EOF
+	test_must_fail python3 "$top/tests/tools/private_names.py" fake >fake.out &&
+	cat >fake.want <<-\EOF &&
+	private name with the exported prefix: libaxfsimg/unit/internal.h:2: axfs_private
+	private name with the exported prefix: libaxfsimg/unit/internal.h:3: AXFS_KIND_B
+	private name with the exported prefix: libaxfsimg/unit/internal.h:4: axfs_fn
+	private name with the exported prefix: libaxfsimg/unit/internal.h:5: AXFS_LIMIT
+	EOF
+	test_cmp fake.want fake.out
+'
+
 test_expect_success 'every exported symbol is declared in an installed header' '
 	bad=0 &&
 	while read -r s; do
@@ -386,6 +433,7 @@ test_expect_success BASH 'the installed bash completion completes commands and o
 		c axfs fsck -p --fa
 		c axfs merge-profile -m \"\"
 		c axfs split -s --in
+		c mount.fuse.axfs img dir -
 	" >compl.out &&
 	sed -n 1p compl.out | grep -q "mkfs dump extract fsck merge-profile split" &&
 	sed -n 2p compl.out | grep -qx -- "--block-size" &&
@@ -393,7 +441,9 @@ test_expect_success BASH 'the installed bash completion completes commands and o
 	sed -n 4p compl.out | grep -q -- "--help" &&
 	sed -n 5p compl.out | grep -qx -- "--fast" &&
 	sed -n 6p compl.out | grep -qx -- "sum max" &&
-	sed -n 7p compl.out | grep -qx -- ""
+	sed -n 7p compl.out | grep -qx -- "" &&
+	sed -n 8p compl.out | grep -q -- "-N" &&
+	! sed -n 8p compl.out | grep -q -- "--store"
 '
 
 test_expect_success 'make uninstall removes everything it installed' '

@@ -59,6 +59,15 @@ for cp in $pages; do
 	'
 done
 
+# axfs's own options (before the command) are a table too.
+test_expect_success "axfs: --help and axfs.1 list the same options" '
+	"$AXFS" --help >help.txt &&
+	help_options <help.txt >help.opts &&
+	page_options "$man/axfs.1" >page.opts &&
+	grep -qx -- --version help.opts &&
+	test_cmp help.opts page.opts
+'
+
 test_expect_success 'axfs(1) names every command, its aliases and environment' '
 	page_text "$man/axfs.1" >page.txt &&
 	"$AXFS" --help >help.txt &&

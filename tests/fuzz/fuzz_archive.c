@@ -26,8 +26,8 @@
 
 static void read_entries(const char *path)
 {
-	struct axfs_source *src;
-	struct axfs_src_entry e;
+	struct source *src;
+	struct source_entry e;
 	struct axfs_error err;
 	static char buf[65536];
 

@@ -7,18 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define AXFS_SUITE(fn) Suite *fn(void);
+#define UNIT_SUITE(fn) Suite *fn(void);
 #include "suites.h"
-#undef AXFS_SUITE
+#undef UNIT_SUITE
 
 int main(void)
 {
 	SRunner *sr = srunner_create(NULL);
 	int failed;
 
-#define AXFS_SUITE(fn) srunner_add_suite(sr, fn());
+#define UNIT_SUITE(fn) srunner_add_suite(sr, fn());
 #include "suites.h"
-#undef AXFS_SUITE
+#undef UNIT_SUITE
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	printf("unit: %d run, %d failed\n", srunner_ntests_run(sr), failed);

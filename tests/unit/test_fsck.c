@@ -26,20 +26,20 @@
 
 #define CBLOCK 8192
 
-static void entry(struct axfs_tree *t, const char *path, enum axfs_ftype type,
+static void entry(struct tree *t, const char *path, enum axfs_ftype type,
 		  uint32_t mode, uint64_t size, const char *target,
 		  const char *hardlink_to)
 {
-	struct axfs_src_entry e = unit_entry(path, type, mode, size, target,
-					     hardlink_to);
+	struct source_entry e = unit_entry(path, type, mode, size, target,
+					   hardlink_to);
 
 	unit_tree_add(t, &e);
 }
 
-static void owns(struct axfs_tree *t, const char *path, uint64_t first,
+static void owns(struct tree *t, const char *path, uint64_t first,
 		 uint64_t count)
 {
-	struct axfs_tree_entry *e = tree_lookup(t, path);
+	struct tree_entry *e = tree_lookup(t, path);
 
 	ck_assert_ptr_nonnull(e);
 	e->first_node = first;
@@ -67,10 +67,10 @@ static uint64_t *u64s(const uint64_t *v, size_t n)
  */
 static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 {
-	struct axfs_tree t;
-	struct axfs_packed p;
+	struct tree t;
+	struct pack_result p;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	struct axfs_error err;
 	uint8_t xip[2 * 4096], ba[5 + 10], c0[5100], z0[6000], z1[64];
 	uLongf z0len = sizeof(z0), z1len = sizeof(z1);

@@ -25,7 +25,7 @@
 #define MEM_FILES 64
 
 struct memsrc {
-	struct axfs_source base;
+	struct source base;
 	unsigned char *data[MEM_FILES];
 	size_t len[MEM_FILES];
 	size_t nfiles;
@@ -44,7 +44,7 @@ struct memh {
 	size_t idx, pos;
 };
 
-static int mem_open(struct axfs_source *s, const struct axfs_data_ref *ref,
+static int mem_open(struct source *s, const struct source_data_ref *ref,
 		    void **h, struct axfs_error *err)
 {
 	struct memsrc *m = (struct memsrc *)s;
@@ -61,7 +61,7 @@ static int mem_open(struct axfs_source *s, const struct axfs_data_ref *ref,
 }
 
 /* Short reads on purpose (at most 3000 bytes) to test the read loops. */
-static int mem_read(struct axfs_source *s, void *h, void *buf, size_t len,
+static int mem_read(struct source *s, void *h, void *buf, size_t len,
 		    size_t *got, struct axfs_error *err)
 {
 	struct memsrc *m = (struct memsrc *)s;
@@ -81,7 +81,7 @@ static int mem_read(struct axfs_source *s, void *h, void *buf, size_t len,
 	return 0;
 }
 
-static int mem_hole(struct axfs_source *s, void *h, uint64_t *hole,
+static int mem_hole(struct source *s, void *h, uint64_t *hole,
 		    uint64_t *data, struct axfs_error *err)
 {
 	struct memsrc *m = (struct memsrc *)s;
@@ -98,7 +98,7 @@ static int mem_hole(struct axfs_source *s, void *h, uint64_t *hole,
 	return 0;
 }
 
-static int mem_skip(struct axfs_source *s, void *h, uint64_t len,
+static int mem_skip(struct source *s, void *h, uint64_t len,
 		    struct axfs_error *err)
 {
 	struct memh *mh = h;
@@ -109,13 +109,13 @@ static int mem_skip(struct axfs_source *s, void *h, uint64_t len,
 	return 0;
 }
 
-static void mem_close(struct axfs_source *s, void *h)
+static void mem_close(struct source *s, void *h)
 {
 	(void)s;
 	free(h);
 }
 
-static int mem_pread(struct axfs_source *s, void *h, void *buf, size_t len,
+static int mem_pread(struct source *s, void *h, void *buf, size_t len,
 		     uint64_t off, size_t *got, struct axfs_error *err)
 {
 	struct memsrc *m = (struct memsrc *)s;
@@ -135,20 +135,20 @@ static int mem_pread(struct axfs_source *s, void *h, void *buf, size_t len,
 }
 
 /* Without data_pread: the packer cannot compare pages, shares none. */
-static const struct axfs_source_ops mem_ops = {
+static const struct source_ops mem_ops = {
 	.data_open = mem_open,
 	.data_read = mem_read,
 	.data_close = mem_close,
 };
 
-static const struct axfs_source_ops mem_ops_pread = {
+static const struct source_ops mem_ops_pread = {
 	.data_open = mem_open,
 	.data_read = mem_read,
 	.data_close = mem_close,
 	.data_pread = mem_pread,
 };
 
-static const struct axfs_source_ops mem_ops_holes = {
+static const struct source_ops mem_ops_holes = {
 	.data_open = mem_open,
 	.data_read = mem_read,
 	.data_close = mem_close,
@@ -159,8 +159,8 @@ static const struct axfs_source_ops mem_ops_holes = {
 
 struct fx {
 	struct memsrc src;
-	struct axfs_tree t;
-	struct axfs_packed p;
+	struct tree t;
+	struct pack_result p;
 };
 
 static void fx_init(struct fx *f)
@@ -188,7 +188,7 @@ static void add_entry(struct fx *f, const char *path, enum axfs_ftype type,
 		      const char *target, const char *link_to,
 		      const void *data, size_t len)
 {
-	struct axfs_src_entry e = unit_entry(
+	struct source_entry e = unit_entry(
 		path, type, type == AXFS_FT_DIR ? 0755 : 0644, 0, target,
 		link_to);
 
@@ -243,7 +243,7 @@ static unsigned char *noise(size_t len, uint32_t seed)
 static void finalize_plan(struct fx *f, const char *const *xip, size_t nxip)
 {
 	struct plan_opts o;
-	struct axfs_plan_stats st;
+	struct plan_stats st;
 	struct axfs_error err;
 
 	ck_assert_msg(tree_finalize(&f->t, &err) == 0, "%s", err.msg);
@@ -284,7 +284,7 @@ static void pack_ok(struct fx *f, uint32_t cblock_size, int jobs)
 
 /* ---- reading back as the driver does ---------------------------------- */
 
-static unsigned char *spool_bytes(const struct axfs_spool *s)
+static unsigned char *spool_bytes(const struct pack_spool_file *s)
 {
 	unsigned char *b = malloc(s->size ? s->size : 1);
 
@@ -297,11 +297,11 @@ static unsigned char *spool_bytes(const struct axfs_spool *s)
 
 /* The three data regions, read back once per check. */
 struct view {
-	const struct axfs_packed *p;
+	const struct pack_result *p;
 	unsigned char *x, *b, *c;
 };
 
-static void view_open(struct view *v, const struct axfs_packed *p)
+static void view_open(struct view *v, const struct pack_result *p)
 {
 	v->p = p;
 	v->x = spool_bytes(&p->xip);
@@ -320,7 +320,7 @@ static void view_close(struct view *v)
 static void view_node(const struct view *v, uint64_t n,
 		      unsigned char page[4096])
 {
-	const struct axfs_packed *p = v->p;
+	const struct pack_result *p = v->p;
 	uint64_t idx = p->node_index[n];
 
 	memset(page, 0, 4096);
@@ -370,7 +370,7 @@ static void view_node(const struct view *v, uint64_t n,
 	}
 }
 
-static void read_node(const struct axfs_packed *p, uint64_t n,
+static void read_node(const struct pack_result *p, uint64_t n,
 		      unsigned char page[4096])
 {
 	struct view v;
@@ -384,7 +384,7 @@ static void read_node(const struct axfs_packed *p, uint64_t n,
 static void check_file(struct fx *f, const char *path, const void *data,
 		       size_t len, unsigned int counts[3])
 {
-	struct axfs_tree_entry *e = tree_lookup(&f->t, path);
+	struct tree_entry *e = tree_lookup(&f->t, path);
 	uint64_t n = (len + 4095) / 4096;
 	unsigned char page[4096];
 	struct view v;
@@ -412,7 +412,7 @@ static void check_file(struct fx *f, const char *path, const void *data,
 	view_close(&v);
 }
 
-static void check_invariants(const struct axfs_packed *p)
+static void check_invariants(const struct pack_result *p)
 {
 	ck_assert_uint_eq(p->cblock_offset[0], 0);
 	ck_assert_uint_eq(p->cblock_offset[p->ncblocks], p->compressed.size);
@@ -515,7 +515,7 @@ START_TEST(test_tails_share_cblocks)
 	/* eight small files, one cblock, consecutive offsets */
 	ck_assert_uint_eq(f.p.ncblocks, 1);
 	for (int i = 0; i < 8; i++) {
-		struct axfs_tree_entry *e;
+		struct tree_entry *e;
 		uint64_t cn;
 
 		snprintf(name, sizeof(name), "/s%d", i);
@@ -538,7 +538,7 @@ START_TEST(test_incompressible_byte_aligned)
 	struct fx f;
 	unsigned char *r = noise(3 * 65536, 7), *tx = text(10000, 3);
 	unsigned int counts[3] = { 0 };
-	struct axfs_tree_entry *e;
+	struct tree_entry *e;
 
 	fx_init(&f);
 	add_file(&f, "r", r, 3 * 65536);
@@ -551,8 +551,8 @@ START_TEST(test_incompressible_byte_aligned)
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 48);
 	e = tree_lookup(&f.t, "/r");
 	ck_assert_ptr_nonnull(e->pages);
-	ck_assert_int_eq(e->pages[0].reason, AXFS_WHY_INCOMPRESSIBLE);
-	ck_assert_int_eq(e->pages[47].reason, AXFS_WHY_INCOMPRESSIBLE);
+	ck_assert_int_eq(e->pages[0].reason, TREE_WHY_INCOMPRESSIBLE);
+	ck_assert_int_eq(e->pages[47].reason, TREE_WHY_INCOMPRESSIBLE);
 	memset(counts, 0, sizeof(counts));
 	check_file(&f, "/t", tx, 10000, counts);
 	ck_assert_uint_eq(counts[AXFS_NODE_COMPRESSED], 3);
@@ -571,7 +571,7 @@ START_TEST(test_lone_tail_byte_aligned)
 	unsigned char *a = text(4096 + 10, 1), *r = noise(10, 3);
 	unsigned char *b = text(8192, 2);
 	unsigned int counts[3] = { 0 };
-	struct axfs_tree_entry *e;
+	struct tree_entry *e;
 
 	memcpy(a + 4096, r, 10);
 	fx_init(&f);
@@ -584,8 +584,8 @@ START_TEST(test_lone_tail_byte_aligned)
 	ck_assert_uint_eq(counts[AXFS_NODE_COMPRESSED], 1);
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 1);
 	e = tree_lookup(&f.t, "/a");
-	ck_assert_int_eq(e->pages[1].reason, AXFS_WHY_TAIL);
-	ck_assert_int_eq(e->pages[0].reason, AXFS_WHY_DEFAULT);
+	ck_assert_int_eq(e->pages[1].reason, TREE_WHY_TAIL);
+	ck_assert_int_eq(e->pages[0].reason, TREE_WHY_DEFAULT);
 	ck_assert_uint_eq(f.p.byte_aligned.size, 10);
 	check_file(&f, "/b", b, 8192, NULL);
 	free(a);
@@ -600,7 +600,7 @@ START_TEST(test_uncompressed_by_policy)
 	struct fx f;
 	unsigned char *tx = text(9000, 4);
 	unsigned int counts[3] = { 0 };
-	struct axfs_tree_entry *e;
+	struct tree_entry *e;
 
 	fx_init(&f);
 	add_file(&f, "u", tx, 9000);
@@ -611,7 +611,7 @@ START_TEST(test_uncompressed_by_policy)
 	check_invariants(&f.p);
 	check_file(&f, "/u", tx, 9000, counts);
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 3);
-	ck_assert_int_eq(e->pages[2].reason, AXFS_WHY_UNCOMPRESSED);
+	ck_assert_int_eq(e->pages[2].reason, TREE_WHY_UNCOMPRESSED);
 	ck_assert_uint_eq(f.p.ncblocks, 0);
 	free(tx);
 	fx_free(&f);
@@ -621,7 +621,7 @@ END_TEST
 START_TEST(test_symlink_nul)
 {
 	struct fx f;
-	struct axfs_tree_entry *a, *b, *c;
+	struct tree_entry *a, *b, *c;
 	unsigned char page[4096];
 	char longt[4096];
 
@@ -659,7 +659,7 @@ START_TEST(test_hard_links_share)
 {
 	struct fx f;
 	unsigned char *tx = text(20000, 5);
-	struct axfs_tree_entry *a, *h;
+	struct tree_entry *a, *h;
 	const char *xip[] = { "/z" };
 	uint64_t nodes;
 
@@ -693,7 +693,7 @@ START_TEST(test_hard_link_master_later)
 {
 	struct fx f;
 	unsigned char *tx = text(9000, 2);
-	struct axfs_tree_entry *a, *z;
+	struct tree_entry *a, *z;
 
 	fx_init(&f);
 	add_file(&f, "z", tx, 9000);
@@ -724,7 +724,7 @@ START_TEST(test_identical_files_dedup)
 	unsigned char *t1 = text(30000, 6), *t2 = text(30000, 6);
 	unsigned char *t3 = text(30000, 1);	/* same size, other bytes */
 	unsigned char *b1 = noise(big, 9), *b2 = noise(big, 9);
-	struct axfs_tree_entry *e1, *e2, *e3;
+	struct tree_entry *e1, *e2, *e3;
 
 	t3[29999] ^= 1;
 	fx_init(&f);
@@ -747,7 +747,7 @@ START_TEST(test_identical_files_dedup)
 	e3 = tree_lookup(&f.t, "/t3");
 	ck_assert_uint_eq(e2->first_node, e1->first_node);
 	ck_assert_uint_ne(e3->first_node, e1->first_node);
-	ck_assert_int_eq(e2->pages[0].reason, AXFS_WHY_DEDUP);
+	ck_assert_int_eq(e2->pages[0].reason, TREE_WHY_DEDUP);
 	ck_assert_uint_eq(tree_lookup(&f.t, "/b2")->first_node,
 			  tree_lookup(&f.t, "/b1")->first_node);
 	ck_assert_uint_eq(f.p.dedup_files, 2);
@@ -769,7 +769,7 @@ START_TEST(test_identical_pages_shared)
 {
 	unsigned char *n = noise(5 * 4096, 21), *t = text(4096, 3);
 	unsigned char a[3 * 4096 + 10], b[3 * 4096 + 10];
-	struct axfs_tree_entry *ea, *eb;
+	struct tree_entry *ea, *eb;
 	struct fx f;
 
 	memcpy(a, n, 3 * 4096);			/* n0 n1 n2 tail */
@@ -805,7 +805,7 @@ START_TEST(test_identical_pages_shared)
 			/* No reason is kept per shared page (16 bytes a page
 			 * for a hole): the report derives "dedup". */
 			ck_assert(!eb->pages ||
-				  eb->pages[0].reason == AXFS_WHY_DEFAULT);
+				  eb->pages[0].reason == TREE_WHY_DEFAULT);
 			/* the tails are equal too, but tails are never shared */
 			ck_assert(f.p.node_type[eb->first_node + 3] !=
 				  f.p.node_type[ea->first_node + 3] ||
@@ -845,7 +845,7 @@ START_TEST(test_holes_not_read)
 	memcpy(d, t, hs);			/* data, hole, data */
 	memcpy(d + he, t + he, len - he);
 	for (int round = 0; round < 2; round++) {
-		struct axfs_tree_entry *a, *b, *x;
+		struct tree_entry *a, *b, *x;
 		uint64_t zero;
 
 		fx_init(&f);
@@ -935,7 +935,7 @@ static unsigned char *deterministic(enum axfs_compressor c, int level,
 	}
 	finalize_plan(&f, NULL, 0);
 	for (size_t j = 0; j < 3; j++) {
-		const struct axfs_spool *sp[3];
+		const struct pack_spool_file *sp[3];
 
 		pack_ok_with(&f, 16384, jobs[j], c, level);
 		check_invariants(&f.p);

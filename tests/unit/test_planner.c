@@ -14,19 +14,19 @@
 #include "axfs_format.h"
 #include "unit.h"
 
-static void add(struct axfs_tree *t, const char *path, enum axfs_ftype type,
+static void add(struct tree *t, const char *path, enum axfs_ftype type,
 		uint64_t size, const char *link_to)
 {
-	struct axfs_src_entry e = unit_entry(
+	struct source_entry e = unit_entry(
 		path, type, type == AXFS_FT_DIR ? 0755 : 0644, size,
 		type == AXFS_FT_LNK ? "target" : NULL, link_to);
 
 	unit_tree_add(t, &e);
 }
 
-static struct axfs_tree_entry *get(struct axfs_tree *t, const char *path)
+static struct tree_entry *get(struct tree *t, const char *path)
 {
-	struct axfs_tree_entry *e = tree_lookup(t, path);
+	struct tree_entry *e = tree_lookup(t, path);
 
 	ck_assert_msg(e != NULL, "no %s", path);
 	return e;
@@ -43,10 +43,10 @@ static void prof(struct axfs_profile *p, const char *path, uint64_t page,
 }
 
 /* Pages of a file as a string: 'X' XIP, '.' not. */
-static const char *xmap(struct axfs_tree *t, const char *path)
+static const char *xmap(struct tree *t, const char *path)
 {
 	static char buf[64];
-	struct axfs_tree_entry *e = get(t, path);
+	struct tree_entry *e = get(t, path);
 	uint64_t n = (e->size + 4095) / 4096;
 
 	for (uint64_t i = 0; i < n && i < sizeof(buf) - 1; i++)
@@ -55,21 +55,21 @@ static const char *xmap(struct axfs_tree *t, const char *path)
 	return buf;
 }
 
-static uint8_t why(struct axfs_tree *t, const char *path, uint64_t page)
+static uint8_t why(struct tree *t, const char *path, uint64_t page)
 {
-	struct axfs_tree_entry *e = get(t, path);
+	struct tree_entry *e = get(t, path);
 
-	return e->pages ? e->pages[page].reason : AXFS_WHY_DEFAULT;
+	return e->pages ? e->pages[page].reason : TREE_WHY_DEFAULT;
 }
 
 /* What every test plans: the tree, a profile and options to fill, what the
  * planner logged and counted. */
-static struct axfs_tree t;
+static struct tree t;
 static struct unit_log lc;
 static struct axfs_logger lg;
 static struct axfs_profile p;
 static struct plan_opts o;
-static struct axfs_plan_stats st;
+static struct plan_stats st;
 static struct axfs_error err;
 
 /*
@@ -119,8 +119,8 @@ START_TEST(test_profile_exact_pages)
 	ck_assert_str_eq(xmap(&t, "/d/e"), "X..");
 	ck_assert_uint_eq(st.xip_pages, 4);
 	ck_assert_uint_eq(st.profile_pages, 4);
-	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_PROFILE);
-	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_DEFAULT);
+	ck_assert_int_eq(why(&t, "/a", 1), TREE_WHY_PROFILE);
+	ck_assert_int_eq(why(&t, "/a", 0), TREE_WHY_DEFAULT);
 	ck_assert_uint_eq(get(&t, "/a")->pages[1].count, 5);
 	ck_assert_uint_eq(get(&t, "/a")->pages[3].count, 2);
 	/* the hard link carries a copy of its master's plan */
@@ -149,9 +149,9 @@ START_TEST(test_budget_ties)
 	ck_assert_str_eq(xmap(&t, "/d/e"), "X..");
 	ck_assert_str_eq(xmap(&t, "/a"), "..X..");
 	ck_assert_str_eq(xmap(&t, "/z"), ".");
-	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_BUDGET);
+	ck_assert_int_eq(why(&t, "/a", 4), TREE_WHY_BUDGET);
 	ck_assert_uint_eq(get(&t, "/a")->pages[4].count, 3);
-	ck_assert_int_eq(why(&t, "/z", 0), AXFS_WHY_BUDGET);
+	ck_assert_int_eq(why(&t, "/z", 0), TREE_WHY_BUDGET);
 	ck_assert_uint_eq(st.xip_pages, 5);
 	ck_assert_uint_eq(st.budget_dropped, 2);
 
@@ -169,7 +169,7 @@ START_TEST(test_whole_files_and_budget)
 	const char *globs[] = { "/d/*" };
 
 	get(&t, "/c")->want_xip = 1;
-	get(&t, "/c")->reason_override = AXFS_WHY_WHOLE_FILE;
+	get(&t, "/c")->reason_override = TREE_WHY_WHOLE_FILE;
 	prof(&p, "/a", 0, 10);
 	prof(&p, "/a", 1, 9);
 	prof(&p, "/a", 2, 8);
@@ -180,12 +180,12 @@ START_TEST(test_whole_files_and_budget)
 	o.budget = 7 * 4096;	/* 2 (/c) + 3 (/d/e) whole + 2 profile */
 	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
-	ck_assert_int_eq(why(&t, "/c", 1), AXFS_WHY_WHOLE_FILE);
+	ck_assert_int_eq(why(&t, "/c", 1), TREE_WHY_WHOLE_FILE);
 	ck_assert_uint_eq(get(&t, "/c")->pages[0].count, 100);
 	ck_assert_str_eq(xmap(&t, "/d/e"), "XXX");
-	ck_assert_int_eq(why(&t, "/d/e", 0), AXFS_WHY_XIP_GLOB);
+	ck_assert_int_eq(why(&t, "/d/e", 0), TREE_WHY_XIP_GLOB);
 	ck_assert_str_eq(xmap(&t, "/a"), "XX...");
-	ck_assert_int_eq(why(&t, "/a", 2), AXFS_WHY_BUDGET);
+	ck_assert_int_eq(why(&t, "/a", 2), TREE_WHY_BUDGET);
 	ck_assert_uint_eq(st.xip_pages, 7);
 
 	/* Whole files alone over the budget: the budget is a limit, so an
@@ -220,15 +220,15 @@ START_TEST(test_exclusions_and_min_count)
 	o.min_count = 3;
 	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), ".....");
-	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_EXCLUDED);
+	ck_assert_int_eq(why(&t, "/a", 0), TREE_WHY_EXCLUDED);
 	ck_assert_str_eq(xmap(&t, "/d/e"), "...");
-	ck_assert_int_eq(why(&t, "/d/e", 1), AXFS_WHY_EXCLUDED);
+	ck_assert_int_eq(why(&t, "/d/e", 1), TREE_WHY_EXCLUDED);
 	ck_assert_str_eq(xmap(&t, "/z"), ".");
-	ck_assert_int_eq(why(&t, "/z", 0), AXFS_WHY_MIN_COUNT);
+	ck_assert_int_eq(why(&t, "/z", 0), TREE_WHY_MIN_COUNT);
 	ck_assert_uint_eq(get(&t, "/z")->pages[0].count, 2);
 	/* --xip /c loses against xip.exclude /c */
 	ck_assert_str_eq(xmap(&t, "/c"), "..");
-	ck_assert_int_eq(why(&t, "/c", 0), AXFS_WHY_EXCLUDED);
+	ck_assert_int_eq(why(&t, "/c", 0), TREE_WHY_EXCLUDED);
 	/* whole-file XIP ignores min-count */
 	ck_assert_str_eq(xmap(&t, "/b"), "XXXXX");
 	ck_assert_uint_eq(st.excluded, 2);
@@ -309,7 +309,7 @@ START_TEST(test_deterministic_and_trim)
 	ck_assert_str_eq(xmap(&t, "/b"), "X....");
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
 	ck_assert_str_eq(xmap(&t, "/d/e"), "...");
-	ck_assert_int_eq(why(&t, "/a", 0), AXFS_WHY_MMAP_LIMIT);
+	ck_assert_int_eq(why(&t, "/a", 0), TREE_WHY_MMAP_LIMIT);
 	ck_assert_str_eq(xmap(&t, "/h"), ".X...");
 	/* tie at 6: "/a" < "/b", so /b@0 goes before /a@1 */
 	ck_assert_uint_eq(plan_trim(&t, 3), 1);
@@ -338,12 +338,12 @@ START_TEST(test_xip_suffix)
 	ck_assert_str_eq(xmap(&t, "/b"), ".....");
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
 	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
-	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_PROFILE);
-	ck_assert_int_eq(why(&t, "/a", 2), AXFS_WHY_SUFFIX);
-	ck_assert_int_eq(why(&t, "/a", 3), AXFS_WHY_PROFILE);
-	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_SUFFIX);
-	ck_assert_int_eq(why(&t, "/b", 2), AXFS_WHY_BUDGET);
-	ck_assert_str_eq(tree_page_reason_name(AXFS_WHY_SUFFIX), "suffix");
+	ck_assert_int_eq(why(&t, "/a", 1), TREE_WHY_PROFILE);
+	ck_assert_int_eq(why(&t, "/a", 2), TREE_WHY_SUFFIX);
+	ck_assert_int_eq(why(&t, "/a", 3), TREE_WHY_PROFILE);
+	ck_assert_int_eq(why(&t, "/a", 4), TREE_WHY_SUFFIX);
+	ck_assert_int_eq(why(&t, "/b", 2), TREE_WHY_BUDGET);
+	ck_assert_str_eq(tree_page_reason_name(TREE_WHY_SUFFIX), "suffix");
 	/* within the budget: 5 chosen, 2 added */
 	ck_assert_uint_eq(st.suffix_pages, 2);
 	ck_assert_uint_eq(st.xip_pages, 7);
@@ -356,7 +356,7 @@ START_TEST(test_xip_suffix)
 	ck_assert_uint_eq(plan_trim_suffix(&t), 1);
 	ck_assert_str_eq(xmap(&t, "/a"), "...XX");
 	ck_assert_str_eq(xmap(&t, "/h"), "...XX");
-	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_MMAP_LIMIT);
+	ck_assert_int_eq(why(&t, "/a", 1), TREE_WHY_MMAP_LIMIT);
 	ck_assert_str_eq(xmap(&t, "/c"), "XX");
 	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
 	ck_assert_uint_eq(plan_trim_suffix(&t), 0);
@@ -367,8 +367,8 @@ START_TEST(test_xip_suffix)
 	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
 	ck_assert_str_eq(xmap(&t, "/a"), "...XX");
 	ck_assert_str_eq(xmap(&t, "/d/e"), "..X");
-	ck_assert_int_eq(why(&t, "/a", 1), AXFS_WHY_BUDGET);
-	ck_assert_int_eq(why(&t, "/a", 4), AXFS_WHY_SUFFIX);
+	ck_assert_int_eq(why(&t, "/a", 1), TREE_WHY_BUDGET);
+	ck_assert_int_eq(why(&t, "/a", 4), TREE_WHY_SUFFIX);
 	ck_assert_uint_eq(st.xip_pages, 5);
 	ck_assert_uint_eq(st.suffix_pages, 1);
 

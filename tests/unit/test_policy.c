@@ -590,12 +590,12 @@ static void log_fn(void *ctx, enum axfs_log_level level, const char *msg)
 }
 
 static const struct axfs_logger test_log = { log_fn, NULL };
-static struct axfs_tree tree;
+static struct tree tree;
 
 static void add(const char *path, enum axfs_ftype type, unsigned mode,
 		unsigned uid)
 {
-	struct axfs_src_entry e = unit_entry(
+	struct source_entry e = unit_entry(
 		path, type, mode, 0,
 		type == AXFS_FT_LNK ? "busybox" : NULL, NULL);
 
@@ -604,9 +604,9 @@ static void add(const char *path, enum axfs_ftype type, unsigned mode,
 	unit_tree_add(&tree, &e);
 }
 
-static struct axfs_tree_entry *get(const char *path)
+static struct tree_entry *get(const char *path)
 {
-	struct axfs_tree_entry *e = tree_lookup(&tree, path);
+	struct tree_entry *e = tree_lookup(&tree, path);
 
 	ck_assert_msg(e != NULL, "'%s' missing", path);
 	return e;
@@ -664,7 +664,7 @@ END_TEST
 
 START_TEST(test_apply_devices)
 {
-	struct axfs_tree_entry *e;
+	struct tree_entry *e;
 
 	ck_assert_int_eq(apply("devices:\n"
 			       "  - {path: /dev/console, type: char, major: 5, minor: 1}\n"
@@ -701,7 +701,7 @@ END_TEST
 
 START_TEST(test_apply_rules)
 {
-	struct axfs_tree_entry *e;
+	struct tree_entry *e;
 
 	ck_assert_int_eq(apply("files:\n"
 			       "  - {match: /usr/bin/sudo, mode: \"04755\", uid: 0, gid: 0}\n"
@@ -719,13 +719,13 @@ START_TEST(test_apply_rules)
 	ck_assert_uint_eq(e->mode, S_IFREG | 0640);	/* the later rule won */
 	ck_assert_int_eq(e->want_compress, 0);
 	ck_assert_int_eq(e->want_xip, -1);
-	ck_assert_int_eq(e->reason_override, AXFS_WHY_POLICY_RULE);
+	ck_assert_int_eq(e->reason_override, TREE_WHY_POLICY_RULE);
 	ck_assert_uint_eq(get("/etc/init.d")->mode, S_IFDIR | 0755);	/* type: file */
 	ck_assert_int_eq(get("/etc/init.d")->want_compress, -1);	/* not a file */
 	ck_assert_uint_eq(get("/etc/init.d/rcS")->mode, S_IFREG | 0640);
 	e = get("/bin/busybox");
 	ck_assert_int_eq(e->want_xip, 1);
-	ck_assert_int_eq(e->reason_override, AXFS_WHY_POLICY_RULE);
+	ck_assert_int_eq(e->reason_override, TREE_WHY_POLICY_RULE);
 	ck_assert_uint_eq(e->uid, 1000);
 	ck_assert_uint_eq(pol.rules[1].matched, 3);	/* any type */
 	ck_assert_uint_eq(pol.rules[2].matched, 2);
@@ -745,18 +745,18 @@ START_TEST(test_apply_xip_files_exclude)
 			       "  - {match: /etc/passwd, xip: true}\n"
 			       "  - {match: /etc/passwd, compress: none}\n"), 0);
 	ck_assert_int_eq(get("/bin/busybox")->want_xip, 1);
-	ck_assert_int_eq(get("/bin/busybox")->reason_override, AXFS_WHY_WHOLE_FILE);
+	ck_assert_int_eq(get("/bin/busybox")->reason_override, TREE_WHY_WHOLE_FILE);
 	ck_assert_int_eq(get("/bin/sh")->want_xip, -1);		/* a symlink */
 	/* a later files rule beats xip.files */
 	ck_assert_int_eq(get("/usr/bin/sudo")->want_xip, 0);
-	ck_assert_int_eq(get("/usr/bin/sudo")->reason_override, AXFS_WHY_POLICY_RULE);
+	ck_assert_int_eq(get("/usr/bin/sudo")->reason_override, TREE_WHY_POLICY_RULE);
 	/* xip.exclude beats everything */
 	ck_assert_int_eq(get("/usr/share/doc/README")->want_xip, 0);
-	ck_assert_int_eq(get("/usr/share/doc/README")->reason_override, AXFS_WHY_EXCLUDED);
+	ck_assert_int_eq(get("/usr/share/doc/README")->reason_override, TREE_WHY_EXCLUDED);
 	/* compress after xip keeps the xip reason */
 	ck_assert_int_eq(get("/etc/passwd")->want_xip, 1);
 	ck_assert_int_eq(get("/etc/passwd")->want_compress, 0);
-	ck_assert_int_eq(get("/etc/passwd")->reason_override, AXFS_WHY_POLICY_RULE);
+	ck_assert_int_eq(get("/etc/passwd")->reason_override, TREE_WHY_POLICY_RULE);
 	ck_assert_str_eq(logbuf,
 			 "p.yaml:2:30: xip.files[2]: '/etc' matches no regular file\n"
 			 "p.yaml:3:30: xip.exclude[1]: '/sbin/*' matches nothing\n");

@@ -23,7 +23,7 @@
 #include "axfs_format.h"
 #include "axfs_reader.h"
 
-#define AXFS_READER_MAX_DEPTH_TEST 4096
+#define READER_MAX_DEPTH_TEST 4096
 
 /* ---- a tiny image builder ---------------------------------------------- */
 
@@ -1079,7 +1079,7 @@ START_TEST(test_too_deep)
 	struct tb t;
 	size_t len;
 	uint8_t *buf;
-	const int n = AXFS_READER_MAX_DEPTH_TEST + 2;
+	const int n = READER_MAX_DEPTH_TEST + 2;
 
 	tb_init(&t);
 	tb_dir(&t, "", 1, 1);
@@ -1089,7 +1089,7 @@ START_TEST(test_too_deep)
 	walk_fails(buf, len, 0, "more than 4096 directories deep", NULL);
 	free(buf);
 	/* exactly 4096 is fine */
-	t.n = AXFS_READER_MAX_DEPTH_TEST + 1;
+	t.n = READER_MAX_DEPTH_TEST + 1;
 	t.ino[t.n - 1].count = 0;
 	buf = tb_build(&t, &len);
 	walk_ok(buf, len, 0);

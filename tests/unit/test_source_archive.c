@@ -151,8 +151,8 @@ static void log_fn(void *ctx, enum axfs_log_level level, const char *msg)
 	snprintf(l->text + n, sizeof(l->text) - n, "%s\n", msg);
 }
 
-static unsigned char *read_data(struct axfs_source *s,
-				const struct axfs_data_ref *ref)
+static unsigned char *read_data(struct source *s,
+				const struct source_data_ref *ref)
 {
 	struct axfs_error err;
 	unsigned char *buf = malloc(ref->size + 1);
@@ -197,9 +197,9 @@ static struct axfs_error rerr;
 static int read_archive(const char *path)
 {
 	struct axfs_logger lg = { log_fn, &logged };
-	struct axfs_source_opts o = { .log = &lg };
-	struct axfs_source *s;
-	struct axfs_src_entry e;
+	struct source_opts o = { .log = &lg };
+	struct source *s;
+	struct source_entry e;
 	struct axfs_error *err = &rerr;
 	int rc;
 
@@ -784,8 +784,8 @@ START_TEST(test_lossy)
 	w_file(&w, "plain", "p");
 	w_end(&w);
 	read_expect(w.path, 3);
-	ck_assert_uint_eq(g[0].lossy, AXFS_LOSSY_XATTR | AXFS_LOSSY_CAPABILITY);
-	ck_assert_uint_eq(g[1].lossy, AXFS_LOSSY_ACL);
+	ck_assert_uint_eq(g[0].lossy, SOURCE_LOSSY_XATTR | SOURCE_LOSSY_CAPABILITY);
+	ck_assert_uint_eq(g[1].lossy, SOURCE_LOSSY_ACL);
 	ck_assert_uint_eq(g[2].lossy, 0);
 	free_got();
 	unlink(w.path);
@@ -904,9 +904,9 @@ END_TEST
 START_TEST(test_tmpdir)
 {
 	char dir[] = "/tmp/axfs-ut-spool.XXXXXX";
-	struct axfs_source_opts o = { .tmpdir = dir };
-	struct axfs_source *s;
-	struct axfs_src_entry e;
+	struct source_opts o = { .tmpdir = dir };
+	struct source *s;
+	struct source_entry e;
 	struct axfs_error err;
 	struct w w;
 	DIR *d;
@@ -935,8 +935,8 @@ END_TEST
 
 /* Data handles are independent and may be read from several threads. */
 struct thr {
-	struct axfs_source *s;
-	struct axfs_data_ref ref;
+	struct source *s;
+	struct source_data_ref ref;
 	int ok;
 };
 
@@ -972,8 +972,8 @@ static void *reader_thread(void *arg)
 START_TEST(test_threads)
 {
 	static unsigned char data[700000];
-	struct axfs_source *s;
-	struct axfs_src_entry e;
+	struct source *s;
+	struct source_entry e;
 	struct axfs_error err;
 	struct thr t[3];
 	pthread_t tid[3];

@@ -72,8 +72,8 @@ START_TEST(test_walk_order_and_entries)
 		"", "a", "b", "b/B", "b/sym", "b/\xc3\xa9", "fifo", "z",
 		"z/10", "z/2", "z/hard",
 	};
-	struct axfs_source *src;
-	struct axfs_src_entry e;
+	struct source *src;
+	struct source_entry e;
 	struct axfs_error err;
 	size_t n = 0;
 	int rc;
@@ -115,9 +115,9 @@ END_TEST
 
 START_TEST(test_excluded_paths)
 {
-	struct axfs_source *src;
-	struct axfs_source_opts o;
-	struct axfs_src_entry e;
+	struct source *src;
+	struct source_opts o;
+	struct source_entry e;
 	struct axfs_error err;
 	char out[512], notyet[512];
 	const char *ex[2];
@@ -147,12 +147,12 @@ START_TEST(test_excluded_paths)
 END_TEST
 
 /* Reads entry `path` of the source through data_open/data_read. */
-static int read_all(struct axfs_source *src, const char *path,
+static int read_all(struct source *src, const char *path,
 		    void (*between)(void), char *buf, size_t len,
 		    size_t *total, struct axfs_error *err)
 {
-	struct axfs_src_entry e;
-	struct axfs_data_ref ref = { 0 };
+	struct source_entry e;
+	struct source_data_ref ref = { 0 };
 	void *h;
 	int rc;
 
@@ -201,7 +201,7 @@ static void shrink(void)
 
 START_TEST(test_data_read_and_size_changes)
 {
-	struct axfs_source *src;
+	struct source *src;
 	struct axfs_error err;
 	char buf[64];
 	size_t total;
@@ -230,8 +230,8 @@ START_TEST(test_data_read_and_size_changes)
 	put("a", "0123456789");
 	ck_assert_int_eq(source_open(&src, top, NULL, &err), 0);
 	{
-		struct axfs_src_entry e;
-		struct axfs_data_ref ref = { 0 };
+		struct source_entry e;
+		struct source_data_ref ref = { 0 };
 		void *h;
 
 		while (src->ops->next(src, &e, &err) == 1) {
@@ -252,7 +252,7 @@ END_TEST
 
 START_TEST(test_errors_name_the_path)
 {
-	struct axfs_source *src;
+	struct source *src;
 	struct axfs_error err;
 	char p[600];
 

@@ -79,7 +79,7 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-static void check_data(struct axfs_source *s, const struct axfs_src_entry *e)
+static void check_data(struct source *s, const struct source_entry *e)
 {
 	static uint8_t buf[sizeof(data)];
 	struct axfs_error err;
@@ -109,9 +109,9 @@ START_TEST(test_entries)
 {
 	static const char *const want[] = { "", "a", "b", "c", "d", "e", "l",
 					    "z" };
-	struct axfs_source_opts so;
-	struct axfs_source *s;
-	struct axfs_src_entry e;
+	struct source_opts so;
+	struct source *s;
+	struct source_entry e;
 	struct axfs_error err;
 	size_t n = 0;
 	int rc;
@@ -172,8 +172,8 @@ END_TEST
 
 START_TEST(test_store_needs_image)
 {
-	struct axfs_source_opts so;
-	struct axfs_source *s;
+	struct source_opts so;
+	struct source *s;
 	struct axfs_error err;
 
 	memset(&so, 0, sizeof(so));
@@ -205,8 +205,8 @@ START_TEST(test_hostile)
 	snprintf(bad, sizeof(bad), "%s/bad", dir);
 	for (long i = 0; i < len; i += 61) {
 		for (int trunc = 0; trunc < 2; trunc++) {
-			struct axfs_source *s;
-			struct axfs_src_entry e;
+			struct source *s;
+			struct source_entry e;
 			struct axfs_error err;
 			int fd = open(bad, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 			uint8_t saved = img[i];

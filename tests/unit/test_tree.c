@@ -13,19 +13,19 @@
 static struct unit_log cap;
 static struct axfs_logger cap_logger;
 
-static void setup(struct axfs_tree *t)
+static void setup(struct tree *t)
 {
 	cap_logger = unit_logger(&cap);
 	ck_assert_int_eq(tree_init(t, &cap_logger, NULL), 0);
 }
 
-static struct axfs_src_entry mk(const char *path, enum axfs_ftype type,
-				uint32_t mode)
+static struct source_entry mk(const char *path, enum axfs_ftype type,
+			      uint32_t mode)
 {
 	return unit_entry(path, type, mode, 0, NULL, NULL);
 }
 
-static void add_ok(struct axfs_tree *t, struct axfs_src_entry e)
+static void add_ok(struct tree *t, struct source_entry e)
 {
 	struct axfs_error err;
 
@@ -45,7 +45,7 @@ static void error_is(int rc, const struct axfs_error *err, int code,
 }
 
 /* Adding e must fail: see error_is(). */
-static void add_fails(struct axfs_tree *t, struct axfs_src_entry e, int code,
+static void add_fails(struct tree *t, struct source_entry e, int code,
 		      const char *what, const char *also)
 {
 	struct axfs_error err;
@@ -54,7 +54,7 @@ static void add_fails(struct axfs_tree *t, struct axfs_src_entry e, int code,
 }
 
 /* Finalizing t must fail (see error_is()); t is freed. */
-static void finalize_fails(struct axfs_tree *t, int code, const char *what,
+static void finalize_fails(struct tree *t, int code, const char *what,
 			   const char *also)
 {
 	struct axfs_error err;
@@ -64,10 +64,10 @@ static void finalize_fails(struct axfs_tree *t, int code, const char *what,
 }
 
 /* A device node PATH of TYPE, MAJOR:MINOR, mode 0600. */
-static void add_dev(struct axfs_tree *t, const char *path,
+static void add_dev(struct tree *t, const char *path,
 		    enum axfs_ftype type, uint32_t major, uint32_t minor)
 {
-	struct axfs_src_entry e = mk(path, type, 0600);
+	struct source_entry e = mk(path, type, 0600);
 
 	e.rdev_major = major;
 	e.rdev_minor = minor;
@@ -76,12 +76,12 @@ static void add_dev(struct axfs_tree *t, const char *path,
 
 /* Every entry's inode number is its index, and every directory's children
  * are consecutive inodes in strcmp order; returns how many children. */
-static size_t check_numbering(const struct axfs_tree *t)
+static size_t check_numbering(const struct tree *t)
 {
 	size_t children = 0;
 
 	for (size_t i = 0; i < t->count; i++) {
-		const struct axfs_tree_entry *d = t->by_ino[i];
+		const struct tree_entry *d = t->by_ino[i];
 
 		ck_assert_uint_eq(d->ino, i);
 		for (size_t c = 0; c < d->nchildren; c++) {
@@ -96,9 +96,9 @@ static size_t check_numbering(const struct axfs_tree *t)
 	return children;
 }
 
-static void add_file(struct axfs_tree *t, const char *path, uint64_t size)
+static void add_file(struct tree *t, const char *path, uint64_t size)
 {
-	struct axfs_src_entry e = mk(path, AXFS_FT_REG, 0644);
+	struct source_entry e = mk(path, AXFS_FT_REG, 0644);
 
 	e.data.size = size;
 	e.data.host_path = strdup(path);
@@ -107,7 +107,7 @@ static void add_file(struct axfs_tree *t, const char *path, uint64_t size)
 
 START_TEST(test_sorted_bytewise_and_bfs)
 {
-	struct axfs_tree t;
+	struct tree t;
 	struct axfs_error err;
 	/* Bytes >= 0x80 sort after ASCII (unsigned), '-' before '.', and a
 	 * prefix before its extensions, as strcmp() orders them. */
@@ -151,9 +151,9 @@ END_TEST
 
 START_TEST(test_implicit_parents)
 {
-	struct axfs_tree t;
-	struct axfs_src_entry e = mk("usr/lib/x/libz.so", AXFS_FT_REG, 0644);
-	struct axfs_tree_entry *d;
+	struct tree t;
+	struct source_entry e = mk("usr/lib/x/libz.so", AXFS_FT_REG, 0644);
+	struct tree_entry *d;
 
 	setup(&t);
 	e.uid = 5;
@@ -183,8 +183,8 @@ END_TEST
 
 START_TEST(test_lookup_forms)
 {
-	struct axfs_tree t;
-	struct axfs_tree_entry *e;
+	struct tree t;
+	struct tree_entry *e;
 	char buf[64];
 
 	setup(&t);
@@ -210,9 +210,9 @@ END_TEST
 
 START_TEST(test_duplicates_last_wins)
 {
-	struct axfs_tree t;
-	struct axfs_src_entry e;
-	struct axfs_tree_entry *x;
+	struct tree t;
+	struct source_entry e;
+	struct tree_entry *x;
 
 	setup(&t);
 	add_file(&t, "etc/passwd", 10);
@@ -242,7 +242,7 @@ END_TEST
 
 START_TEST(test_empty_root_refused)
 {
-	struct axfs_tree t;
+	struct tree t;
 	struct axfs_error err;
 
 	setup(&t);
@@ -256,8 +256,8 @@ END_TEST
 
 START_TEST(test_root_metadata_and_type)
 {
-	struct axfs_tree t;
-	struct axfs_src_entry e = mk("/", AXFS_FT_DIR, 0711);
+	struct tree t;
+	struct source_entry e = mk("/", AXFS_FT_DIR, 0711);
 
 	setup(&t);
 	e.uid = 3;
@@ -275,7 +275,7 @@ END_TEST
 
 START_TEST(test_device_limits)
 {
-	struct axfs_tree t;
+	struct tree t;
 	struct axfs_error err;
 
 	setup(&t);
@@ -292,10 +292,10 @@ END_TEST
 
 START_TEST(test_name_and_symlink_limits)
 {
-	struct axfs_tree t;
+	struct tree t;
 	struct axfs_error err;
 	char name[300], target[5000];
-	struct axfs_src_entry e;
+	struct source_entry e;
 
 	setup(&t);
 	memset(name, 'n', 255);
@@ -322,10 +322,10 @@ END_TEST
 
 START_TEST(test_hard_links)
 {
-	struct axfs_tree t;
+	struct tree t;
 	struct axfs_error err;
-	struct axfs_src_entry e;
-	struct axfs_tree_entry *a, *b, *c;
+	struct source_entry e;
+	struct tree_entry *a, *b, *c;
 
 	setup(&t);
 	add_file(&t, "a", 100);
@@ -369,7 +369,7 @@ START_TEST(test_many_entries)
 {
 	/* 100,000 entries in 100 directories added in scrambled order come
 	 * out sorted and numbered with consecutive children. */
-	struct axfs_tree t;
+	struct tree t;
 	struct axfs_error err;
 	const uint64_t n = 100000;
 
@@ -377,7 +377,7 @@ START_TEST(test_many_entries)
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t k = (i * 7919) % n;	/* 7919 is prime: a permutation */
 		char p[64];
-		struct axfs_src_entry e;
+		struct source_entry e;
 
 		snprintf(p, sizeof(p), "d%02llu/f%llu",
 			 (unsigned long long)(k % 100), (unsigned long long)k);

@@ -19,18 +19,18 @@
 #include "unit.h"
 
 struct fixture {
-	struct axfs_tree tree;
-	struct axfs_packed packed;
+	struct tree tree;
+	struct pack_result packed;
 	uint8_t xip_page[4096];
 	uint8_t cblock_raw[8192];
 };
 
-static void add(struct axfs_tree *t, const char *path, enum axfs_ftype type,
+static void add(struct tree *t, const char *path, enum axfs_ftype type,
 		uint32_t mode, uint64_t size, const char *target,
 		const char *link_to)
 {
-	struct axfs_src_entry e = unit_entry(path, type, mode, size, target,
-					     link_to);
+	struct source_entry e = unit_entry(path, type, mode, size, target,
+					   link_to);
 
 	e.uid = 1000;
 	e.gid = 100;
@@ -53,9 +53,9 @@ static uint64_t *u64s(const uint64_t *v, size_t n)
  */
 static void make_fixture(struct fixture *f)
 {
-	struct axfs_tree *t = &f->tree;
-	struct axfs_packed *p = &f->packed;
-	struct axfs_tree_entry *e;
+	struct tree *t = &f->tree;
+	struct pack_result *p = &f->packed;
+	struct tree_entry *e;
 	struct axfs_error err;
 	uint8_t ba[16], z[9000];
 	uLongf zlen = sizeof(z);
@@ -128,7 +128,7 @@ static void opts_default(struct write_opts *o)
 
 /* Writes the image and returns its bytes (and length). */
 static uint8_t *write_test_image(struct fixture *f, const struct write_opts *o,
-				 struct axfs_layout *lay, size_t *len)
+				 struct write_layout *lay, size_t *len)
 {
 	struct axfs_error err;
 	FILE *tf = tmpfile();
@@ -163,7 +163,7 @@ START_TEST(test_superblock_and_padding)
 {
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	size_t len;
 	uint8_t *img;
 
@@ -216,7 +216,7 @@ START_TEST(test_regions_in_order_and_aligned)
 	};
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	uint64_t end = 264 + 18 * 40;
 	size_t len;
 	uint8_t *img;
@@ -261,7 +261,7 @@ START_TEST(test_inode_tables_and_depths)
 {
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	size_t len;
 	uint8_t *img;
 	const uint8_t *strings, *tab[AXFS_REGION_COUNT];
@@ -331,7 +331,7 @@ START_TEST(test_metadata_compression)
 {
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	size_t len;
 	uint8_t *img;
 	int compressed = 0;
@@ -382,7 +382,7 @@ START_TEST(test_mmap_limit)
 {
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	struct axfs_error err;
 	size_t len;
 	uint8_t *img;
@@ -435,7 +435,7 @@ START_TEST(test_digest)
 {
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	struct axfs_error err;
 	uint8_t d[20], zero[20] = { 0 };
 	size_t len;
@@ -477,7 +477,7 @@ START_TEST(test_read_back)
 {
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	struct axfs_error err;
 	struct axfs_image *im;
 	uint64_t ino;
@@ -526,7 +526,7 @@ START_TEST(test_refuses_inconsistent_packing)
 {
 	struct fixture f;
 	struct write_opts o;
-	struct axfs_layout lay;
+	struct write_layout lay;
 	struct axfs_error err;
 	FILE *tf = tmpfile();
 	int fd = dup(fileno(tf));

@@ -12,11 +12,11 @@
 #include "axfs_reader.h"
 #include "unit_build.h"
 
-struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
-				 uint32_t mode, uint64_t size,
-				 const char *target, const char *hardlink_to)
+struct source_entry unit_entry(const char *path, enum axfs_ftype type,
+			       uint32_t mode, uint64_t size,
+			       const char *target, const char *hardlink_to)
 {
-	struct axfs_src_entry e;
+	struct source_entry e;
 
 	memset(&e, 0, sizeof(e));
 	e.path = path;
@@ -32,7 +32,7 @@ struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
 	return e;
 }
 
-void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e)
+void unit_tree_add(struct tree *t, const struct source_entry *e)
 {
 	struct axfs_error err;
 
@@ -40,7 +40,7 @@ void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e)
 		      err.msg);
 }
 
-void unit_spool(struct axfs_spool *s, const void *data, size_t len)
+void unit_spool(struct pack_spool_file *s, const void *data, size_t len)
 {
 	FILE *f = tmpfile();
 

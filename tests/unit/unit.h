@@ -3,8 +3,8 @@
  * tests/unit/unit.h - what several suites build their fixtures from: tree
  * entries, spools of bytes, a logger that keeps what it was told.
  */
-#ifndef AXFS_UNIT_H
-#define AXFS_UNIT_H
+#ifndef TESTS_UNIT_UNIT_H
+#define TESTS_UNIT_UNIT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,14 +17,14 @@ struct axfs_image;
 
 /* An entry of TYPE at PATH (mode, size, symlink target, hard-link target
  * as given; owner root; a character device is 1:3), for tree_add(). */
-struct axfs_src_entry unit_entry(const char *path, enum axfs_ftype type,
-				 uint32_t mode, uint64_t size,
-				 const char *target, const char *hardlink_to);
+struct source_entry unit_entry(const char *path, enum axfs_ftype type,
+			       uint32_t mode, uint64_t size,
+			       const char *target, const char *hardlink_to);
 /* tree_add() of *e, which must succeed. */
-void unit_tree_add(struct axfs_tree *t, const struct axfs_src_entry *e);
+void unit_tree_add(struct tree *t, const struct source_entry *e);
 
 /* A spool (what the packer hands the writer) holding len bytes of data. */
-void unit_spool(struct axfs_spool *s, const void *data, size_t len);
+void unit_spool(struct pack_spool_file *s, const void *data, size_t len);
 
 /* The whole file at path, malloc()ed; the test fails if it cannot. */
 uint8_t *unit_read_file(const char *path, size_t *len);

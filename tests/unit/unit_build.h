@@ -4,8 +4,8 @@
  * the unit tests and the fuzz targets read back.  Header-only: the fuzz
  * targets do not link Check.
  */
-#ifndef AXFS_UNIT_BUILD_H
-#define AXFS_UNIT_BUILD_H
+#ifndef TESTS_UNIT_UNIT_BUILD_H
+#define TESTS_UNIT_UNIT_BUILD_H
 
 #include <stdint.h>
 

@@ -131,7 +131,10 @@ if [ $boot = 1 ]; then
 			result ok "boot $line"
 		else
 			result fail "boot $line"
-			grep '^not ok' "$W/run-$suite.log" | head -n 20 | sed 's/^/#   /'
+			# The failures with the lines run.sh prints under them
+			# (a guest that did not run to the end: its last lines).
+			sed -n '/^not ok/,/^ok /{/^ok /d;p}' "$W/run-$suite.log" |
+				head -n 80 | sed 's/^/#   /'
 		fi
 	done
 fi

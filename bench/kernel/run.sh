@@ -67,8 +67,11 @@
 # before each measurement (guest/bench.sh): cold sequential read of every
 # file, 4 KiB random reads across the files of 1 MiB or more, the time to
 # first output of a set of real programs started cold (chroot), page cache
-# and RAM in use after that set.  The host prints a Markdown table with
-# every figure also as a ratio to sqfs-128K, then the acceptance checks of
+# and RAM in use after that set (a second run of it, after a drop: the
+# difference from before it, with every inode and dentry of the mount
+# already in memory, guest/bench.sh says why).  The
+# host prints a Markdown table with every figure also as a ratio to
+# sqfs-128K, then the acceptance checks of
 # issue 29, and the files whose pages the axfs-xip-mem row kept in the
 # page cache.  BENCH_KEEP=1 keeps the work directory; BENCH_RAND (1000)
 # sets the number of random reads; BENCH_ROWS=REGEX measures only the

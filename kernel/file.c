@@ -74,7 +74,10 @@ const u8 *axfs_node_in_memory(struct axfs_sb_info *sbi, u64 node, size_t want)
 {
 	u64 type, index, off;
 
-	if (axfs_node(sbi, node, &type, &index))
+	/* The type first: a compressed node needs no second lookup. */
+	if (axfs_table_get(sbi, AXFS_R_NODE_TYPE, node, &type) ||
+	    type == AXFS_NODE_COMPRESSED ||
+	    axfs_table_get(sbi, AXFS_R_NODE_INDEX, node, &index))
 		return NULL;
 	switch (type) {
 	case AXFS_NODE_XIP:

@@ -2,13 +2,13 @@
 /*
  * xip.c - file read and mmap: execute in place, and the profiler's hooks.
  *
- * read() copies a page whose bytes are in memory (an XIP or byte-aligned
- * node of an image that is directly addressable, or of a region loaded
- * at mount) straight to the reader, as DAX does and as the 2008 driver
- * did with xip_file_read(): a page the image holds uncompressed in
- * memory costs no page cache.  Other pages go through the page cache
- * (read_folio in file.c).  With "all" profiling, every page read()
- * copies out is counted too.
+ * On an image whose XIP region is in memory (directly addressable, or
+ * loaded at mount), read() copies XIP and byte-aligned pages straight
+ * to the reader, as DAX does and as the 2008 driver did with
+ * xip_file_read(): a page the image holds uncompressed in memory costs
+ * no page cache.  Other pages, and every page of other images, go
+ * through the page cache (read_folio in file.c).  With "all" profiling,
+ * every page read() copies out is counted too.
  *
  * mmap() faults come here first:
  *
@@ -66,7 +66,12 @@ void axfs_setup_xip(struct axfs_sb_info *sbi)
 {
 	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
 
-	sbi->read_direct = x->data || sbi->r[AXFS_R_BYTE_ALIGNED].data;
+	/*
+	 * Only an image with XIP pages in memory reads around the page
+	 * cache: without them the most it could save is the page of a
+	 * file's tail, for a look-up on every read.
+	 */
+	sbi->read_direct = x->data && x->size;
 	if (!sbi->phys || !x->size)
 		return;
 	if (!x->data || x->owned) {
@@ -114,21 +119,6 @@ static size_t axfs_bytes_in_page(loff_t size, loff_t pos)
 }
 
 /*
- * Whether page index (of a file whose last page is last) is worth looking
- * up for a copy from memory: any page when the XIP region is in memory;
- * else only the last one, since writers store a file's tail, and nothing
- * else, byte-aligned.  A page passed over is read through the page
- * cache, which reads every node type: this only saves three table
- * lookups a page on images in memory without XIP pages.
- */
-static bool axfs_worth_looking(const struct axfs_sb_info *sbi, pgoff_t index,
-			       pgoff_t last)
-{
-	return sbi->r[AXFS_R_XIP].data ||
-	       (index == last && sbi->r[AXFS_R_BYTE_ALIGNED].data);
-}
-
-/*
  * The next step of a read of at most max bytes at pos: the bytes of pos's
  * page when they are in memory (*src points at pos), else the run of
  * pages from pos that are not (*src NULL).  0 at EOF.  Each page the step
@@ -141,7 +131,6 @@ static size_t axfs_read_step(struct axfs_sb_info *sbi, struct inode *inode,
 {
 	bool count = axfs_profiling_all(sbi);
 	loff_t size = i_size_read(inode);
-	pgoff_t last = size ? (size - 1) >> PAGE_SHIFT : 0;
 	u64 ino = axfs_ino_index(inode);
 	size_t len = 0;
 
@@ -149,21 +138,14 @@ static size_t axfs_read_step(struct axfs_sb_info *sbi, struct inode *inode,
 	while (len < max) {
 		loff_t at = pos + len;
 		size_t n = min(axfs_bytes_in_page(size, at), max - len);
-		pgoff_t index = at >> PAGE_SHIFT;
-		bool look = sbi->read_direct &&
-			    axfs_worth_looking(sbi, index, last);
 		const u8 *mem = NULL;
 		u64 node;
 
 		if (!n)
 			break;
-		if (!look && !count) {
-			len += n;
-			continue;
-		}
-		if (axfs_node_of_page(sbi, ino, index, &node))
+		if (axfs_node_of_page(sbi, ino, at >> PAGE_SHIFT, &node))
 			return len ? len : n;
-		if (look)
+		if (sbi->read_direct)
 			mem = axfs_node_in_memory(sbi, node,
 						  offset_in_page(at) + n);
 		if (mem && len)

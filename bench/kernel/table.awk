@@ -38,15 +38,18 @@ function stat(s, k,   b, a) {
 	M = median(a, N)
 	SPREAD = M > 0 ? (a[N] - a[1]) / M : (a[N] == a[1] ? 0 : -1)
 }
-# Sets R (median of the per-boot ratios s/r of figure k, "" if none) and
-# OK (1 when it is a result).
+# Sets R (median of the per-boot ratios s/r of figure k, "" if none), OK
+# (1 when it is a result), RN (the boots with a ratio), LO and HI (the
+# lowest and highest ratio).
 function ratio(s, r, k,   b, a, n, i) {
 	n = 0
 	for (b = 1; b <= boots; b++)
 		if (f[b, s, k] != "" && f[b, r, k] > 0)
 			a[++n] = f[b, s, k] / f[b, r, k]
+	RN = n
 	if (!n) { R = ""; OK = 0; return }
-	R = median(a, n)
+	R = median(a, n)	# sorts a
+	LO = a[1]; HI = a[n]
 	OK = (k == "size") || (n >= 3 && n == boots)
 	# Within +-10 % of R; a median of 0 (a figure of 0 in a row) is a
 	# result only if every boot's ratio is 0.
@@ -64,20 +67,15 @@ function cell(s, k, fmt,   out) {
 	if (R != "") out = out sprintf(" (%.2f%s)", R, OK ? "" : "?")
 	return out
 }
-# One acceptance check: figure k of row a over row b, against LIMIT.
-# Whether every boot's own ratio of figure k, a to b, gives the verdict
-# pass; sets LO and HI, the lowest and highest of those ratios.
-function every_boot(a, b, k, op, limit, pass,   i, r) {
-	LO = ""; HI = ""
-	for (i = 1; i <= boots; i++) {
-		if (f[i, a, k] == "" || !(f[i, b, k] > 0)) return 0
-		r = f[i, a, k] / f[i, b, k]
-		if ((op == "<=" ? r <= limit : r >= limit) != pass) return 0
-		if (LO == "" || r < LO) LO = r
-		if (HI == "" || r > HI) HI = r
-	}
-	return 1
+# Whether every boot has a ratio (after ratio()) and each gives the
+# verdict pass: the verdict is monotone in the ratio, so the lowest and
+# the highest decide.
+function every_boot(op, limit, pass) {
+	if (RN != boots) return 0
+	if (op == "<=") return pass ? HI <= limit : LO > limit
+	return pass ? LO >= limit : HI < limit
 }
+# One acceptance check: figure k of row a over row b, against LIMIT.
 function check(what, a, b, k, op, limit,   pass, why) {
 	if (!((a, "present") in row) || !((b, "present") in row)) return
 	ratio(a, b, k)
@@ -85,10 +83,10 @@ function check(what, a, b, k, op, limit,   pass, why) {
 	pass = op == "<=" ? R <= limit : R >= limit
 	if (OK) why = ""
 	else if (boots < 3) why = sprintf(" (not a result: %d boot%s)", boots, boots > 1 ? "s" : "")
-	else if (every_boot(a, b, k, op, limit, pass))
+	else if (every_boot(op, limit, pass))
 		# Figures near 0 (a page more or less) cannot agree within
 		# +-10 %, but a verdict every boot gives is still one.
-		why = sprintf(" in each of the %d boots (ratios %.2f to %.2f, too near 0 to agree within 10 %%)", boots, LO, HI)
+		why = sprintf(" in each of the %d boots (ratios %.2f to %.2f: not within 10 %% of each other, the same verdict)", boots, LO, HI)
 	else why = " (not a result: the boots disagree by more than 10 %)"
 	printf "- %s: %.2f %s %.2f: %s%s\n", what, R, op, limit, pass ? "holds" : "FAILS", why
 }

@@ -125,8 +125,6 @@ struct axfs_sb_info {
 
 	/* XIP pages may be mapped into user space straight from `phys`. */
 	bool xip_direct;
-	/* read() may copy XIP / byte-aligned pages from memory (xip.c). */
-	bool read_direct;
 
 	/*
 	 * cblock cache: the cblock_entries cblocks inflated last, shared by

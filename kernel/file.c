@@ -65,6 +65,26 @@ int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys)
 }
 
 /*
+ * Where the bytes of an XIP or byte-aligned node (node_index index) lie:
+ * *region and the offset in it.  -EIO for a compressed or unknown type
+ * and for an offset that cannot be had.
+ */
+static int axfs_node_place(const struct axfs_sb_info *sbi, u64 type,
+			   u64 index, int *region, u64 *off)
+{
+	switch (type) {
+	case AXFS_NODE_XIP:
+		*region = AXFS_R_XIP;
+		return check_mul_overflow(index, (u64)AXFS_PAGE_SIZE, off) ?
+		       -EIO : 0;
+	case AXFS_NODE_BYTE_ALIGNED:
+		*region = AXFS_R_BYTE_ALIGNED;
+		return axfs_table_get(sbi, AXFS_R_BANODE_OFFSET, index, off);
+	}
+	return -EIO;
+}
+
+/*
  * The first of want bytes of an XIP or byte-aligned node when its region
  * is in memory (directly addressable, or loaded at mount), so read() can
  * copy them straight to the reader; NULL for compressed nodes, regions
@@ -73,23 +93,15 @@ int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys)
 const u8 *axfs_node_in_memory(struct axfs_sb_info *sbi, u64 node, size_t want)
 {
 	u64 type, index, off;
+	int region;
 
 	/* The type first: a compressed node needs no second lookup. */
 	if (axfs_table_get(sbi, AXFS_R_NODE_TYPE, node, &type) ||
 	    type == AXFS_NODE_COMPRESSED ||
-	    axfs_table_get(sbi, AXFS_R_NODE_INDEX, node, &index))
+	    axfs_table_get(sbi, AXFS_R_NODE_INDEX, node, &index) ||
+	    axfs_node_place(sbi, type, index, &region, &off))
 		return NULL;
-	switch (type) {
-	case AXFS_NODE_XIP:
-		if (check_mul_overflow(index, (u64)AXFS_PAGE_SIZE, &off))
-			return NULL;
-		return axfs_region_ptr(sbi, AXFS_R_XIP, off, want);
-	case AXFS_NODE_BYTE_ALIGNED:
-		if (axfs_table_get(sbi, AXFS_R_BANODE_OFFSET, index, &off))
-			return NULL;
-		return axfs_region_ptr(sbi, AXFS_R_BYTE_ALIGNED, off, want);
-	}
-	return NULL;
+	return axfs_region_ptr(sbi, region, off, want);
 }
 
 static u32 axfs_zbuf_size(u32 n)
@@ -360,7 +372,7 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 {
 	size_t want = axfs_page_bytes(inode, index);
 	u64 node, type, nidx, off;
-	int err;
+	int region, err;
 
 	if (!want) {
 		memset(buf, 0, PAGE_SIZE);
@@ -373,22 +385,12 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 	if (err)
 		return err;
 
-	switch (type) {
-	case AXFS_NODE_XIP:
-		if (check_mul_overflow(nidx, (u64)AXFS_PAGE_SIZE, &off))
-			return -EIO;
-		err = axfs_region_read(sbi, AXFS_R_XIP, buf, off, want);
-		break;
-	case AXFS_NODE_BYTE_ALIGNED:
-		if (axfs_table_get(sbi, AXFS_R_BANODE_OFFSET, nidx, &off))
-			return -EIO;
-		err = axfs_region_read(sbi, AXFS_R_BYTE_ALIGNED, buf, off, want);
-		break;
-	case AXFS_NODE_COMPRESSED:
+	if (type == AXFS_NODE_COMPRESSED) {
 		err = axfs_read_compressed(sbi, inode, index, buf, want);
-		break;
-	default:
-		err = -EIO;
+	} else {
+		err = axfs_node_place(sbi, type, nidx, &region, &off);
+		if (!err)
+			err = axfs_region_read(sbi, region, buf, off, want);
 	}
 	if (err)
 		return err;

@@ -58,20 +58,11 @@ static void axfs_xip_sync_icache(const struct axfs_sb_info *sbi)
 	flush_icache_range(start, start + x->size);
 }
 
-/*
- * At mount: can read() copy pages straight from memory, and can XIP pages
- * be mapped into user space by physical address?
- */
+/* At mount: can XIP pages be mapped into user space by physical address? */
 void axfs_setup_xip(struct axfs_sb_info *sbi)
 {
 	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
 
-	/*
-	 * Only an image with XIP pages in memory reads around the page
-	 * cache: without them the most it could save is the page of a
-	 * file's tail, for a look-up on every read.
-	 */
-	sbi->read_direct = x->data && x->size;
 	if (!sbi->phys || !x->size)
 		return;
 	if (!x->data || x->owned) {
@@ -110,6 +101,17 @@ static vm_fault_t axfs_fault(struct vm_fault *vmf)
 	return filemap_fault(vmf);
 }
 
+/*
+ * Whether read() copies XIP and byte-aligned pages from memory: only on
+ * an image with XIP pages in memory (a region is in memory only if it has
+ * bytes).  Without them the most it could save is the page of a file's
+ * tail, for a look-up on every read.
+ */
+static bool axfs_read_direct(const struct axfs_sb_info *sbi)
+{
+	return sbi->r[AXFS_R_XIP].data;
+}
+
 /* Bytes of the file from pos to the end of its page (0 at or past EOF). */
 static size_t axfs_bytes_in_page(loff_t size, loff_t pos)
 {
@@ -129,6 +131,7 @@ static size_t axfs_bytes_in_page(loff_t size, loff_t pos)
 static size_t axfs_read_step(struct axfs_sb_info *sbi, struct inode *inode,
 			     loff_t pos, size_t max, const u8 **src)
 {
+	bool direct = axfs_read_direct(sbi);
 	bool count = axfs_profiling_all(sbi);
 	loff_t size = i_size_read(inode);
 	u64 ino = axfs_ino_index(inode);
@@ -145,7 +148,7 @@ static size_t axfs_read_step(struct axfs_sb_info *sbi, struct inode *inode,
 			break;
 		if (axfs_node_of_page(sbi, ino, at >> PAGE_SHIFT, &node))
 			return len ? len : n;
-		if (sbi->read_direct)
+		if (direct)
 			mem = axfs_node_in_memory(sbi, node,
 						  offset_in_page(at) + n);
 		if (mem && len)
@@ -167,7 +170,7 @@ static ssize_t axfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct axfs_sb_info *sbi = AXFS_SB(inode->i_sb);
 	ssize_t done = 0;
 
-	if (!sbi->read_direct && !axfs_profiling_all(sbi))
+	if (!axfs_read_direct(sbi) && !axfs_profiling_all(sbi))
 		return generic_file_read_iter(iocb, to);
 
 	while (iov_iter_count(to)) {
@@ -213,7 +216,7 @@ static ssize_t axfs_file_splice_read(struct file *in, loff_t *ppos,
 {
 	struct axfs_sb_info *sbi = AXFS_SB(file_inode(in)->i_sb);
 
-	if (sbi->read_direct || axfs_profiling_all(sbi))
+	if (axfs_read_direct(sbi) || axfs_profiling_all(sbi))
 		return copy_splice_read(in, ppos, pipe, len, flags);
 	return filemap_splice_read(in, ppos, pipe, len, flags);
 }

@@ -311,6 +311,20 @@ struct file_ref {
 static struct file_ref *files;
 static size_t nfiles, capfiles;
 
+static void add_file(const char *path)
+{
+	if (nfiles == capfiles) {
+		capfiles = capfiles ? capfiles * 2 : 256;
+		files = realloc(files, capfiles * sizeof(*files));
+		if (!files)
+			exit(2);
+	}
+	files[nfiles].path = strdup(path);
+	files[nfiles].data = NULL;
+	nfiles++;
+}
+
+/* Every regular file under dir, into files[]. */
 static void collect(const char *dir)
 {
 	char sub[PATH_MAX];
@@ -326,19 +340,10 @@ static void collect(const char *dir)
 		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
 		if (lstat(sub, &st))
 			continue;
-		if (S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
 			collect(sub);
-		} else if (S_ISREG(st.st_mode)) {
-			if (nfiles == capfiles) {
-				capfiles = capfiles ? capfiles * 2 : 256;
-				files = realloc(files, capfiles * sizeof(*files));
-				if (!files)
-					exit(2);
-			}
-			files[nfiles].path = strdup(sub);
-			files[nfiles].data = NULL;
-			nfiles++;
-		}
+		else if (S_ISREG(st.st_mode))
+			add_file(sub);
 	}
 	closedir(d);
 }
@@ -635,67 +640,66 @@ static int cmd_walk(const char *dir)
 
 /* ---- page cache per file ---------------------------------------------------- */
 
-static long incore_kb, incore_files;
-
-static void incore(const char *path)
+/* KiB of path's pages in the page cache, by mincore() of an untouched mapping. */
+static long incore_kib(const char *path)
 {
 	long page = sysconf(_SC_PAGESIZE), resident = 0;
 	struct stat st;
 	unsigned char *vec;
 	size_t pages, i;
 	void *map;
-	int fd;
+	int fd = open(path, O_RDONLY);
 
-	if (lstat(path, &st))
-		fail("lstat %s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *e;
-		char sub[PATH_MAX];
-
-		if (!d)
-			fail("opendir %s: %s", path, strerror(errno));
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-			incore(sub);
-		}
-		closedir(d);
-		return;
-	}
-	if (!S_ISREG(st.st_mode) || !st.st_size)
-		return;
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (fd < 0) {
 		fail("open %s: %s", path, strerror(errno));
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+		return 0;
+	}
+	map = fstat(fd, &st) || !st.st_size ? NULL :
+	      mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		fail("mmap %s: %s", path, strerror(errno));
+	if (!map || map == MAP_FAILED) {
+		close(fd);
+		return 0;
+	}
 	pages = (st.st_size + page - 1) / page;
 	vec = malloc(pages);
 	if (!vec || mincore(map, st.st_size, vec))
 		fail("mincore %s: %s", path, strerror(errno));
-	for (i = 0; i < pages; i++)
-		resident += vec[i] & 1;
+	else
+		for (i = 0; i < pages; i++)
+			resident += vec[i] & 1;
 	free(vec);
 	munmap(map, st.st_size);
 	close(fd);
-	if (resident) {
-		printf("%ld %s\n", resident * page / 1024, path);
-		incore_kb += resident * page / 1024;
-		incore_files++;
-	}
+	return resident * page / 1024;
 }
 
 static int cmd_incore(int n, char **paths)
 {
-	int i;
+	long total = 0, with = 0, kib;
+	struct stat st;
+	size_t i;
+	int k;
 
-	for (i = 0; i < n; i++)
-		incore(paths[i]);
-	printf("incore_kb=%ld files=%ld\n", incore_kb, incore_files);
-	return 0;
+	for (k = 0; k < n; k++) {
+		if (lstat(paths[k], &st))
+			fail("lstat %s: %s", paths[k], strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			collect(paths[k]);
+		else if (S_ISREG(st.st_mode))
+			add_file(paths[k]);
+	}
+	for (i = 0; i < nfiles; i++) {
+		kib = incore_kib(files[i].path);
+		if (kib) {
+			printf("%ld %s\n", kib, files[i].path);
+			total += kib;
+			with++;
+		}
+	}
+	printf("incore_kb=%ld files=%ld\n", total, with);
+	return failures != 0;
 }
 
 /* ---- corrupted images, one process for all of them ------------------------ */

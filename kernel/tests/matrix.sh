@@ -134,7 +134,7 @@ if [ $boot = 1 ]; then
 			# The failures with the lines run.sh prints under them
 			# (a guest that did not run to the end: its last lines).
 			sed -n '/^not ok/,/^ok /{/^ok /d;p}' "$W/run-$suite.log" |
-				head -n 80 | sed 's/^/#   /'
+				head -n 100 | sed 's/^/#   /'
 		fi
 	done
 fi

@@ -217,7 +217,8 @@ check-kernel: $(AXFS) deps-tests
 
 # The Debian packages built from `make dist`, installed in a clean root,
 # axfs-dkms building the module there, the kernel patch applied to a real
-# tree, bitbake on the Yocto layer: slow, root, Debian's archive.
+# tree, bitbake on the Yocto layer, a build without libfuse3 (FUSE=0):
+# slow, root, Debian's archive.
 .PHONY: check-packages
 check-packages: $(AXFS) deps-tests-all
 	$(Q)B=$(B) sh tests/run-tests.sh packages

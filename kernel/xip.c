@@ -70,7 +70,7 @@ void axfs_setup_xip(struct axfs_sb_info *sbi)
 		return;
 	}
 	if (!PAGE_ALIGNED(sbi->phys + x->fsoffset)) {
-		axfs_info(sbi->sb, "XIP region at %llu is not page-aligned; XIP pages go through the page cache",
+		axfs_info(sbi->sb, "XIP region at %llu is not page-aligned; mappings get XIP pages from the page cache",
 			  x->fsoffset);
 		return;
 	}

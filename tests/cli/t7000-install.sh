@@ -434,6 +434,7 @@ test_expect_success BASH 'the installed bash completion completes commands and o
 		c axfs merge-profile -m \"\"
 		c axfs split -s --in
 		c mount.fuse.axfs img dir -
+		c axfs mount -o \"\"
 	" >compl.out &&
 	sed -n 1p compl.out | grep -q "mkfs dump extract fsck merge-profile split" &&
 	sed -n 2p compl.out | grep -qx -- "--block-size" &&
@@ -443,7 +444,16 @@ test_expect_success BASH 'the installed bash completion completes commands and o
 	sed -n 6p compl.out | grep -qx -- "sum max" &&
 	sed -n 7p compl.out | grep -qx -- "" &&
 	sed -n 8p compl.out | grep -q -- "-N" &&
-	! sed -n 8p compl.out | grep -q -- "--store"
+	! sed -n 8p compl.out | grep -q -- "--store" &&
+	# mount -o completes every word of the sub-option table in
+	# cmd/mount.c (but rw, which it refuses), written by hand there.
+	sed -n "/^static struct cmd_step parse_options(/,/CMD_KIND_END/p" \
+		"$top/cmd/mount.c" | sed -n "s/.*(0, \"\([a-z_]*\)\".*/\1/p" >subopts &&
+	test "$(wc -l <subopts)" -ge 5 &&
+	for w in $(grep -vx rw subopts); do
+		sed -n 9p compl.out | tr " " "\n" | grep -qx "$w=\{0,1\}" ||
+			{ echo "mount -o $w is not completed"; return 1; }
+	done
 '
 
 test_expect_success 'make uninstall removes everything it installed' '

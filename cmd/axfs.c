@@ -67,11 +67,7 @@ static int unknown_command(const char *name)
 
 /* axfs's own options, before the command: the command's follow it. */
 static const struct cmd_opt options[] = {
-	{ CMD_ROW(CMD_KIND_HELP, 'h', "help", NULL, NULL,
-		  "show this help and exit") },
-	{ CMD_CALLBACK('V', "version", NULL, NULL, cmd_opt_version,
-		       "show the version and exit") },
-	{ .kind = CMD_KIND_END },
+	CMD_OPTS_HELP_VERSION,
 };
 
 /* The synopsis and the commands, from the table of commands. */

@@ -429,11 +429,7 @@ static struct cmd_step parse_helper(struct mnt *m, int argc, char **argv)
 			     "ignored (mount(8): the type, fuse.axfs)") },
 		{ CMD_STRING('N', NULL, "NS", &ns,
 			     "ignored (mount(8): a mount namespace)") },
-		{ CMD_ROW(CMD_KIND_HELP, 'h', "help", NULL, NULL,
-			  "show this help and exit") },
-		{ CMD_CALLBACK('V', "version", NULL, NULL, cmd_opt_version,
-			       "show the version and exit") },
-		{ .kind = CMD_KIND_END },
+		CMD_OPTS_HELP_VERSION,
 	};
 	struct cmd_step step = cmd_parse_options_in(argc, argv, options,
 						    &helper_usage,

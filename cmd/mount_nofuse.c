@@ -31,11 +31,7 @@ static int is_word(const char *arg, const char *short_name,
 int cmd_mount(int argc, char **argv)
 {
 	static const struct cmd_opt options[] = {
-		{ CMD_ROW(CMD_KIND_HELP, 'h', "help", NULL, NULL,
-			  "show this help and exit") },
-		{ CMD_CALLBACK('V', "version", NULL, NULL, cmd_opt_version,
-			       "show the version and exit") },
-		{ .kind = CMD_KIND_END },
+		CMD_OPTS_HELP_VERSION,
 	};
 
 	if (argc == 2 && (is_word(argv[1], "-h", "--help") ||

@@ -131,17 +131,21 @@ struct cmd_opt {
 	{ CMD_FLAG(0, "no-progress", &cmd_progress_forced, 0, \
 		   "never show a progress bar") }
 
-/* The end of every table: -q, -v (with what they do in this command),
- * -h, -V and the terminating row. */
-#define CMD_OPTS_END(quiet_help, verbose_help) \
-	{ CMD_FLAG('q', "quiet", &cmd_verbosity, 0, quiet_help) }, \
-	{ CMD_CALLBACK('v', "verbose", NULL, NULL, cmd_opt_verbose, \
-		       verbose_help) }, \
+/* -h, -V and the terminating row: the end of every table. */
+#define CMD_OPTS_HELP_VERSION \
 	{ CMD_ROW(CMD_KIND_HELP, 'h', "help", NULL, NULL, \
 		  "show this help and exit") }, \
 	{ CMD_CALLBACK('V', "version", NULL, NULL, cmd_opt_version, \
 		       "show the version and exit") }, \
 	{ .kind = CMD_KIND_END }
+
+/* The end of a command's table: -q, -v (with what they do in this
+ * command), then CMD_OPTS_HELP_VERSION. */
+#define CMD_OPTS_END(quiet_help, verbose_help) \
+	{ CMD_FLAG('q', "quiet", &cmd_verbosity, 0, quiet_help) }, \
+	{ CMD_CALLBACK('v', "verbose", NULL, NULL, cmd_opt_verbose, \
+		       verbose_help) }, \
+	CMD_OPTS_HELP_VERSION
 
 extern int cmd_verbosity;		/* common.h */
 extern int cmd_progress_forced;		/* progress.h */

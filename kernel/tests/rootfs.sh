@@ -53,6 +53,17 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -f "$here/rootfs/$ARCH.sh" ] || { echo "rootfs.sh: no architecture file rootfs/$ARCH.sh" >&2; exit 2; }
+# What boot 1's profiler counts (/proc/axfs/volume0): "all", every page
+# the workload uses, read() and data segments included, the better
+# profile for a root in memory, whose XIP pages read() copies in place
+# (amd64: page cache after the workload 152 KiB instead of 784, RAM in
+# use 704 KiB less, image 332 KiB larger), or "on", the 2008 semantics:
+# faults of read-only mappings only.
+PROFILE_MODE=${AXFS_ROOTFS_PROFILE:-all}
+case $PROFILE_MODE in
+on|all) ;;
+*) echo "rootfs.sh: AXFS_ROOTFS_PROFILE='$PROFILE_MODE': use on or all" >&2; exit 2 ;;
+esac
 KT_ARCH=$ARCH
 . "$here/lib.sh"
 . "$here/rootfs/$ARCH.sh"
@@ -67,13 +78,6 @@ ra_setup || skip_all "$KT_SKIP"
 AXFS=${AXFS:-$AXFS_TOP/build/axfs}
 [ -x "$AXFS" ] || { tap fail "the axfs binary exists ($AXFS)"; finish; }
 SEEDREAD="python3 $AXFS_TOP/tests/tools/seedread.py"
-# What boot 1's profiler counts (/proc/axfs/volume0): "all", every page
-# the workload uses, read() and data segments included, the better
-# profile for a root in memory, whose XIP pages read() copies in place
-# (amd64: page cache after the workload 152 KiB instead of 784, RAM in
-# use 704 KiB less, image 332 KiB larger), or "on", the 2008 semantics:
-# faults of read-only mappings only.
-PROFILE_MODE=${AXFS_ROOTFS_PROFILE:-all}
 
 # ---- the root tree from real Debian packages ---------------------------------
 ROOT_PKGS="busybox-static dash coreutils perl-base libc6 libgcc-s1 libacl1 libattr1 libgmp10 libselinux1 libpcre2-8-0 libcrypt1"

@@ -47,7 +47,8 @@ check "real programs of the root run: dash, coreutils, perl" \
 	dash -c 'ls --version | head -n 1 && perl -e "print 6 * 7, qq(\n)" | busybox grep -qx 42'
 
 vol=/proc/axfs/volume0
-[ -w $vol ] && echo clear >$vol && echo "${PROFILE_MODE:-all}" >$vol
+# The mode (all or on) is rootfs.sh's choice, in config: not repeated here.
+[ -w $vol ] && echo clear >$vol && echo "${PROFILE_MODE:?not in /run/axfs/config}" >$vol
 $bb sync
 echo 3 >/proc/sys/vm/drop_caches
 read t rest </proc/uptime

@@ -309,7 +309,7 @@ check-fuzz-build:
 # driver's sources in kernel/, unchanged, against user-space stand-ins for
 # the kernel headers (tests/fuzz/kshim/).  These explicit rules take over
 # from the pattern rules above for replay_kernel and fuzz_kernel.
-KFUZZ_KSRCS := $(addprefix kernel/,regions.c io.c inode.c dir.c file.c xip.c uncompress.c physmem.c) \
+KFUZZ_KSRCS := $(addprefix kernel/,mount.c regions.c io.c inode.c dir.c file.c xip.c uncompress.c physmem.c) \
 	       tests/fuzz/kshim/kshim.c tests/fuzz/fuzz_kernel.c
 KFUZZ_USRCS := tests/fuzz/kshim/kshim_libc.c tests/fuzz/kshim/kzlib.c tests/fuzz/standalone.c
 KFUZZ_KFLAGS := -std=gnu11 -D__KERNEL__ -fno-strict-aliasing $(WARN) -Wno-sign-compare \

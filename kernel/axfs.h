@@ -183,13 +183,15 @@ bool axfs_source_is_mtd(const char *source);
 int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len);
 void axfs_physmem_unmap(struct axfs_sb_info *sbi);
 
+/* ---- mount.c: the mount sequence (calls every layer below) ------------ */
+int axfs_open_image(struct super_block *sb, bool silent);
+
 /* ---- regions.c: superblock, descriptors, mount-time validation ------- */
 int axfs_read_super(struct super_block *sb, struct axfs_sb_info *sbi,
 		    bool silent);
 int axfs_check_devices(struct axfs_sb_info *sbi);
 int axfs_load_regions(struct axfs_sb_info *sbi);
 int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parent);
-int axfs_open_image(struct super_block *sb, bool silent);
 void axfs_free_regions(struct axfs_sb_info *sbi);
 u64 axfs_table_entries(const struct axfs_sb_info *sbi, int region);
 int axfs_table_get(const struct axfs_sb_info *sbi, int region, u64 index,
@@ -206,21 +208,25 @@ void axfs_zlib_exit(struct axfs_sb_info *sbi);
 int axfs_inflate(struct axfs_sb_info *sbi, void *dst, u32 dstlen,
 		 const void *src, u32 srclen, u32 *outlen);
 
-/* ---- inode.c / dir.c / file.c / xip.c ---------------------------------- */
+/* ---- inode.c / dir.c -------------------------------------------------- */
 struct inode *axfs_iget(struct super_block *sb, u64 ino);
 extern const struct inode_operations axfs_dir_inode_operations;
 extern const struct file_operations axfs_dir_operations;
+
+/* ---- file.c: the read path (below xip.c) ------------------------------- */
 extern const struct address_space_operations axfs_aops;
-extern const struct file_operations axfs_file_operations;
 int axfs_node_of_page(const struct axfs_sb_info *sbi, u64 ino, pgoff_t index,
 		      u64 *node);
-int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
-const u8 *axfs_node_in_memory(struct axfs_sb_info *sbi, u64 node,
-			      size_t want);
-void axfs_setup_xip(struct axfs_sb_info *sbi);
+int axfs_node(const struct axfs_sb_info *sbi, u64 node, u64 *type, u64 *index);
+int axfs_node_place(const struct axfs_sb_info *sbi, u64 type, u64 index,
+		    int *region, u64 *off);
 int axfs_cblock_init(struct axfs_sb_info *sbi);
 void axfs_cblock_exit(struct axfs_sb_info *sbi);
-extern unsigned int axfs_cblock_cache;
+
+/* ---- xip.c: read(), mmap() and execute in place ------------------------ */
+extern const struct file_operations axfs_file_operations;
+void axfs_setup_xip(struct axfs_sb_info *sbi);
+int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
 
 /* ---- profiling.c ------------------------------------------------------- */
 /* What /proc/axfs/volumeN counts; each mode also counts what those before it do. */

@@ -42,25 +42,11 @@ int axfs_node_of_page(const struct axfs_sb_info *sbi, u64 ino, pgoff_t index,
 	return 0;
 }
 
-static int axfs_node(const struct axfs_sb_info *sbi, u64 node, u64 *type,
-		     u64 *index)
+int axfs_node(const struct axfs_sb_info *sbi, u64 node, u64 *type, u64 *index)
 {
 	if (axfs_table_get(sbi, AXFS_R_NODE_TYPE, node, type) ||
 	    axfs_table_get(sbi, AXFS_R_NODE_INDEX, node, index))
 		return -EIO;
-	return 0;
-}
-
-/* Physical address of an XIP node's page, if it can be mapped directly. */
-int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys)
-{
-	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
-	u64 type, index;
-
-	if (axfs_node(sbi, node, &type, &index) || type != AXFS_NODE_XIP ||
-	    index >= x->size / AXFS_PAGE_SIZE)
-		return -EIO;
-	*phys = sbi->phys + x->fsoffset + index * AXFS_PAGE_SIZE;
 	return 0;
 }
 
@@ -69,8 +55,8 @@ int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys)
  * *region and the offset in it.  -EIO for a compressed or unknown type
  * and for an offset that cannot be had.
  */
-static int axfs_node_place(const struct axfs_sb_info *sbi, u64 type,
-			   u64 index, int *region, u64 *off)
+int axfs_node_place(const struct axfs_sb_info *sbi, u64 type, u64 index,
+		    int *region, u64 *off)
 {
 	switch (type) {
 	case AXFS_NODE_XIP:
@@ -82,26 +68,6 @@ static int axfs_node_place(const struct axfs_sb_info *sbi, u64 type,
 		return axfs_table_get(sbi, AXFS_R_BANODE_OFFSET, index, off);
 	}
 	return -EIO;
-}
-
-/*
- * The first of want bytes of an XIP or byte-aligned node when its region
- * is in memory (directly addressable, or loaded at mount), so read() can
- * copy them straight to the reader; NULL for compressed nodes, regions
- * read from a device on demand, and bytes outside their region.
- */
-const u8 *axfs_node_in_memory(struct axfs_sb_info *sbi, u64 node, size_t want)
-{
-	u64 type, index, off;
-	int region;
-
-	/* The type first: a compressed node needs no second lookup. */
-	if (axfs_table_get(sbi, AXFS_R_NODE_TYPE, node, &type) ||
-	    type == AXFS_NODE_COMPRESSED ||
-	    axfs_table_get(sbi, AXFS_R_NODE_INDEX, node, &index) ||
-	    axfs_node_place(sbi, type, index, &region, &off))
-		return NULL;
-	return axfs_region_ptr(sbi, region, off, want);
 }
 
 static u32 axfs_zbuf_size(u32 n)
@@ -117,7 +83,7 @@ static u32 axfs_zbuf_size(u32 n)
  */
 #define AXFS_CBLOCK_CACHE_DEFAULT	4
 #define AXFS_CBLOCK_CACHE_MAX		64
-unsigned int axfs_cblock_cache = AXFS_CBLOCK_CACHE_DEFAULT;
+static unsigned int axfs_cblock_cache = AXFS_CBLOCK_CACHE_DEFAULT;
 module_param_named(cblock_cache, axfs_cblock_cache, uint, 0644);
 MODULE_PARM_DESC(cblock_cache,
 		 "inflated cblocks cached per mount, 1 to 64, read at mount (default "

@@ -39,6 +39,40 @@
 
 #include "axfs.h"
 
+/* Physical address of an XIP node's page, if it can be mapped directly. */
+int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys)
+{
+	const struct axfs_region_info *x = &sbi->r[AXFS_R_XIP];
+	u64 type, index;
+
+	if (axfs_node(sbi, node, &type, &index) || type != AXFS_NODE_XIP ||
+	    index >= x->size / AXFS_PAGE_SIZE)
+		return -EIO;
+	*phys = sbi->phys + x->fsoffset + index * AXFS_PAGE_SIZE;
+	return 0;
+}
+
+/*
+ * The first of want bytes of an XIP or byte-aligned node when its region
+ * is in memory (directly addressable, or loaded at mount), so read() can
+ * copy them straight to the reader; NULL for compressed nodes, regions
+ * read from a device on demand, and bytes outside their region.
+ */
+static const u8 *axfs_node_in_memory(struct axfs_sb_info *sbi, u64 node,
+				     size_t want)
+{
+	u64 type, index, off;
+	int region;
+
+	/* The type first: a compressed node needs no second lookup. */
+	if (axfs_table_get(sbi, AXFS_R_NODE_TYPE, node, &type) ||
+	    type == AXFS_NODE_COMPRESSED ||
+	    axfs_table_get(sbi, AXFS_R_NODE_INDEX, node, &index) ||
+	    axfs_node_place(sbi, type, index, &region, &off))
+		return NULL;
+	return axfs_region_ptr(sbi, region, off, want);
+}
+
 /*
  * XIP pages reach user space through special PTEs, for which the kernel
  * does no cache maintenance: arm64's set_pte_at() brings the I-cache up

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_kernel.c - the AXFS driver's own code on hostile images, without a
- * VM: kernel/regions.c, io.c, inode.c, dir.c, file.c, xip.c,
+ * VM: kernel/mount.c, regions.c, io.c, inode.c, dir.c, file.c, xip.c,
  * uncompress.c and physmem.c, compiled unchanged against the user-space
  * shim in kshim/ (see README.md).
  *
  * Each input is mounted six ways, as super.c's axfs_fill_super() does:
  * the backend is attached here (that side needs the VFS), the rest is
- * regions.c's axfs_open_image():
+ * mount.c's axfs_open_image():
  *
  *   bdev        a block device holding the input;
  *   phys        physaddr= with physsize= the input's length (physmem.c);

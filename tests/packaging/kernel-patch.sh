@@ -65,7 +65,7 @@ test_expect_success 'defconfig + CONFIG_AXFS=y builds fs/axfs/ into the kernel w
 	(cd linux && make O="$TRASH/kb" CC=gcc-12 -j2 fs/axfs/) >build.log 2>&1 ||
 		{ tail -n 30 build.log; false; } &&
 	! grep -i "warning:" build.log &&
-	for o in super regions io inode dir file xip uncompress bdev physmem profiling mtd; do
+	for o in super mount regions io inode dir file xip uncompress bdev physmem profiling mtd; do
 		test -f kb/fs/axfs/$o.o || { echo "no $o.o"; return 1; }
 	done &&
 	test -f kb/fs/axfs/built-in.a

@@ -2,7 +2,7 @@
 /*
  * kshim.h - just enough of the Linux kernel's API, in user space, to
  * compile the AXFS driver's image-parsing code (kernel/regions.c, io.c,
- * inode.c, dir.c, file.c, uncompress.c, physmem.c) unchanged for the
+ * mount.c, inode.c, dir.c, file.c, uncompress.c, physmem.c) unchanged for the
  * fuzz target tests/fuzz/fuzz_kernel.c.  Every <linux/...> header the
  * driver includes is a one-line file in kshim/linux/ that includes this.
  *

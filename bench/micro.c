@@ -20,10 +20,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "axfs_bytetable.h"
-#include "axfs_planner.h"
+#include "bytetable.h"
+#include "planner.h"
 #include "axfs_profile.h"
-#include "axfs_tree.h"
+#include "tree.h"
 
 static double cpu_now(void)
 {

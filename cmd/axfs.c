@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "axfs_suggest.h"
+#include "suggest.h"
 #include "common.h"
 #include "options.h"
 

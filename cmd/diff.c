@@ -22,11 +22,11 @@
 
 #include "common.h"
 #include "escape.h"
-#include "axfs_json.h"
+#include "json.h"
 #include "image_operands.h"
 #include "options.h"
-#include "axfs_source.h"
-#include "axfs_tree.h"
+#include "source.h"
+#include "tree.h"
 
 #define DIFF_SAME	0
 #define DIFF_DIFFERENT	1

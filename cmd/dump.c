@@ -27,7 +27,7 @@
 
 #include "common.h"
 #include "escape.h"
-#include "axfs_json.h"
+#include "json.h"
 #include "listing.h"
 #include "image_operands.h"
 #include "options.h"

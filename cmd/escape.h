@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd/escape.h - names in text for people: the library's one escaping
- * rule (libaxfsimg/internal/axfs_text.h) aimed at cmd/'s output (JSON goes
- * through axfs_json.h's writer, given stdout).  Every message (cmd_error()
+ * rule (libaxfsimg/internal/text.h) aimed at cmd/'s output (JSON goes
+ * through json.h's writer, given stdout).  Every message (cmd_error()
  * & co.) is escaped as a whole by common.c; lines on stdout that show a
  * name use these.
  */
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "axfs_text.h"
+#include "text.h"
 
 /* Writes the C string s to f, escaped. */
 static inline void cmd_put_escaped(FILE *f, const char *s)

@@ -32,9 +32,9 @@
 #include "extract_tar.h"
 #include "image_operands.h"
 #include "signals.h"
-#include "axfs_outfile.h"
+#include "outfile.h"
 #include "axfs_reader.h"
-#include "axfs_source.h"
+#include "source.h"
 
 #define TAR_CHUNK (256u * 1024u)
 

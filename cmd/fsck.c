@@ -16,7 +16,7 @@
 #include "axfs_fsck.h"
 #include "common.h"
 #include "escape.h"
-#include "axfs_json.h"
+#include "json.h"
 #include "image_operands.h"
 #include "options.h"
 #include "progress.h"

@@ -8,7 +8,7 @@
 
 #include "common.h"
 #include "axfs_reader.h"
-#include "axfs_source.h"
+#include "source.h"
 
 struct cmd_image_opts cmd_image;
 

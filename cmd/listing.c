@@ -37,7 +37,7 @@ const char *cmd_type_name(uint32_t mode)
 	return "unknown";
 }
 
-/* The one escaping rule for names in text for people (axfs_text.h). */
+/* The one escaping rule for names in text for people (text.h). */
 void cmd_put_name(const char *s)
 {
 	cmd_put_escaped(stdout, s);

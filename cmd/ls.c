@@ -33,7 +33,7 @@
 
 #include "common.h"
 #include "image_operands.h"
-#include "axfs_json.h"
+#include "json.h"
 #include "listing.h"
 #include "options.h"
 #include "axfs_reader.h"

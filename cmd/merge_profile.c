@@ -18,12 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "axfs_outfile.h"
+#include "outfile.h"
 #include "axfs_format.h"
 #include "axfs_profile.h"
 #include "common.h"
 #include "escape.h"
-#include "axfs_json.h"
+#include "json.h"
 #include "options.h"
 #include "outputs.h"
 #include "signals.h"

@@ -12,9 +12,9 @@
 #include "outputs.h"
 #include "progress.h"
 #include "axfs_format.h"
-#include "axfs_glob.h"
+#include "glob_match.h"
 #include "axfs_policy.h"
-#include "axfs_source.h"
+#include "source.h"
 
 static const struct cmd_usage usage = {
 "usage: axfs mkfs [options] SOURCE [STORE-SEGMENT] -o IMAGE\n"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "axfs_glob.h"
+#include "glob_match.h"
 #include "common.h"
 
 static int append(const char ***v, size_t *n, const char *s)

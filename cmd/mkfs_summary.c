@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 
 #include "axfs_format.h"
-#include "axfs_stages.h"
-#include "axfs_tree.h"
+#include "stages.h"
+#include "tree.h"
 
 /* "1.5 MiB": one decimal, the largest unit that keeps the number >= 1. */
 static const char *human(uint64_t n, char *buf, size_t len)

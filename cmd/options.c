@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "axfs_policy.h"
-#include "axfs_suggest.h"
+#include "suggest.h"
 #include "common.h"
 
 /* getopt_long()'s value of a long option: its row's index past every

@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "axfs_outfile.h"
+#include "outfile.h"
 
 volatile int cmd_cancelled;
 

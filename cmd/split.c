@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "axfs_outfile.h"
+#include "outfile.h"
 #include "axfs_format.h"
 #include "axfs_reader.h"
 #include "common.h"
 #include "image_operands.h"
-#include "axfs_json.h"
+#include "json.h"
 #include "options.h"
 #include "outputs.h"
 #include "signals.h"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "axfs_outfile.h"
-#include "axfs_report.h"
+#include "outfile.h"
+#include "report.h"
 #include "common.h"
 #include "util_report.h"
 

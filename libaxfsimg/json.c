@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* libaxfsimg/json.c - JSON strings (see json.h) */
-#include "axfs_json.h"
+#include "json.h"
 
 #include <stdint.h>
 #include <string.h>

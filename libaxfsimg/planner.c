@@ -48,13 +48,13 @@
  * mmap limit, plan_trim_suffix restores the suffix after a trim by
  * removing XIP pages, never adding them.
  */
-#include "axfs_planner.h"
+#include "planner.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "axfs_format.h"
-#include "axfs_glob.h"
+#include "glob_match.h"
 
 /* How many skipped profile entries the one warning names by path. */
 #define PLAN_WARN_EXAMPLES 3

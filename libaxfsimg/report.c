@@ -6,7 +6,7 @@
  * the image was written from); reasons come from the planner's per-page
  * plan.  Totals count shared nodes (hard links, identical files) once.
  */
-#include "axfs_report.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 
 #include "axfs_format.h"
 #include "deflater.h"
-#include "axfs_json.h"
-#include "axfs_text.h"
+#include "json.h"
+#include "text.h"
 
 static int cmp_path(const void *a, const void *b)
 {
@@ -302,7 +302,7 @@ int report_write_text(const struct report *r, FILE *f)
 	for (size_t i = 0; i < r->nfiles; i++) {
 		const struct report_file *x = &r->files[i];
 
-		/* The name escaped (axfs_text.h). */
+		/* The name escaped (text.h). */
 		size_t n = strlen(x->path);
 		char *esc = malloc(4 * n + 1);
 

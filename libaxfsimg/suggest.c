@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* suggest.c - the nearest known word to a misspelt one (axfs_suggest.h) */
-#include "axfs_suggest.h"
+/* suggest.c - the nearest known word to a misspelt one (suggest.h) */
+#include "suggest.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* text.c - the one escaping rule for names in text for people (axfs_text.h) */
-#include "axfs_text.h"
+/* text.c - the one escaping rule for names in text for people (text.h) */
+#include "text.h"
 
 #include <string.h>
 
-#include "axfs_json.h"
+#include "json.h"
 
 /* Bytes at s that may be shown as they are (0: escape s[0]). */
 static size_t shown(const unsigned char *s, size_t n)

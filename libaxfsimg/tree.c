@@ -14,7 +14,7 @@
  * Nothing here depends on hash order or addresses: every loop that
  * produces output walks the insertion-ordered list or the sorted children.
  */
-#include "axfs_tree.h"
+#include "tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -23,7 +23,7 @@ enum axfs_xattr_action {
 enum axfs_xattr_action axfs_xattr_action_parse(const char *s);
 
 struct axfs_policy_rule {
-	char *match;		/* glob, see axfs_glob.h */
+	char *match;		/* glob: axfs-policy(5), MATCHING */
 	int has_mode; uint32_t mode;	/* permission bits (07777) */
 	int has_uid; uint32_t uid;
 	int has_gid; uint32_t gid;

@@ -8,7 +8,7 @@
 
 #include "axfs_error.h"
 #include "axfs_policy.h"
-#include "axfs_tree.h"
+#include "tree.h"
 
 /*
  * Applies the policy to a tree before it is finalised: adds `devices`

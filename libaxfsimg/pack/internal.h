@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pack/internal.h - the packer's shared state, internal to libaxfsimg.
- * The packer (axfs_packer.h) is cut in six; calls run down this list,
+ * The packer (packer.h) is cut in six; calls run down this list,
  * never back up:
  *   packer.c      the orchestrator: one pass over the tree in inode order,
  *                 symlinks, hard links, setup and teardown;
@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "axfs_format.h"
-#include "axfs_packer.h"
+#include "packer.h"
 #include "pack_spool.h"
 #include "workpool.h"
 

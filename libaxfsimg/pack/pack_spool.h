@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "axfs_error.h"
-#include "axfs_packer.h"
+#include "packer.h"
 
 struct pack_spool {
 	struct pack_spool_file *sp;

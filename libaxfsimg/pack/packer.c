@@ -41,7 +41,7 @@
  * packed again (after plan_trim).
  */
 #include "internal.h"
-#include "axfs_planner.h"
+#include "planner.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,7 +22,7 @@
  *    /usr itself);
  *  - a backslash makes the next byte literal.
  */
-#include "axfs_glob.h"
+#include "glob_match.h"
 
 #include <stdio.h>
 #include <string.h>

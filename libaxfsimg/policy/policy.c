@@ -12,7 +12,7 @@
  * Applying the parsed policy to a tree is policy_apply.c.
  */
 #include "axfs_policy.h"
-#include "axfs_suggest.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -23,7 +23,7 @@
 #include <yaml.h>
 
 #include "axfs_format.h"
-#include "axfs_glob.h"
+#include "glob_match.h"
 
 /* A policy is a page of text; anything this large is a mistake. */
 #define POLICY_MAX_BYTES (16u << 20)

@@ -11,15 +11,15 @@
  *      (want_xip = 0, reason "excluded").  build.c also hands xip.exclude
  *      to the planner, which applies it to profile pages and --xip globs;
  * then warns, naming file:line:column, about every glob that matched
- * nothing.  Only the public fields of axfs_tree.h are used.
+ * nothing.  Only the public fields of tree.h are used.
  */
 #include "policy_apply.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "axfs_glob.h"
-#include "axfs_tree.h"
+#include "glob_match.h"
+#include "tree.h"
 
 struct apply {
 	struct axfs_policy *p;

@@ -28,7 +28,7 @@
 /*
  * A name for a message, cut to the buffer ("..." when cut).  Its bytes are
  * kept as they are, as every name in a library message is: whoever shows
- * a message escapes it with the one rule of axfs_text.h (cmd/ escapes
+ * a message escapes it with the one rule of text.h (cmd/ escapes
  * every message as a whole), and JSON output escapes it as JSON, so an
  * escape here would be escaped twice.
  */

@@ -3,7 +3,7 @@
  * source.c - picks the directory, image or archive producer from what
  * SOURCE is.  What the producers share is in source_entry.c.
  */
-#include "axfs_source.h"
+#include "source.h"
 #include "internal.h"
 
 #include <errno.h>

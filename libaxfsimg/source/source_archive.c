@@ -26,7 +26,7 @@
  * means depends on symlinks; so are names longer than 255 bytes.  Names
  * are kept as the bytes the archive holds, whatever the locale.
  */
-#include "axfs_source.h"
+#include "source.h"
 #include "internal.h"
 
 #include <archive.h>
@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "axfs_format.h"
-#include "axfs_tree.h"
+#include "tree.h"
 
 #define SPOOL_BUF_SIZE	(256u * 1024u)	/* bounded write buffer */
 #define READ_BLOCK_SIZE	(64u * 1024u)	/* libarchive's read size */

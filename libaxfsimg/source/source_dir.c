@@ -11,7 +11,7 @@
  * data_open/data_read, which check that the file still has the size it
  * had during the walk.
  */
-#include "axfs_source.h"
+#include "source.h"
 #include "internal.h"
 
 #include <dirent.h>

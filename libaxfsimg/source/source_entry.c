@@ -4,7 +4,7 @@
  * shares about an entry: file type <-> mode mapping and names, and what
  * an extended attribute costs when AXFS cannot store it.
  */
-#include "axfs_source.h"
+#include "source.h"
 #include "internal.h"
 
 #include <string.h>

@@ -25,7 +25,7 @@
  *     the whole group XIP, as it does for a link group in a tree;
  *   - xattrs, ACLs, link counts: never stored, so nothing to give back.
  */
-#include "axfs_source.h"
+#include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>

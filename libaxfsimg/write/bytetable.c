@@ -3,7 +3,7 @@
  * bytetable.c - packs arrays of integers into AXFS byte tables at the
  * smallest depth that holds them.
  */
-#include "axfs_bytetable.h"
+#include "bytetable.h"
 
 #include <stdlib.h>
 #include <string.h>

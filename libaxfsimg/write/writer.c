@@ -20,7 +20,7 @@
  * copied from the packer's spool files, so the image is never held in
  * memory.  Every integer goes through the big-endian helpers.
  */
-#include "axfs_writer.h"
+#include "writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <sha1.h>
 
-#include "axfs_bytetable.h"
+#include "bytetable.h"
 #include "deflater.h"
 
 #define WBUF_SIZE (1u << 20)

@@ -108,7 +108,7 @@ test_expect_success 'the installed headers are include/axfs/, no private one' '
 	(cd "$top/include/axfs" && ls) >api.want &&
 	(cd "$D/usr/include/axfs" && ls) >api.got &&
 	test_cmp api.want api.got &&
-	for h in axfs_packer.h axfs_tree.h axfs_stages.h axfs_outfile.h axfs_json.h axfs_report.h; do
+	for h in packer.h tree.h stages.h outfile.h json.h report.h; do
 		test -f "$top/libaxfsimg/internal/$h" &&
 		! test -e "$D/usr/include/axfs/$h" || { echo "installed: $h"; return 1; }
 	done
@@ -158,6 +158,12 @@ test_expect_success 'no private file defines a type, constant or macro with the 
 	python3 "$top/tests/tools/private_names.py" "$top" >names.out ||
 		{ cat names.out; false; } &&
 	grep -q "^[1-9][0-9]* private files, [1-9][0-9]* public names defined privately\$" names.out
+'
+
+test_expect_success 'a header is named axfs_ only where it is installed' '
+	(cd "$top/include/axfs" && ls) | grep -v "^axfs_" >api-names.out;
+	(cd "$top/libaxfsimg" && find . -name "axfs_*.h") >private-names.out;
+	! test -s api-names.out && ! test -s private-names.out
 '
 
 test_expect_success 'the private-name check finds a tag, an enumerator, a typedef and a macro' '
@@ -261,9 +267,9 @@ int main(int argc, char **argv)
 EOF
 
 test_expect_success 'a private header cannot be included from the install' '
-	printf "#include <axfs_packer.h>\nint axfs_test_dummy;\n" >private.c &&
+	printf "#include <packer.h>\nint axfs_test_dummy;\n" >private.c &&
 	test_must_fail $CC -std=c11 $(pkg-config --cflags axfsimg) -c private.c -o private.o 2>private.err &&
-	grep -q "axfs_packer.h" private.err
+	grep -q "packer.h" private.err
 '
 
 test_expect_success 'a program builds with pkg-config --cflags --libs axfsimg' '

@@ -18,7 +18,7 @@
 #include "axfs_build.h"
 #include "axfs_fsck.h"
 #include "axfs_reader.h"
-#include "axfs_source.h"
+#include "source.h"
 #include "fuzz.h"
 #include "../unit/unit_build.h"
 

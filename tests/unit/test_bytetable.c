@@ -3,7 +3,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
-#include "axfs_bytetable.h"
+#include "bytetable.h"
 #include "axfs_format.h"
 
 /* The table's depth (bytes per value), size in bytes and count of values. */

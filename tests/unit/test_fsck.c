@@ -19,7 +19,7 @@
 #include "axfs_format.h"
 #include "axfs_fsck.h"
 #include "axfs_reader.h"
-#include "axfs_writer.h"
+#include "writer.h"
 #include "unit.h"
 
 /* ---- the fixture ---------------------------------------------------------- */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "axfs_glob.h"
+#include "glob_match.h"
 
 #define YES(pat, path) ck_assert_msg(glob_match(pat, path) == 1, \
 				     "'%s' should match '%s'", pat, path)

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "axfs_packer.h"
-#include "axfs_planner.h"
-#include "axfs_tree.h"
+#include "packer.h"
+#include "planner.h"
+#include "tree.h"
 #include "unit.h"
 #include "axfs_format.h"
 

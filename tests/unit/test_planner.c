@@ -9,8 +9,8 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "axfs_planner.h"
-#include "axfs_tree.h"
+#include "planner.h"
+#include "tree.h"
 #include "axfs_format.h"
 #include "unit.h"
 

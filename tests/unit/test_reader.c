@@ -989,7 +989,7 @@ START_TEST(test_bad_names)
 		{ "ab", "a", "strcmp order", 2 },
 		{ "a", "\x80", NULL, 0 },	/* fine: strcmp order */
 		/* Names as they are: whoever shows the message escapes it
-		 * (axfs_text.h). */
+		 * (text.h). */
 		{ "\x80", "a", "after '\x80'", 2 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

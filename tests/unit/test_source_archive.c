@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "axfs_source.h"
+#include "source.h"
 
 /* ---- writing archives ---------------------------------------------------- */
 

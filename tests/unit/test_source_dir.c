@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include "axfs_source.h"
+#include "source.h"
 
 static char top[256];
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "axfs_build.h"
-#include "axfs_source.h"
+#include "source.h"
 #include "unit_build.h"
 
 #define TS 1234567

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* text_escape/text_write: the one escaping rule for names in
- * text for people (axfs_text.h), byte class by byte class. */
+ * text for people (text.h), byte class by byte class. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "axfs_text.h"
+#include "text.h"
 
 /* ESC(in, n, want): escaping n bytes of in gives want, by both calls. */
 #define ESC(in, n, want) do { \

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "axfs_tree.h"
+#include "tree.h"
 #include "axfs_format.h"
 #include "unit.h"
 

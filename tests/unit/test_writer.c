@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "axfs_packer.h"
-#include "axfs_writer.h"
+#include "packer.h"
+#include "writer.h"
 #include "axfs_reader.h"
 #include "axfs_format.h"
 #include "unit.h"

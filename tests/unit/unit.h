@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "axfs_error.h"
-#include "axfs_tree.h"
-#include "axfs_packer.h"
+#include "tree.h"
+#include "packer.h"
 
 struct axfs_image;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_planner.h - decides, for every page of every regular file, whether
+ * planner.h - decides, for every page of every regular file, whether
  * it is stored XIP (uncompressed, page-aligned) and why.
  *
  * Inputs: --xip globs, profiles (hottest pages first within a budget),
@@ -9,13 +9,13 @@
  * packer, which sees the data.  Deterministic: ties in count are broken
  * by path, then offset.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_PLANNER_H
-#define LIBAXFSIMG_INTERNAL_AXFS_PLANNER_H
+#ifndef LIBAXFSIMG_INTERNAL_PLANNER_H
+#define LIBAXFSIMG_INTERNAL_PLANNER_H
 
 #include <stdint.h>
-#include "axfs_tree.h"
+#include "tree.h"
 #include "axfs_profile.h"
-#include "axfs_stages.h"
+#include "stages.h"
 
 struct plan_opts {
 	const char *const *xip_globs;	/* whole files XIP */

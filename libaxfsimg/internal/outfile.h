@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_outfile.h - atomic output: an unnamed temporary file (or a named
+ * outfile.h - atomic output: an unnamed temporary file (or a named
  * one beside the output), renamed over it only when complete, and removed
  * on failure or on a signal.  axfs_build() writes images so; cmd/ its other outputs (split,
  * merge-profile, extract --tar).  Internal: not installed, not exported.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_OUTFILE_H
-#define LIBAXFSIMG_INTERNAL_AXFS_OUTFILE_H
+#ifndef LIBAXFSIMG_INTERNAL_OUTFILE_H
+#define LIBAXFSIMG_INTERNAL_OUTFILE_H
 
 #include "axfs_error.h"
 

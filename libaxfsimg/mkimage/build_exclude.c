@@ -2,7 +2,7 @@
 /*
  * build_exclude.c - the entries of the source left out of the image:
  * mkfs --exclude, --exclude-from and the policy's top-level `exclude:`,
- * globs over image paths with the rules of axfs_glob.h.  An entry is left
+ * globs over image paths with the rules of glob_match.h.  An entry is left
  * out when its path, or the path of a directory above it, matches one, so
  * an excluded directory takes everything under it (as mksquashfs -e does).
  * The root is never left out.
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "axfs_glob.h"
+#include "glob_match.h"
 #include "axfs_policy.h"
 
 int build_exclude_init(struct build_exclude *x, const struct axfs_build_opts *o,

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_json.h - the one JSON string writer of the project: the mkfs
+ * json.h - the one JSON string writer of the project: the mkfs
  * report (report.c) and every --json of cmd/ (through cmd/json.h), so
  * that the command writes names exactly as the library does.  Internal
  * (libaxfsimg/internal/): not installed, not exported.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_JSON_H
-#define LIBAXFSIMG_INTERNAL_AXFS_JSON_H
+#ifndef LIBAXFSIMG_INTERNAL_JSON_H
+#define LIBAXFSIMG_INTERNAL_JSON_H
 
 #include <stddef.h>
 #include <stdio.h>

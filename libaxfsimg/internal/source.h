@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_source.h - producers of filesystem entries (directory, archive,
+ * source.h - producers of filesystem entries (directory, archive,
  * AXFS image).
  *
  * A source yields one entry at a time, metadata only.  The data of a
@@ -10,8 +10,8 @@
  * the archive exactly once).  So mkfs does not care where entries come
  * from, and images built from a tree and from a tarball of it are the same.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_SOURCE_H
-#define LIBAXFSIMG_INTERNAL_AXFS_SOURCE_H
+#ifndef LIBAXFSIMG_INTERNAL_SOURCE_H
+#define LIBAXFSIMG_INTERNAL_SOURCE_H
 
 #include <stdint.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_writer.h - lays out and writes a whole image from a finalised,
+ * writer.h - lays out and writes a whole image from a finalised,
  * packed tree: superblock, region descriptors, regions, padding, the
  * trailing magic and the SHA-1 digest.
  *
@@ -10,14 +10,14 @@
  * region; padded to a multiple of 4096 with the magic in the last 4 bytes.
  * Everything below mmap_size is what a physaddr= mount reads in place.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_WRITER_H
-#define LIBAXFSIMG_INTERNAL_AXFS_WRITER_H
+#ifndef LIBAXFSIMG_INTERNAL_WRITER_H
+#define LIBAXFSIMG_INTERNAL_WRITER_H
 
 #include <stdint.h>
-#include "axfs_tree.h"
-#include "axfs_packer.h"
+#include "tree.h"
+#include "packer.h"
 #include "axfs_format.h"
-#include "axfs_stages.h"
+#include "stages.h"
 
 struct write_opts {
 	int64_t timestamp;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * build/internal.h - the stages of axfs_build() (build.c), internal to
+ * mkimage/internal.h - the stages of axfs_build() (build.c), internal to
  * libaxfsimg:
  *   build.c         the settings, the source read into the tree, the
  *                   stages called in order, the output file;
@@ -11,18 +11,18 @@
  *   build_fit.c     pack and write, packing again with fewer XIP pages
  *                   while the memory-mapped part is over the mmap limit.
  */
-#ifndef LIBAXFSIMG_BUILD_INTERNAL_H
-#define LIBAXFSIMG_BUILD_INTERNAL_H
+#ifndef LIBAXFSIMG_MKIMAGE_INTERNAL_H
+#define LIBAXFSIMG_MKIMAGE_INTERNAL_H
 
 #include "opts_size.h"
 #include "axfs_build.h"
-#include "axfs_outfile.h"
-#include "axfs_stages.h"
+#include "outfile.h"
+#include "stages.h"
 #include "policy_apply.h"
 /* The stages axfs_build() calls (private to libaxfsimg). */
-#include "axfs_planner.h"
-#include "axfs_packer.h"
-#include "axfs_writer.h"
+#include "planner.h"
+#include "packer.h"
+#include "writer.h"
 
 static inline int build_check_cancel(const struct axfs_build_opts *o,
 				     struct axfs_error *err)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_glob.h - path globs for --xip, policy rules and xip.exclude.
+ * glob_match.h - path globs for --xip, policy rules and xip.exclude.
  *
  * Patterns and paths are absolute image paths ("/usr/bin/ls").  `*` and
  * `?` never match '/', `[...]` is a bracket expression (with `!` or `^`
@@ -8,8 +8,8 @@
  * components (including none), and a backslash escapes the next byte.
  * Bytes compare as unsigned; no locale is involved.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_GLOB_H
-#define LIBAXFSIMG_INTERNAL_AXFS_GLOB_H
+#ifndef LIBAXFSIMG_INTERNAL_GLOB_MATCH_H
+#define LIBAXFSIMG_INTERNAL_GLOB_MATCH_H
 
 #include <stddef.h>
 

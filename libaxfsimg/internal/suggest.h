@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_suggest.h - "did you mean": the nearest of some known words to a
+ * suggest.h - "did you mean": the nearest of some known words to a
  * misspelt one, for policy keys, command-line options and subcommands.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_SUGGEST_H
-#define LIBAXFSIMG_INTERNAL_AXFS_SUGGEST_H
+#ifndef LIBAXFSIMG_INTERNAL_SUGGEST_H
+#define LIBAXFSIMG_INTERNAL_SUGGEST_H
 
 /*
  * The word of `choices` (NULL-terminated) nearest to `word` by optimal

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_stages.h - what the stages of a build hand back: the planner's
+ * stages.h - what the stages of a build hand back: the planner's
  * statistics, the packer's regions and node tables, the writer's layout,
  * and struct axfs_build_result, which carries them with the tree to the
- * reports (axfs_report.h) and the summary.  Internal: the installed
+ * reports (report.h) and the summary.  Internal: the installed
  * axfs_build.h knows the result only as an opaque type.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_STAGES_H
-#define LIBAXFSIMG_INTERNAL_AXFS_STAGES_H
+#ifndef LIBAXFSIMG_INTERNAL_STAGES_H
+#define LIBAXFSIMG_INTERNAL_STAGES_H
 
 #include <stdint.h>
 #include "axfs_build.h"
 #include "axfs_format.h"
-#include "axfs_tree.h"
+#include "tree.h"
 
 struct plan_stats {
 	uint64_t xip_pages;		/* pages planned XIP */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_packer.h - stores file data: XIP pages, cblocks, byte-aligned
+ * packer.h - stores file data: XIP pages, cblocks, byte-aligned
  * bytes, and the node tables that point at them.
  *
  * Files are packed in inode order, so the output depends only on the tree
@@ -8,14 +8,14 @@
  * threads; results are committed in order.  Region data goes to unlinked
  * temporary spool files, not memory.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_PACKER_H
-#define LIBAXFSIMG_INTERNAL_AXFS_PACKER_H
+#ifndef LIBAXFSIMG_INTERNAL_PACKER_H
+#define LIBAXFSIMG_INTERNAL_PACKER_H
 
 #include <stdint.h>
 #include "axfs_compressor.h"
-#include "axfs_tree.h"
-#include "axfs_source.h"
-#include "axfs_stages.h"
+#include "tree.h"
+#include "source.h"
+#include "stages.h"
 
 struct pack_opts {
 	uint32_t cblock_size;		/* power of two, 4 KiB .. 1 MiB */

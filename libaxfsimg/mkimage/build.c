@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * build.c - the whole mkfs pipeline, each stage in its own file
- * (build/internal.h):
+ * (mkimage/internal.h):
  *
  *   source -> tree -> policy and owners (build_policy.c) -> finalize
  *          -> plan -> pack and write, fitted to the mmap limit

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_report.h - explains a built image: for every regular file how many
+ * report.h - explains a built image: for every regular file how many
  * pages are XIP, compressed and byte-aligned and why, plus totals (XIP
  * bytes, compressed bytes, the flash cost of XIP and the RAM it saves),
  * as text, JSON, or an SVG picture.  Written to a stream the caller owns.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_REPORT_H
-#define LIBAXFSIMG_INTERNAL_AXFS_REPORT_H
+#ifndef LIBAXFSIMG_INTERNAL_REPORT_H
+#define LIBAXFSIMG_INTERNAL_REPORT_H
 
 #include <stdio.h>
-#include "axfs_stages.h"
+#include "stages.h"
 
 struct report_file {
 	const struct tree_entry *entry;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_bytetable.h - building the variable-depth byte tables of an image.
+ * bytetable.h - building the variable-depth byte tables of an image.
  *
  * A byte table stores n unsigned values big-endian, each in `depth`
  * bytes, where depth is the smallest that holds the largest value
@@ -8,8 +8,8 @@
  * all zero has depth 0 and no bytes at all: the driver reads every entry
  * of a depth-0 table as 0 without touching memory.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_BYTETABLE_H
-#define LIBAXFSIMG_INTERNAL_AXFS_BYTETABLE_H
+#ifndef LIBAXFSIMG_INTERNAL_BYTETABLE_H
+#define LIBAXFSIMG_INTERNAL_BYTETABLE_H
 
 #include <stdint.h>
 #include "axfs_error.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The one escaping rule for names in text meant for people, as JSON has
- * axfs_json.h: the mkfs text report (report.c) and every human-readable
+ * json.h: the mkfs text report (report.c) and every human-readable
  * line of cmd/ (listings, diff, extract -v, fsck findings, messages)
  * show a name only through it.  Names come from images, archives and
  * trees that may be hostile: a newline would forge a line, an escape
@@ -14,8 +14,8 @@
  * else is copied.  The backslash is escaped so the text reads back
  * without ambiguity.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_TEXT_H
-#define LIBAXFSIMG_INTERNAL_AXFS_TEXT_H
+#ifndef LIBAXFSIMG_INTERNAL_TEXT_H
+#define LIBAXFSIMG_INTERNAL_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * outfile.c - atomic output files (internal/axfs_outfile.h).  Where the filesystem
+ * outfile.c - atomic output files (internal/outfile.h).  Where the filesystem
  * allows it the file is an unnamed O_TMPFILE in the output's directory,
  * given a name (linkat through /proc/self/fd) and renamed over the output
  * only when complete: nothing is left behind whatever ends the process,
@@ -19,7 +19,7 @@
  * (nothing of a failed build reaches it, and no file is left behind by
  * any signal).
  */
-#include "axfs_outfile.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

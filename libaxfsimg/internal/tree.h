@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * axfs_tree.h - the in-memory filesystem tree that mkfs builds.
+ * tree.h - the in-memory filesystem tree that mkfs builds.
  *
  * Entries are added in any order (parents may be implied).  Finalising
  * sorts every directory's children bytewise (strcmp order, which the
  * driver's lookup relies on) and numbers inodes breadth-first so that the
  * children of each directory are consecutive inodes; the root is inode 0.
  */
-#ifndef LIBAXFSIMG_INTERNAL_AXFS_TREE_H
-#define LIBAXFSIMG_INTERNAL_AXFS_TREE_H
+#ifndef LIBAXFSIMG_INTERNAL_TREE_H
+#define LIBAXFSIMG_INTERNAL_TREE_H
 
 #include <stdint.h>
 #include <stddef.h>
-#include "axfs_source.h"
+#include "source.h"
 
 /*
  * The largest regular file mkfs takes: 16 TiB - 4 KiB, what a 32-bit

@@ -125,6 +125,11 @@ struct axfs_sb_info {
 
 	/* XIP pages may be mapped into user space straight from `phys`. */
 	bool xip_direct;
+	/*
+	 * ... but the mm must never copy one (no special PTEs, lowmem pages
+	 * outside the linear map): only read-only mappings get XIP pages.
+	 */
+	bool xip_no_cow;
 
 	/*
 	 * cblock cache: the cblock_entries cblocks inflated last, shared by

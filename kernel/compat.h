@@ -61,11 +61,16 @@ static inline void axfs_backport_kunmap_local(const void *addr)
 #define kunmap_local(addr)	axfs_backport_kunmap_local(addr)
 #endif
 
-/* 6.3: vm_flags may only change through vm_flags_set(). */
+/* 6.3: vm_flags may only change through vm_flags_set() and vm_flags_clear(). */
 #ifndef AXFS_HAVE_VM_FLAGS_SET
 static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
 {
 	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma, unsigned long flags)
+{
+	vma->vm_flags &= ~flags;
 }
 #endif
 
@@ -102,8 +107,13 @@ struct axfs_backport_vm_area_desc {
 };
 
 #define vm_area_desc		axfs_backport_vm_area_desc
+#define VMA_WRITE_BIT		VM_WRITE
+#define VMA_MAYWRITE_BIT	VM_MAYWRITE
+#define VMA_IO_BIT		VM_IO
 #define VMA_MIXEDMAP_BIT	VM_MIXEDMAP
 #define vma_desc_set_flags(desc, flags)	vm_flags_set((desc)->vma, flags)
+#define vma_desc_clear_flags(desc, flags) vm_flags_clear((desc)->vma, flags)
+#define vma_desc_test_any(desc, flags)	(!!((desc)->vma->vm_flags & (flags)))
 
 static inline int axfs_backport_readonly_mmap_prepare(struct vm_area_desc *desc)
 {

@@ -30,6 +30,13 @@
  *    2008 driver, and cramfs, gave writable mappings the page cache.)
  *    Everything else, on every backend, is served from the page cache
  *    by filemap_fault().
+ *
+ *  - Except where the mm would copy an XIP page through a kernel address
+ *    that does not exist (32-bit ARM without LPAE, the image in lowmem
+ *    outside the linear map: axfs_xip_has_unmapped_pages() below).  There
+ *    a private writable mapping gets page-cache pages only, as in 2008,
+ *    and a mapping given XIP pages can never be written (no VM_MAYWRITE)
+ *    nor pinned (VM_IO), so nothing copies from them but read().
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -92,6 +99,44 @@ static void axfs_xip_sync_icache(const struct axfs_sb_info *sbi)
 	flush_icache_range(start, start + x->size);
 }
 
+/*
+ * Can the mm reach an XIP page of [phys, phys + len) through a kernel
+ * address that does not exist?
+ *
+ * With special PTEs (CONFIG_ARCH_HAS_PTE_SPECIAL: x86, arm64, riscv64,
+ * 32-bit ARM with LPAE) vmf_insert_mixed() marks the entry special and
+ * vm_normal_page() never hands out its struct page: copy-on-write copies
+ * from the user address, and get_user_pages() refuses the page.  Without
+ * them (32-bit ARM without LPAE, Debian's armmp) a pfn with a struct page
+ * is inserted as a normal page, and since 5.14 ARM's pfn_valid() is true
+ * for no-map reserved memory too.  do_wp_page() then copies such a page
+ * with copy_user_highpage(), and get_user_pages() (process_vm_readv(),
+ * /proc/PID/mem, ptrace, core dumps, O_DIRECT, vmsplice) kmaps it: both
+ * through kmap, which for a highmem page makes a mapping but for a
+ * lowmem page is its linear-map address.  A no-map range has none: an
+ * oops in copy_page() at the first write to a program's data segment.
+ * Pages without a struct page (NOR flash, RAM beyond mem=) are mapped as
+ * pfns the mm never copies through a struct page, highmem pages through
+ * kmap: both are safe.
+ *
+ * physmem.c refuses System RAM, so a lowmem page with a struct page here
+ * belongs to memory the kernel left out of its linear map (a no-map range
+ * or a pageblock at its edge); any such page makes the whole mount take
+ * the careful way.  At most one pfn_valid() per page, once per mount.
+ */
+static bool axfs_xip_has_unmapped_pages(phys_addr_t phys, u64 len)
+{
+	unsigned long pfn, last;
+
+	if (IS_ENABLED(CONFIG_ARCH_HAS_PTE_SPECIAL) || !len)
+		return false;
+	last = PHYS_PFN(phys + len - 1);
+	for (pfn = PHYS_PFN(phys); pfn <= last; pfn++)
+		if (pfn_valid(pfn) && !PageHighMem(pfn_to_page(pfn)))
+			return true;
+	return false;
+}
+
 /* At mount: can XIP pages be mapped into user space by physical address? */
 void axfs_setup_xip(struct axfs_sb_info *sbi)
 {
@@ -109,6 +154,10 @@ void axfs_setup_xip(struct axfs_sb_info *sbi)
 		return;
 	}
 	sbi->xip_direct = true;
+	sbi->xip_no_cow = axfs_xip_has_unmapped_pages(sbi->phys + x->fsoffset,
+						      x->size);
+	if (sbi->xip_no_cow)
+		axfs_info(sbi->sb, "XIP pages are lowmem outside the linear map and this kernel has no special PTEs: XIP for read-only mappings only, which cannot be made writable or pinned");
 	axfs_xip_sync_icache(sbi);
 }
 
@@ -128,7 +177,9 @@ static vm_fault_t axfs_fault(struct vm_fault *vmf)
 	    !axfs_node_of_page(sbi, ino, vmf->pgoff, &node)) {
 		axfs_profiling_add(sbi, node, ino,
 				   readonly ? AXFS_PROF_MAPPED : AXFS_PROF_ALL);
-		if (sbi->xip_direct && !axfs_xip_node_phys(sbi, node, &phys))
+		/* VM_MIXEDMAP: axfs_file_mmap_prepare() allowed XIP pages. */
+		if ((vma->vm_flags & VM_MIXEDMAP) &&
+		    !axfs_xip_node_phys(sbi, node, &phys))
 			return vmf_insert_mixed(vma, vmf->address,
 						PHYS_PFN(phys));
 	}
@@ -269,8 +320,24 @@ static int axfs_file_mmap_prepare(struct vm_area_desc *desc)
 	if (err)
 		return err;
 	desc->vm_ops = &axfs_vm_ops;
-	if (sbi->xip_direct)
-		vma_desc_set_flags(desc, VMA_MIXEDMAP_BIT);
+	if (!sbi->xip_direct)
+		return 0;
+	if (sbi->xip_no_cow) {
+		/*
+		 * No copy of an XIP page may be made through its struct
+		 * page (axfs_xip_has_unmapped_pages()): a writable private
+		 * mapping (a data segment) is served from the page cache,
+		 * whose pages the mm copies safely, and a mapping that gets
+		 * XIP pages can never become writable (mprotect() and
+		 * ptrace writes fail) and is refused to get_user_pages(),
+		 * as special PTEs are elsewhere.
+		 */
+		if (vma_desc_test_any(desc, VMA_WRITE_BIT))
+			return 0;
+		vma_desc_clear_flags(desc, VMA_MAYWRITE_BIT);
+		vma_desc_set_flags(desc, VMA_IO_BIT);
+	}
+	vma_desc_set_flags(desc, VMA_MIXEDMAP_BIT);
 	return 0;
 }
 

@@ -32,7 +32,11 @@
 #   rootfs   AXFS as the root filesystem, one job per |
 #            architecture of $ROOTFS_ARCHS (amd64    |
 #            arm64 armhf riscv64): rootfs.sh --arch A,|
-#            on arm64 with --builtin                 |
+#            on arm64 with --builtin; and one per    |
+#            kernel of $ROOTFS_PLACEMENTS (armhf 6.1 |
+#            and 6.12, armmp and armmp-lpae): the    |
+#            image in lowmem, highmem, beyond RAM    |
+#            (rootfs.sh --placements)                |
 #   packages tests/packaging/*.sh: the kernel patch, |
 #            the Debian packages, bitbake            /
 # AXFS_TESTS="t1* t2050-*" limits cli, san and san-all to these scripts.
@@ -57,6 +61,7 @@ SAN_B=${SAN_B:-}
 # exercise the same code on well-formed input, which the normal pass and
 # valgrind (t8100) cover; san-all runs them all.
 ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64 armhf riscv64"}
+ROOTFS_PLACEMENTS=${ROOTFS_PLACEMENTS:-"armhf:bookworm:armmp armhf:bookworm:armmp-lpae armhf:trixie:armmp armhf:trixie:armmp-lpae"}
 SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t2070-* t2090-* t2095-* t2100-* t2110-* t3000-* t3100-* t4000-* t4500-* t5000-* t6000-* t8200-* t8300-* t8310-*"}
 
 # ---- one job: sh run-tests.sh --job KIND NAME ------------------------------
@@ -91,6 +96,8 @@ run_job() {
 		sh "$top/kernel/tests/cross.sh" --arch armhf trixie armmp ;;
 	rootfs)	# shellcheck disable=SC2046
 		sh "$top/kernel/tests/rootfs.sh" --arch "$name" $([ "$name" = arm64 ] && echo --builtin) ;;
+	rootfs-place)	# ARCH:SUITE:FLAVOUR
+		sh "$top/kernel/tests/rootfs.sh" --arch "${name%%:*}" --placements --kernel "${name#*:}" ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
@@ -162,7 +169,8 @@ for s in $suites; do
 	matrix)	echo "matrix -" ;;
 	arm64|armhf|armhf-lpae|armhf-6.12|riscv64)
 		echo "$s -" ;;
-	rootfs)	for a in $ROOTFS_ARCHS; do echo "rootfs $a"; done ;;
+	rootfs)	for a in $ROOTFS_ARCHS; do echo "rootfs $a"; done
+		for k in $ROOTFS_PLACEMENTS; do echo "rootfs-place $k"; done ;;
 	packages)
 		for t in "$top"/tests/packaging/*.sh; do
 			echo "pkg $(basename "$t" .sh)"
@@ -253,7 +261,7 @@ while read -r kind name; do
 	ksmoke) h="== kernel module under qemu (smoke run)" ;;
 	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
 	arm64|armhf|armhf-lpae|armhf-6.12|riscv64) h="== axfs.ko on $kind under qemu" ;;
-	rootfs) h="== AXFS as the root filesystem (kernel/tests/rootfs.sh)" ;;
+	rootfs|rootfs-place) h="== AXFS as the root filesystem (kernel/tests/rootfs.sh)" ;;
 	pkg) h="== packaging (tests/packaging)" ;;
 	san-*) h="== unit and CLI tests under ASan+UBSan ($SAN_B)" ;;
 	esac
@@ -286,7 +294,7 @@ while read -r kind name; do
 		grep -E '^(ok|not ok|#)' "$log"
 		count "$log"
 		;;
-	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|rootfs|pkg)
+	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|rootfs|rootfs-place|pkg)
 		grep -E '^(ok|not ok|#)' "$log"
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $id exited $rc" >>"$log"

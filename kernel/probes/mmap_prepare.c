@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * 7.x: file_operations.mmap_prepare with vma_flags_t bits set through
- * vma_desc_set_flags() (6.17 had ->mmap_prepare with a vm_flags word).
+ * 7.x: file_operations.mmap_prepare with vma_flags_t bits set, cleared
+ * and tested through vma_desc_set_flags(), vma_desc_clear_flags() and
+ * vma_desc_test_any() (6.17 had ->mmap_prepare with a vm_flags word; the
+ * test was first named vma_desc_test_flags()).
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -9,6 +11,8 @@
 int axfs_probe(struct vm_area_desc *d);
 int axfs_probe(struct vm_area_desc *d)
 {
+	if (!vma_desc_test_any(d, VMA_WRITE_BIT))
+		vma_desc_clear_flags(d, VMA_MAYWRITE_BIT);
 	vma_desc_set_flags(d, VMA_MIXEDMAP_BIT);
 	return generic_file_readonly_mmap_prepare(d);
 }

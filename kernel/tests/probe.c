@@ -15,6 +15,12 @@
  *                          of each page and the other pages the file's
  *                          bytes; the file and a fresh mapping are
  *                          unchanged afterwards
+ *   probe cow-mprotect FILE
+ *                          the same on a read-only private mapping whose
+ *                          every page was read first, then made writable
+ *                          with mprotect(); where that is refused (EACCES:
+ *                          XIP pages the kernel must never copy, see
+ *                          kernel/xip.c) prints "mprotect refused"
  *   probe threads N DIR    N threads read every file under DIR in
  *                          different orders; all must see the same bytes
  *   probe xip FILE         map FILE read+exec, touch every page, print
@@ -250,7 +256,7 @@ static int cmd_mmap(const char *file)
 
 /* ---- copy on write of a private writable mapping -------------------------- */
 
-static int cmd_cow(const char *file)
+static int cmd_cow(const char *file, int late)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t len, maplen, i, pages;
@@ -265,13 +271,31 @@ static int cmd_cow(const char *file)
 	fd = open(file, O_RDONLY);
 	maplen = (len + pg - 1) / pg * pg;
 	pages = maplen / pg;
-	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, maplen, late ? PROT_READ : PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE, fd, 0);
 	want = calloc(1, maplen);
 	if (map == MAP_FAILED || !want) {
 		fail("mmap %s: %s", file, strerror(errno));
 		return 1;
 	}
 	memcpy(want, data, len);
+	if (late) {
+		/* Every page present (XIP pages mapped) before the mprotect. */
+		for (i = 0; i < maplen; i += pg)
+			if (((volatile unsigned char *)map)[i] != want[i])
+				fail("%s: a mapped page differs from read()%s", file, "");
+		if (mprotect(map, maplen, PROT_READ | PROT_WRITE)) {
+			if (errno != EACCES)
+				fail("mprotect %s: %s", file, strerror(errno));
+			else
+				printf("mprotect refused\n");
+			munmap(map, maplen);
+			free(want);
+			free(data);
+			close(fd);
+			return failures != 0;
+		}
+	}
 	/* Page i: byte 8 * i of it written, first or after a read. */
 	for (i = 0; i < pages; i++) {
 		size_t at = i * pg + (8 * i) % pg;
@@ -988,7 +1012,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "mmap"))
 		return cmd_mmap(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "cow"))
-		return cmd_cow(argv[2]);
+		return cmd_cow(argv[2], 0);
+	if (argc == 3 && !strcmp(argv[1], "cow-mprotect"))
+		return cmd_cow(argv[2], 1);
 	if (argc == 4 && !strcmp(argv[1], "threads"))
 		return cmd_threads(atoi(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "xip"))
@@ -1005,6 +1031,6 @@ int main(int argc, char **argv)
 		return cmd_incore(argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "first-output"))
 		return cmd_first_output(argv + 2);
-	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | cow FILE | threads N DIR | xip FILE | pagemap FILE BASE SIZE | memwrite FILE ADDR | walk DIR | incore PATH... | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
+	fprintf(stderr, "usage: probe dtype DIR | pread FILE | mmap FILE | cow FILE | cow-mprotect FILE | threads N DIR | xip FILE | pagemap FILE BASE SIZE | memwrite FILE ADDR | walk DIR | incore PATH... | hostile loop|mtdN|phys MANIFEST [NAME@ADDR...] | first-output PROG ARGS...\n");
 	return 2;
 }

@@ -34,6 +34,14 @@
 #     workload, time to the first output and to the end, as ratios to the
 #     unprofiled boot's); --results FILE puts it in FILE (bench/RESULTS.md)
 #     between markers.
+# --placements (armhf) replaces 2 to 5: an image with every file XIP,
+# booted as the root once from each place the architecture file lists
+# (kt_placement in arch/ARCH.sh: RAM in lowmem and in highmem reserved
+# with no-map, memory beyond the kernel's RAM), each proving XIP by
+# pagemap and running a program that writes into a private writable
+# mapping of XIP pages (probe cow).  --kernel SUITE:FLAVOUR picks the
+# kernel of an architecture that cross.sh boots (armhf: trixie:armmp-lpae).
+# make check-all runs the placements as one job per armhf kernel.
 # The guest gets its configuration from a small tar on a virtio disk
 # (serial axfsdata).  Prints "ok N - name" lines and a summary; skips
 # ("ok 1 # skip") only when qemu, the kernel or the packages cannot be had.
@@ -41,14 +49,16 @@ set -u
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
-ARCH=amd64 BUILTIN=0 RESULTS=
+ARCH=amd64 BUILTIN=0 RESULTS= PLACEMENTS=0 KERNEL=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) ARCH=$2; shift ;;
 	--arch=*) ARCH=${1#--arch=} ;;
 	--builtin) BUILTIN=1 ;;
 	--results) RESULTS=$2; shift ;;
-	*) echo "usage: rootfs.sh [--arch ARCH] [--builtin] [--results FILE]" >&2; exit 2 ;;
+	--placements) PLACEMENTS=1 ;;
+	--kernel) KERNEL=$2; shift ;;
+	*) echo "usage: rootfs.sh [--arch ARCH] [--builtin] [--results FILE] [--placements] [--kernel SUITE:FLAVOUR]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -66,9 +76,18 @@ on|all) ;;
 esac
 KT_ARCH=$ARCH
 . "$here/lib.sh"
+if [ -n "$KERNEL" ]; then
+	command -v kt_flavour >/dev/null 2>&1 ||
+		{ echo "rootfs.sh: --kernel: $ARCH has one kernel" >&2; exit 2; }
+	# The root tree's packages stay those of the architecture's suite.
+	RA_DEB_SUITE=$KT_SUITE
+	KT_SUITE=${KERNEL%%:*}
+	KT_FLAVOUR=${KERNEL#*:}
+	kt_flavour "$KT_FLAVOUR"
+fi
 . "$here/rootfs/$ARCH.sh"
 
-finish() { kt_summary "rootfs tests ($ARCH)"; }
+finish() { kt_summary "rootfs tests ($ARCH${KVER:+, $KVER}$([ "$PLACEMENTS" = 1 ] && echo ', placements'))"; }
 
 kt_need_root
 command -v mksquashfs >/dev/null 2>&1 ||
@@ -178,13 +197,14 @@ EOC
 	if [ "$fstype" = axfs ]; then
 		$SEEDREAD xip "$img" | sed -n "s|^/$BIN/busybox,||p" >"$d/bb.xip"
 	fi
+	[ -z "${RA_PROBE:-}" ] || cp "$RA_PROBE" "$d/probe"
 	tar -cf "$W/data-$name.tar" -C "$d" .
 	case $route in
 	block)
 		append="root=/dev/vda rootfstype=$fstype"
 		args="$(ra_disk "$img" root) $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	*)
-		append="root=/dev/root rootfstype=axfs rootflags=${RA_ROOTFLAGS:-physaddr=$RA_PHYS_BASE}"
+		append="root=/dev/root rootfstype=axfs rootflags=${RA_ROOTFLAGS:-physaddr=$RA_PHYS_BASE}${RA_APPEND:+ $RA_APPEND}"
 		args="-device loader,file=$img,addr=$RA_PHYS_BASE,force-raw=on $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	esac
 	echo "# boot $name: $route, $append"
@@ -203,6 +223,57 @@ EOC
 	sed -n 's/^ROOTFS-[MT] \([a-z_]*\) \(-\{0,1\}[0-9.]*\)$/\1=\2/p' "$W/boot-$name.log" >"$W/m-$name"
 	echo "image=$(stat -c %s "$img")" >>"$W/m-$name"
 }
+
+# ---- --placements: every file XIP, booted from each place -------------------
+# kt_placement NAME (arch/ARCH.sh) sets P_ADDR, P_SIZE, P_NOMAP (yes: a
+# no-map reserved-memory node over the range, RAM with struct pages the
+# kernel does not map; no: no node), P_MEM (the kernel's mem=, its RAM
+# ending below P_ADDR, or empty) and P_MACHINE (qemu's machine options).
+placement_boots() {
+	local p
+	command -v kt_placement >/dev/null 2>&1 ||
+		skip_all "$ARCH lists no placements (kt_placement in arch/$ARCH.sh)"
+	if "$AXFS" mkfs -q --mtime $MTIME --xip '/**/*' "$tree" -o "$W/xipall.img" \
+		>"$W/mkfs-x.log" 2>&1; then
+		tap ok "axfs mkfs --xip '/**/*' (every file XIP): $(stat -c %s "$W/xipall.img") bytes"
+	else
+		tap fail "axfs mkfs --xip '/**/*'"
+		sed 's/^/#   /' "$W/mkfs-x.log"
+		finish
+	fi
+	RA_PROBE=$W/probe
+	host_check "cross-compile the static probe program (probe cow in the guest)" \
+		"${RA_CROSS}gcc" -static -O2 -Wall -pthread -o "$RA_PROBE" "$here/probe.c"
+	set -- "$KT_MACHINE" "$KT_PHYS_BASE" "$KT_PHYS_SIZE"
+	for p in $KT_PLACEMENTS; do
+		KT_MACHINE=$1 KT_PHYS_BASE=$2 KT_PHYS_SIZE=$3
+		kt_placement "$p"
+		KT_MACHINE=$P_MACHINE
+		KT_PHYS_BASE=$P_ADDR
+		KT_PHYS_SIZE=$P_SIZE
+		KT_DTB_NOMAP=$P_NOMAP
+		KT_DTB=$W/virt-$p.dtb
+		if ! kt_dtb "$KT_DTB" >"$W/dtc-$p.log" 2>&1; then
+			tap fail "$p: device tree"
+			sed 's/^/#   /' "$W/dtc-$p.log"
+			continue
+		fi
+		host_check "$p: the image fits the $P_SIZE at $P_ADDR" \
+			test "$(stat -c %s "$W/xipall.img")" -le "$(numfmt --from=iec "$P_SIZE")"
+		RA_PHYS_BASE=$P_ADDR
+		RA_ROOTFLAGS="physaddr=$P_ADDR,physsize=$P_SIZE"
+		RA_APPEND=${P_MEM:+mem=$P_MEM}
+		# Without a struct page (memory beyond the kernel's RAM) XIP
+		# pages are never normal pages: not in RSS, special PTEs or not.
+		RA_XIP_IN_RSS=$KT_XIP_IN_RSS
+		[ "$P_NOMAP" = yes ] || RA_XIP_IN_RSS=0
+		rootboot "$p" "$W/xipall.img" phys 1 always
+	done
+}
+if [ "$PLACEMENTS" = 1 ]; then
+	placement_boots
+	finish
+fi
 
 # ---- boot 1: unprofiled AXFS root, profile ------------------------------------
 host_check "the unprofiled image fits the reserved RAM ($RA_PHYS_SIZE)" \

@@ -56,3 +56,42 @@ kt_flavour() {
 		;;
 	esac
 }
+# Where rootfs.sh --placements puts the root image (kernel/README.md,
+# armhf): kt_placement NAME sets P_ADDR, P_SIZE, P_NOMAP, P_MEM and
+# P_MACHINE (see rootfs.sh).
+#   lowmem   RAM reserved with no-map inside the ~760 MiB of lowmem, as on
+#            a board with 256-512 MiB: struct pages, no linear mapping
+#   highmem  the suites' range at 0x70000000: struct pages that kmap maps
+#   beyond   memory the kernel does not know (no struct page, as NOR
+#            flash): RAM above mem=.  With LPAE at 4 GiB, the kernel's
+#            RAM below it (mem=3072M): given RAM above 4 GiB, 6.12
+#            armmp-lpae loops at its first exec (see kt_flavour).
+KT_PLACEMENTS=${AXFS_PLACEMENTS:-lowmem highmem beyond}	# rootfs.sh: AXFS_PLACEMENTS picks
+kt_placement() {
+	P_NOMAP=yes
+	P_MEM=
+	P_MACHINE=$KT_MACHINE
+	case $1 in
+	lowmem)
+		P_ADDR=0x58000000
+		P_SIZE=96M
+		;;
+	highmem)
+		P_ADDR=$KT_PHYS_BASE
+		P_SIZE=$KT_PHYS_SIZE
+		;;
+	beyond)
+		P_NOMAP=no
+		if [ "$KT_PHYS_ADDR_BITS" = 64 ]; then
+			P_ADDR=0x100000000
+			P_SIZE=128M
+			P_MEM=3072M
+			P_MACHINE="-M virt,highmem=on -cpu cortex-a15 -smp 2 -m 3200M"
+		else
+			P_ADDR=0xa0000000
+			P_SIZE=256M
+			P_MEM=1536M
+		fi
+		;;
+	esac
+}

@@ -94,7 +94,9 @@ echo "ROOTFS-M bb_cache_growth_kb $((c1 - c0))"
 # page frame (/proc/PID/pagemap, root sees PFNs): pages the image stores
 # XIP (/run/axfs/bb.xip, file offsets, from the host) must be frames
 # inside [PHYS_BASE, PHYS_BASE + IMG_SIZE), the others outside.
-xip_check() {
+# busybox_text: a busybox that sleeps a minute (pid) and its text
+# mapping, the r-xp line of its /proc/PID/maps (line).
+busybox_text() {
 	$bb sleep 60 &
 	pid=$!
 	i=0
@@ -103,7 +105,13 @@ xip_check() {
 		i=$((i + 1))
 	done
 	line=$($bb grep ' r-xp .*/bin/busybox$' /proc/$pid/maps | $bb head -n 1)
-	[ -n "$line" ] || { echo "no r-xp mapping of /bin/busybox in /proc/$pid/maps"; return 1; }
+	[ -n "$line" ] && return
+	echo "no r-xp mapping of /bin/busybox in /proc/$pid/maps"
+	kill $pid
+	return 1
+}
+xip_check() {
+	busybox_text || return 1
 	echo "maps: $line"
 	set -- $line
 	start=$((0x${1%-*}))
@@ -157,6 +165,49 @@ if [ "${XIP_CHECK:-0}" = 1 ]; then
 	$bb sed 's/^/  | /' /tmp/xip.out
 	check "XIP: busybox's runs add at most 64 KiB to the page cache ($((c1 - c0)) KiB)" \
 		[ $((c1 - c0)) -le 64 ]
+fi
+# With the probe program on the data disk (rootfs.sh --placements): what
+# copies XIP pages besides read().  Without special PTEs (32-bit ARM
+# without LPAE) the mm copies a page that has a struct page through its
+# kernel address, which for lowmem outside the linear map (no-map) does
+# not exist (kernel/xip.c, axfs_xip_has_unmapped_pages()).
+# - copy on write: a private writable mapping, written and read back
+#   (what a program does to its data segment); a read-only one made
+#   writable by mprotect() after its XIP pages are mapped (refused where
+#   the driver forbids it);
+# - get_user_pages(): a debugger's read of a running busybox's text
+#   through /proc/PID/mem gives the file's bytes, or an I/O error where
+#   the pages may not be pinned (special PTEs, VM_IO); never an oops.
+memread_check() {
+	busybox_text || return 1
+	set -- $line
+	start=$((0x${1%-*}))
+	off=$((0x$3))
+	$bb dd if=/proc/$pid/mem of=/tmp/mem.page bs=4096 skip=$((start / 4096)) count=1 2>/tmp/mem.err
+	rc=$?
+	kill $pid
+	$bb cat /tmp/mem.err
+	if [ $rc -ge 128 ]; then
+		echo "dd was killed (exit status $rc)"
+		return 1
+	elif [ $rc = 0 ]; then
+		$bb dd if=/bin/busybox of=/tmp/file.page bs=4096 skip=$((off / 4096)) count=1 2>/dev/null
+		$bb cmp /tmp/mem.page /tmp/file.page && echo "read: the file's bytes"
+	else
+		$bb grep -q -E 'Input/output error|Bad address' /tmp/mem.err && echo "refused"
+	fi
+}
+if [ -x /run/axfs/probe ]; then
+	libc=$($bb ls /lib/*/libc.so.6 /usr/lib/*/libc.so.6 2>/dev/null | $bb head -n 1)
+	for f in /bin/busybox $libc; do
+		check "copy on write: a private writable mapping of $f holds what is written, the file is unchanged" \
+			/run/axfs/probe cow "$f"
+		check "copy on write after mprotect(): a read-only mapping of $f made writable (or refused)" \
+			/run/axfs/probe cow-mprotect "$f"
+		$bb sed 's/^/  | /' /tmp/check.out
+	done
+	check "get_user_pages: /proc/PID/mem of a running busybox's text gives its bytes or EIO" memread_check
+	$bb sed 's/^/  | /' /tmp/check.out
 fi
 $bb dmesg | $bb grep -E 'Oops|BUG|WARNING|Call trace' | $bb head -n 10 >/tmp/dmesg.bad
 check "dmesg: no oops, BUG or WARNING" [ ! -s /tmp/dmesg.bad ]

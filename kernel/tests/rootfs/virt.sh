@@ -56,10 +56,16 @@ ra_setup() {
 		{ KT_SKIP="cannot make the device tree"; return 1; }
 }
 
-# The private apt configuration arch/fetch.sh made (amd64 + ARCH).
+# The private apt configuration arch/fetch.sh made (amd64 + ARCH), of the
+# architecture's own suite (RA_DEB_SUITE, rootfs.sh) whichever kernel
+# boots: the root tree is the same for every kernel (rootfs.sh --kernel).
 ra_download() {	# ra_download DIR PKG...
-	local dir=$1 apt=${AXFS_KCACHE:-/var/cache/axfs-tools/kernel}/$KT_ARCH/apt-$KT_SUITE p
+	local dir=$1 suite=${RA_DEB_SUITE:-$KT_SUITE} apt p
+	apt=${AXFS_KCACHE:-/var/cache/axfs-tools/kernel}/$KT_ARCH/apt-$suite
 	shift
+	[ -f "$apt/sources.list" ] ||
+		sh "$KT_KERNEL/tests/arch/fetch.sh" --arch "$KT_ARCH" "$suite" >/dev/null ||
+		return 1
 	set -- $(for p in "$@"; do echo "$p:$RA_DEBARCH"; done)
 	(cd "$dir" && apt-get -o APT::Architectures=amd64,$RA_DEBARCH \
 		-o Dir::Etc::sourcelist="$apt/sources.list" -o Dir::Etc::sourceparts=/dev/null \

@@ -624,6 +624,7 @@ static inline void folio_end_read(struct folio *folio, bool success)
 #define VM_EXEC		0x00000004UL
 #define VM_SHARED	0x00000008UL
 #define VM_MAYWRITE	0x00000020UL
+#define VM_IO		0x00004000UL
 #define VM_MIXEDMAP	0x10000000UL
 #define VM_FAULT_NOPAGE	0x000100
 #define PHYS_PFN(x)	((unsigned long)((x) >> PAGE_SHIFT))
@@ -663,6 +664,33 @@ vm_fault_t vmf_insert_mixed(struct vm_area_struct *vma, unsigned long addr,
 static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long flags)
 {
 	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma, unsigned long flags)
+{
+	vma->vm_flags &= ~flags;
+}
+
+/*
+ * The fuzzer's "physical" memory (user-space buffers) has no struct page,
+ * as NOR flash has none: xip.c's check for lowmem pages finds none.
+ */
+static inline int pfn_valid(unsigned long pfn)
+{
+	(void)pfn;
+	return 0;
+}
+
+static inline struct page *pfn_to_page(unsigned long pfn)
+{
+	(void)pfn;
+	return NULL;
+}
+
+static inline bool PageHighMem(const struct page *page)
+{
+	(void)page;
+	return false;
 }
 vm_fault_t filemap_fault(struct vm_fault *vmf);
 int generic_file_readonly_mmap(struct file *file, struct vm_area_struct *vma);

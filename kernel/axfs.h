@@ -90,6 +90,8 @@ struct axfs_options {
 	u64 physaddr;		/* physaddr=: image (or its mmap segment) in memory */
 	u64 physsize;		/* physsize=: size of that memory window, 0 = unknown */
 	char *second_dev;	/* second_dev=: store segment of a dual image */
+	bool profile;		/* profile[=MODE]: /proc/axfs/volumeN exists */
+	int profile_mode;	/* enum axfs_prof_mode it starts in */
 };
 
 struct axfs_profile;
@@ -244,7 +246,7 @@ enum axfs_prof_mode {
 #ifdef CONFIG_AXFS_PROFILING
 int axfs_profiling_module_init(void);
 void axfs_profiling_module_exit(void);
-int axfs_profiling_start(struct axfs_sb_info *sbi);
+int axfs_profiling_start(struct axfs_sb_info *sbi, int mode);
 void axfs_profiling_stop(struct axfs_sb_info *sbi);
 void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino,
 			enum axfs_prof_mode use);
@@ -252,7 +254,11 @@ bool axfs_profiling_all(const struct axfs_sb_info *sbi);
 #else
 static inline int axfs_profiling_module_init(void) { return 0; }
 static inline void axfs_profiling_module_exit(void) { }
-static inline int axfs_profiling_start(struct axfs_sb_info *sbi) { return 0; }
+static inline int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
+{
+	return 0;
+}
+
 static inline void axfs_profiling_stop(struct axfs_sb_info *sbi) { }
 static inline void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node,
 				      u64 ino, enum axfs_prof_mode use) { }

@@ -16,6 +16,7 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "axfs.h"
@@ -57,6 +58,39 @@ static int axfs_bdev_submit(struct block_device *bdev, struct page **pages,
 	return 0;
 }
 
+/*
+ * A read holds at most this many pages at once, one bio's worth (1 MiB):
+ * a long read (a metadata region at mount) goes through them in turn, so
+ * its memory is its destination plus 1 MiB, not twice its length, and no
+ * allocation grows with it (a 2 GiB region asked kcalloc() for an order-10
+ * page array, an order-11 one from 4 GiB: a WARN).
+ */
+#define AXFS_BDEV_CHUNK_PAGES	BIO_MAX_VECS
+
+/*
+ * Copy image bytes [*pos, *pos + *left) that lie in the chunk read into
+ * pages, which starts at device offset start and ends at end.
+ */
+static void axfs_bdev_copy(struct page **pages, u64 start, u64 end, u8 **out,
+			   u64 *pos, u64 *left)
+{
+	u64 in_chunk = *pos - start;
+
+	while (*left && *pos < end) {
+		size_t in_page = in_chunk & ~PAGE_MASK;
+		size_t n = min_t(u64, min_t(u64, *left, end - *pos),
+				 PAGE_SIZE - in_page);
+
+		/* Pages without __GFP_HIGHMEM: page_address() maps them. */
+		memcpy(*out, (u8 *)page_address(pages[in_chunk >> PAGE_SHIFT]) +
+		       in_page, n);
+		*out += n;
+		*pos += n;
+		*left -= n;
+		in_chunk += n;
+	}
+}
+
 int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 {
 	unsigned int bsize = bdev_logical_block_size(bdev);
@@ -76,7 +110,8 @@ int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 	end = round_up(offset + len, bsize);
 	if (end > size)
 		return -EIO;
-	nr = DIV_ROUND_UP(end - start, PAGE_SIZE);
+	nr = min_t(u64, DIV_ROUND_UP(end - start, PAGE_SIZE),
+		   AXFS_BDEV_CHUNK_PAGES);
 	pages = kcalloc(nr, sizeof(*pages), GFP_NOIO);
 	if (!pages)
 		return -ENOMEM;
@@ -86,20 +121,18 @@ int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 		if (!pages[i])
 			goto out;
 	}
-	err = axfs_bdev_submit(bdev, pages, nr, start, end);
-	if (err)
-		goto out;
+	/* A chunk is whole pages, so whole logical blocks, but the last. */
+	while (start < end) {
+		u64 chunk_end = min_t(u64, end, start + (u64)nr * PAGE_SIZE);
 
-	/* Pages without __GFP_HIGHMEM: page_address() is their mapping. */
-	offset -= start;
-	for (i = offset >> PAGE_SHIFT; len; i++) {
-		size_t in_page = offset & ~PAGE_MASK;
-		size_t chunk = min_t(u64, len, PAGE_SIZE - in_page);
-
-		memcpy(out, (u8 *)page_address(pages[i]) + in_page, chunk);
-		out += chunk;
-		offset += chunk;
-		len -= chunk;
+		err = axfs_bdev_submit(bdev, pages,
+				       DIV_ROUND_UP(chunk_end - start, PAGE_SIZE),
+				       start, chunk_end);
+		if (err)
+			goto out;
+		axfs_bdev_copy(pages, start, chunk_end, &out, &offset, &len);
+		start = chunk_end;
+		cond_resched();
 	}
 out:
 	for (i = 0; i < nr && pages[i]; i++)

@@ -78,15 +78,22 @@ static u32 axfs_zbuf_size(u32 n)
 
 /*
  * How many inflated cblocks each mount keeps (module parameter
- * cblock_cache, read at mount; kernel/README.md has the measurement the
- * default comes from).  Buffers are allocated as entries are first used.
+ * cblock_cache, given when the module is loaded and read-only after, so
+ * only who loads modules sizes what every mount allocates; read at mount;
+ * kernel/README.md has the measurement the default comes from).  Buffers
+ * are allocated as entries are first used.
  */
 #define AXFS_CBLOCK_CACHE_DEFAULT	4
 #define AXFS_CBLOCK_CACHE_MAX		64
+<<<<<<< HEAD
 static unsigned int axfs_cblock_cache = AXFS_CBLOCK_CACHE_DEFAULT;
 module_param_named(cblock_cache, axfs_cblock_cache, uint, 0644);
+=======
+unsigned int axfs_cblock_cache = AXFS_CBLOCK_CACHE_DEFAULT;
+module_param_named(cblock_cache, axfs_cblock_cache, uint, 0444);
+>>>>>>> k-lockdown
 MODULE_PARM_DESC(cblock_cache,
-		 "inflated cblocks cached per mount, 1 to 64, read at mount (default "
+		 "inflated cblocks cached per mount, 1 to 64, set at load (default "
 		 __stringify(AXFS_CBLOCK_CACHE_DEFAULT) ")");
 
 int axfs_cblock_init(struct axfs_sb_info *sbi)

@@ -16,6 +16,15 @@
  * where nothing answers is a synchronous external abort, not 0xff.  In
  * every case the range must not overlap RAM the kernel uses ("System
  * RAM"): reading there would be reading outside the device.
+ *
+ * What the option trusts: whoever mounts (CAP_SYS_ADMIN) names memory the
+ * kernel then reads and maps into user space, which is what /dev/mem
+ * gives.  So it is refused where /dev/mem is: under lockdown
+ * (LOCKDOWN_DEV_MEM, "integrity" and "confidentiality"; super.c checks
+ * before the mount starts).  The range is
+ * claimed with request_mem_region() for as long as it is mapped, so two
+ * mounts, or a mount and a driver that claims its memory, never share it:
+ * the second is refused, naming the range.
  */
 #include <linux/io.h>
 #include <linux/ioport.h>
@@ -46,6 +55,17 @@ static bool axfs_physmem_described(phys_addr_t phys, u64 len)
 	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM, phys,
 			    phys + len - 1, &next, axfs_physmem_cover);
 	return next >= phys + len;
+}
+
+/* Claim [phys, phys + len) for this mount, or say who holds it. */
+static int axfs_physmem_claim(struct axfs_sb_info *sbi, phys_addr_t phys,
+			      u64 len)
+{
+	if (request_mem_region(phys, len, "axfs"))
+		return 0;
+	axfs_err(sbi->sb, "0x%llx-0x%llx is in use (another mount or a driver claimed it; see /proc/iomem)",
+		 (unsigned long long)phys, (unsigned long long)(phys + len - 1));
+	return -EBUSY;
 }
 
 int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
@@ -79,8 +99,11 @@ int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
 			 (unsigned long long)(phys + len - 1));
 		return -EINVAL;
 	}
+	if (axfs_physmem_claim(sbi, phys, len))
+		return -EBUSY;
 	virt = memremap(phys, len, MEMREMAP_WB);
 	if (!virt) {
+		release_mem_region(phys, len);
 		axfs_err(sbi->sb, "cannot map 0x%llx bytes at 0x%llx", len,
 			 (unsigned long long)phys);
 		return -ENOMEM;
@@ -94,8 +117,10 @@ int axfs_physmem_map(struct axfs_sb_info *sbi, u64 len)
 
 void axfs_physmem_unmap(struct axfs_sb_info *sbi)
 {
-	if (sbi->memremapped && sbi->virt)
+	if (sbi->memremapped && sbi->virt) {
 		memunmap(sbi->virt);
+		release_mem_region(sbi->phys, sbi->virt_len);
+	}
 	if (sbi->memremapped) {
 		sbi->virt = NULL;
 		sbi->virt_len = 0;

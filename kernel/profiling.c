@@ -2,10 +2,12 @@
 /*
  * profiling.c - which pages of which files are faulted in, per mount.
  *
- * Each mounted volume with nodes gets /proc/axfs/volumeN (N: the lowest
- * free number, so a lone mount is volume0).  Reading it prints one line
- * per node with a non-zero count, in node order, in the 2008 driver's
- * format:
+ * A mount with the option `profile` (or profile=on, profile=all,
+ * profile=off: the mode it starts in; `profile` alone is "on", as the
+ * 2008 driver started) gets /proc/axfs/volumeN (N: the lowest free
+ * number, so a lone mount is volume0); a mount without it has no file
+ * and counts nothing.  Reading it prints one line per node with a
+ * non-zero count, in node order, in the 2008 driver's format:
  *
  *	./dir/sub/name,OFFSET,COUNT
  *
@@ -17,17 +19,23 @@
  * images mounted from memory, where XIP pages serve read() and the copy
  * on a write fault straight from the image (xip.c), so that what a
  * program reads or writes rather than runs costs no page cache either,
- * as on DAX.  "off" stops and "clear" zeroes the counting.  "on" is in
- * effect from mount, as in the 2008 driver.  axfs mkfs -p reads this
- * output back to choose the pages to store XIP.
+ * as on DAX.  "off" stops and "clear" zeroes the counting.  axfs mkfs -p
+ * reads this output back to choose the pages to store XIP.
+ *
+ * The file names every file used and when other users' programs fault
+ * their pages: it is root's alone (mode 0600, and writing needs
+ * CAP_SYS_ADMIN in the initial user namespace, so a container's root
+ * cannot steer it), and it exists only where the mount asked for it.
  */
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/idr.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
 
 #include "axfs.h"
 
@@ -180,6 +188,9 @@ static ssize_t axfs_prof_write(struct file *file, const char __user *ubuf,
 	size_t n = min(count, sizeof(buf) - 1);
 	u64 i;
 
+	/* The opener's credentials, as for any file whose mode decides. */
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
 	if (copy_from_user(buf, ubuf, n))
 		return -EFAULT;
 	buf[n] = '\0';
@@ -211,7 +222,7 @@ static const struct proc_ops axfs_prof_proc_ops = {
 
 /* ---- per mount --------------------------------------------------------- */
 
-int axfs_profiling_start(struct axfs_sb_info *sbi)
+int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
 {
 	struct axfs_profile *p;
 	char name[24];
@@ -225,9 +236,9 @@ int axfs_profiling_start(struct axfs_sb_info *sbi)
 		return -ENOMEM;
 	p->sbi = sbi;
 	p->nodes = sbi->blocks;
-	p->mode = AXFS_PROF_MAPPED;
+	p->mode = mode;
 	p->data = kvcalloc(p->nodes, sizeof(*p->data),
-			   GFP_KERNEL | __GFP_NOWARN);
+			   GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	if (!p->data)
 		goto fail;
 	p->id = ida_alloc(&axfs_volume_ida, GFP_KERNEL);
@@ -238,7 +249,7 @@ int axfs_profiling_start(struct axfs_sb_info *sbi)
 	snprintf(name, sizeof(name), "volume%d", p->id);
 	/* Publish before the proc file can be opened or faults counted. */
 	sbi->profile = p;
-	p->pde = proc_create_data(name, 0644, axfs_proc_dir,
+	p->pde = proc_create_data(name, 0600, axfs_proc_dir,
 				  &axfs_prof_proc_ops, p);
 	if (!p->pde) {
 		sbi->profile = NULL;

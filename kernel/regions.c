@@ -150,6 +150,68 @@ static int axfs_check_end_magic(struct axfs_sb_info *sbi)
 
 /* ---- region descriptors ------------------------------------------------ */
 
+/*
+ * Kernel memory for what the image holds: a region copied or inflated at
+ * mount may be as large as the device (or ~1000 times a compressed one),
+ * which is legitimate on a big device and must then fail, not OOM-kill
+ * or WARN, when the RAM is not there.
+ */
+#define AXFS_GFP_IMAGE	(GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
+/* n entries of `each` bytes plus a page of slack for padding, saturating. */
+static u64 axfs_entries_bytes(u64 n, u32 each)
+{
+	if (n > div_u64(U64_MAX - AXFS_PAGE_SIZE, each))
+		return U64_MAX;
+	return n * each + AXFS_PAGE_SIZE;
+}
+
+/*
+ * The most bytes region i can hold once in memory, from the superblock's
+ * counts (already bounded by the image size): a table one entry of at
+ * most 8 bytes per inode (inode tables, modes, uids, gids) or per node
+ * (+1, cblock_offset's sentinel), strings a name of at most 255 bytes and
+ * its NUL per inode, a data region a 64 KiB page per node.  The same rule
+ * as the tools' reader and fsck (libaxfsimg/budget.c, region.bound), so
+ * an image fsck passes mounts; a descriptor claiming more (2 GiB of
+ * strings for ten inodes) is refused before anything is allocated.
+ */
+static u64 axfs_region_limit(const struct axfs_sb_info *sbi, int i)
+{
+	switch (i) {
+	case AXFS_R_STRINGS:
+		return axfs_entries_bytes(sbi->files, AXFS_MAXPATHLEN + 1);
+	case AXFS_R_XIP:
+	case AXFS_R_BYTE_ALIGNED:
+	case AXFS_R_COMPRESSED:
+		return axfs_entries_bytes(sbi->blocks, 65536);
+	case AXFS_R_INODE_FILE_SIZE:
+	case AXFS_R_INODE_NAME_OFFSET:
+	case AXFS_R_INODE_NUM_ENTRIES:
+	case AXFS_R_INODE_MODE_INDEX:
+	case AXFS_R_INODE_ARRAY_INDEX:
+	case AXFS_R_MODES:
+	case AXFS_R_UIDS:
+	case AXFS_R_GIDS:
+		return axfs_entries_bytes(sbi->files, AXFS_TABLE_DEPTH_MAX);
+	default:
+		return axfs_entries_bytes(sbi->blocks < U64_MAX ?
+					  sbi->blocks + 1 : sbi->blocks,
+					  AXFS_TABLE_DEPTH_MAX);
+	}
+}
+
+/* Regions kept in memory: strings, tables, and any stored compressed. */
+static bool axfs_region_over_limit(const struct axfs_sb_info *sbi, int i)
+{
+	const struct axfs_region_info *r = &sbi->r[i];
+
+	if (i != AXFS_R_STRINGS && !AXFS_REGION_IS_TABLE(i) &&
+	    !r->compressed_size)
+		return false;
+	return r->size > axfs_region_limit(sbi, i);
+}
+
 static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 {
 	u8 sb[AXFS_SUPER_SIZE];
@@ -188,6 +250,14 @@ static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 				     r->depth);
 			return -EINVAL;
 		}
+		if (axfs_region_over_limit(sbi, i)) {
+			axfs_corrupt(sbi->sb,
+				     "%s region claims %llu bytes; %llu inodes and %llu nodes allow at most %llu",
+				     axfs_format_region_name(i), r->size,
+				     sbi->files, sbi->blocks,
+				     axfs_region_limit(sbi, i));
+			return -EINVAL;
+		}
 		if (r->compressed_size &&
 		    (r->compressed_size > U32_MAX || r->size > U32_MAX ||
 		     div_u64(r->size, AXFS_ZLIB_MAX_RATIO) >
@@ -211,6 +281,13 @@ static bool axfs_in_mapping(const struct axfs_sb_info *sbi, u64 fsoffset,
 	       end <= sbi->mmap_size && end <= sbi->virt_len;
 }
 
+static int axfs_region_nomem(struct axfs_sb_info *sbi, int i, u64 bytes)
+{
+	axfs_err(sbi->sb, "cannot allocate %llu bytes for the %s region",
+		 bytes, axfs_format_region_name(i));
+	return -ENOMEM;
+}
+
 static int axfs_load_compressed_region(struct axfs_sb_info *sbi, int i)
 {
 	struct axfs_region_info *r = &sbi->r[i];
@@ -220,16 +297,17 @@ static int axfs_load_compressed_region(struct axfs_sb_info *sbi, int i)
 	u32 out = 0;
 	int err;
 
-	dst = kvmalloc(r->size, GFP_KERNEL | __GFP_NOWARN);
+	dst = kvmalloc(r->size, AXFS_GFP_IMAGE);
 	if (!dst)
-		return -ENOMEM;
+		return axfs_region_nomem(sbi, i, r->size);
 	if (axfs_in_mapping(sbi, r->fsoffset, r->compressed_size)) {
 		src = (const u8 *)sbi->virt + r->fsoffset;
 	} else {
-		tmp = kvmalloc(r->compressed_size, GFP_KERNEL | __GFP_NOWARN);
-		err = -ENOMEM;
-		if (!tmp)
+		tmp = kvmalloc(r->compressed_size, AXFS_GFP_IMAGE);
+		if (!tmp) {
+			err = axfs_region_nomem(sbi, i, r->compressed_size);
 			goto fail;
+		}
 		err = axfs_read(sbi, tmp, r->fsoffset, r->compressed_size);
 		if (err)
 			goto fail;
@@ -293,9 +371,9 @@ int axfs_load_regions(struct axfs_sb_info *sbi)
 		}
 		if (!forced && !r->incore)
 			continue;
-		buf = kvmalloc(r->size, GFP_KERNEL | __GFP_NOWARN);
+		buf = kvmalloc(r->size, AXFS_GFP_IMAGE);
 		if (!buf)
-			return -ENOMEM;
+			return axfs_region_nomem(sbi, i, r->size);
 		err = axfs_read(sbi, buf, r->fsoffset, r->size);
 		if (err) {
 			kvfree(buf);
@@ -475,8 +553,7 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 		return -EINVAL;
 	}
 
-	parent = kvmalloc_array(sbi->files, sizeof(*parent),
-				GFP_KERNEL | __GFP_NOWARN);
+	parent = kvmalloc_array(sbi->files, sizeof(*parent), AXFS_GFP_IMAGE);
 	if (!parent)
 		return -ENOMEM;
 	memset(parent, 0xff, sbi->files * sizeof(*parent));
@@ -514,6 +591,9 @@ int axfs_check_tree(struct axfs_sb_info *sbi, u32 **parentp)
 			} else {
 				parent[j] = i;
 			}
+			/* One directory may hold every inode. */
+			if (!(j & 1023))
+				cond_resched();
 			if (j + 1 < end && !warned) {
 				unsigned int la, lb;
 				const char *a = axfs_inode_name(sbi, j, &la);

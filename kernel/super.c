@@ -24,6 +24,7 @@
 #include <linux/mm.h>
 #include <linux/mtd/mtd.h>
 #include <linux/mtd/super.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/statfs.h>
@@ -48,12 +49,23 @@ void axfs_printk(const struct super_block *sb, const char *level,
 
 /* ---- options ------------------------------------------------------------ */
 
-enum { Opt_physaddr, Opt_physsize, Opt_second_dev };
+enum { Opt_physaddr, Opt_physsize, Opt_second_dev, Opt_profile,
+	Opt_profile_mode };
+
+/* profile=MODE: what the profiler counts from the mount on. */
+static const struct constant_table axfs_param_profile[] = {
+	{ "off",	AXFS_PROF_OFF },
+	{ "on",		AXFS_PROF_MAPPED },
+	{ "all",	AXFS_PROF_ALL },
+	{}
+};
 
 static const struct fs_parameter_spec axfs_fs_parameters[] = {
 	fsparam_string("physaddr", Opt_physaddr),
 	fsparam_string("physsize", Opt_physsize),
 	fsparam_string("second_dev", Opt_second_dev),
+	fsparam_flag("profile", Opt_profile),
+	fsparam_enum("profile", Opt_profile_mode, axfs_param_profile),
 	{}
 };
 
@@ -98,6 +110,15 @@ static int axfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 		ctx->second_dev = param->string;
 		param->string = NULL;
 		break;
+	case Opt_profile:
+	case Opt_profile_mode:
+		if (!IS_ENABLED(CONFIG_AXFS_PROFILING))
+			return invalfc(fc, "profile: built without CONFIG_AXFS_PROFILING");
+		ctx->profile = true;
+		/* "profile" alone starts in "on", as the 2008 driver did. */
+		ctx->profile_mode = opt == Opt_profile ? AXFS_PROF_MAPPED :
+							 result.uint_32;
+		break;
 	}
 	return 0;
 }
@@ -132,6 +153,8 @@ static int axfs_show_options(struct seq_file *m, struct dentry *root)
 		seq_printf(m, ",physsize=%llu", sbi->opt.physsize);
 	if (sbi->opt.second_dev)
 		seq_show_option(m, "second_dev", sbi->opt.second_dev);
+	if (sbi->opt.profile)
+		seq_puts(m, ",profile");
 	return 0;
 }
 
@@ -262,9 +285,11 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 
-	err = axfs_profiling_start(sbi);
-	if (err)
-		axfs_warn(sb, "profiling not available (%d)", err);
+	if (sbi->opt.profile) {
+		err = axfs_profiling_start(sbi, sbi->opt.profile_mode);
+		if (err)
+			axfs_warn(sb, "profiling not available (%d)", err);
+	}
 
 	axfs_info(sb, "%s: %llu inodes, %llu nodes, %llu bytes%s%s%s",
 		  fc->source ? fc->source : "memory", sbi->files, sbi->blocks,
@@ -311,9 +336,23 @@ static void axfs_kill_sb(struct super_block *sb)
 		axfs_free_sbi(sbi);
 }
 
+/*
+ * physaddr= reads and maps memory it names, as /dev/mem does: refused
+ * where lockdown refuses /dev/mem ("integrity" and "confidentiality").
+ */
+static int axfs_physaddr_allowed(struct fs_context *fc)
+{
+	int err = security_locked_down(LOCKDOWN_DEV_MEM);
+
+	if (err)
+		errorfc(fc, "physaddr= reads physical memory, which the kernel lockdown forbids");
+	return err;
+}
+
 static int axfs_get_tree(struct fs_context *fc)
 {
 	struct axfs_options *ctx = fc->fs_private;
+	int err;
 
 	/*
 	 * Image pages are mapped one to one onto page-cache pages and user
@@ -322,8 +361,10 @@ static int axfs_get_tree(struct fs_context *fc)
 	if (PAGE_SIZE != AXFS_PAGE_SIZE)
 		return invalfc(fc, "needs 4 KiB pages; this kernel has %lu KiB pages",
 			       PAGE_SIZE / 1024);
-	if (ctx->physaddr)
-		return get_tree_nodev(fc, axfs_fill_super);
+	if (ctx->physaddr) {
+		err = axfs_physaddr_allowed(fc);
+		return err ? err : get_tree_nodev(fc, axfs_fill_super);
+	}
 	if (ctx->physsize)
 		return invalfc(fc, "physsize= needs physaddr=");
 	if (!fc->source)
@@ -343,6 +384,9 @@ static int axfs_reconfigure(struct fs_context *fc)
 	    (ctx->second_dev && (!sbi->opt.second_dev ||
 				 strcmp(ctx->second_dev, sbi->opt.second_dev))))
 		return invalfc(fc, "physaddr=, physsize= and second_dev= cannot change on remount");
+	if (ctx->profile && !sbi->profile)
+		return invalfc(fc,
+			       "profile starts at mount only; /proc/axfs/volumeN changes what it counts");
 	sync_filesystem(fc->root->d_sb);
 	fc->sb_flags |= SB_RDONLY;
 	return 0;

@@ -3,7 +3,7 @@
 """corrupt.py - corrupted AXFS images for the kernel module's hostile-input
 tests.
 
-  corrupt.py RAW.img ZMETA.img OUTDIR
+  corrupt.py RAW.img ZMETA.img OUTDIR [HUGE.img]
 
 RAW.img is a valid image with raw (uncompressed) metadata, ZMETA.img one
 with zlib-compressed metadata, both built by `axfs mkfs` from the "mini"
@@ -19,6 +19,13 @@ OUTDIR/manifest with one line per image:
 Every corruption is a targeted edit (a field set out of range, a table
 entry pointed elsewhere) or a seeded random flip, so the set is the same
 on every run.
+
+HUGE.img, if named, is a sparse 3 GiB image (a few KiB on disk) whose
+superblock claims 8 Mi inodes and whose strings region claims 2 GiB of
+zeros: every check of the superblock and the descriptors passes, so the
+mount must load that region and fail cleanly (no allocation warning, no
+OOM kill, no 2 GiB read at once) where the RAM is not there.  It is a
+virtio disk of its own, not part of OUTDIR (which goes into a cpio).
 """
 
 import os
@@ -28,7 +35,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "tests", "tools"))
-from axfs_format import REGIONS  # noqa: E402
+from axfs_format import MAGIC, REGIONS  # noqa: E402
 
 SB_FIELD = {"cblock_size": (60, ">I"), "files": (64, ">Q"),
             "size": (72, ">Q"), "blocks": (80, ">Q"),
@@ -103,9 +110,25 @@ class Image:
         return self.get("inode_array_index", self.find(path)) + page
 
 
+HUGE_SIZE = 3 << 30
+
+
+def write_huge(raw, path):
+    img = raw.copy()
+    img.set_sb("size", HUGE_SIZE)
+    img.set_sb("files", 1 << 23)
+    img.set_desc("strings", "fsoffset", 1 << 30)
+    img.set_desc("strings", "size", (2 << 30) - 4096)
+    with open(path, "wb") as f:
+        f.write(img.b)
+        f.truncate(HUGE_SIZE - 4)
+        f.seek(HUGE_SIZE - 4)
+        f.write(struct.pack(">I", MAGIC))
+
+
 def main(argv):
-    if len(argv) != 4:
-        raise SystemExit("usage: corrupt.py RAW.img ZMETA.img OUTDIR")
+    if len(argv) not in (4, 5):
+        raise SystemExit("usage: corrupt.py RAW.img ZMETA.img OUTDIR [HUGE.img]")
     raw = Image(open(argv[1], "rb").read())
     zmeta = Image(open(argv[2], "rb").read())
     out = argv[3]
@@ -175,6 +198,18 @@ def main(argv):
         emit("zmeta-garbage-" + r, img, "refuse")
         img = zmeta.copy(); img.set_desc(r, "size", d["size"] + 1)
         emit("zmeta-size-" + r, img, "refuse")
+    # Regions claiming more than the superblock's counts can use: refused
+    # before anything is allocated.  A compressed one may claim ~1000
+    # times its stored bytes and still pass the zlib ratio check.
+    d = zmeta.desc["strings"]
+    if d["csize"]:
+        img = zmeta.copy()
+        img.set_desc("strings", "size",
+                     min(0xFFFFFFFF, (d["csize"] + 1) * 1032 - 1))
+        emit("zmeta-strings-beyond-counts", img, "refuse")
+    img = raw.copy(); img.set_desc("node_index", "fsoffset", 0)
+    img.set_desc("node_index", "size", size - 4)
+    emit("table-beyond-counts", img, "refuse")
 
     # ---- tree -------------------------------------------------------------
     img = raw.copy()
@@ -293,6 +328,8 @@ def main(argv):
 
     with open(os.path.join(out, "manifest"), "w") as f:
         f.write("\n".join(manifest) + "\n")
+    if len(argv) == 5:
+        write_huge(raw, argv[4])
 
 
 if __name__ == "__main__":

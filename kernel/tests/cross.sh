@@ -168,8 +168,9 @@ mk tree "$W/full" && mk xip --xip '/bin/*' "$W/full" &&
 	mk minizmeta --compress-metadata=yes -b 4KiB -c "$W/mini.yaml" --xip /bin/xipfile "$W/mini" ||
 	{ tap fail "mkfs: every image"; finish; }
 tap ok "mkfs: every image"
-host_check "corrupted images (corrupt.py)" \
-	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt"
+host_check "corrupted images (corrupt.py), and a sparse 3 GiB one claiming 2 GiB of strings" \
+	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt" \
+	"$W/hugemeta.img"
 
 # ---- memory layout inside the reserved 256 MiB ------------------------------
 at() { printf '0x%x' $((KT_PHYS_BASE + $1)); }	# an offset in the reserved range
@@ -236,9 +237,10 @@ KT_INITRD=$W/initrd.cpio
 kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
 echo "# booting $KVER ($KT_ARCH, TCG) after $(($(date +%s) - T0)) s"
 t_boot=$(date +%s)
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046,SC2086
 kt_boot "$W/boot.log" 900 "axfsplan=cross slub_debug=FZPU,kmalloc-*" \
 	$(drive "$W/tree.img" tree) $(drive "$W/xip.img" xip) \
+	$(drive "$W/hugemeta.img" hugemeta) \
 	-device loader,file="$W/xip.img",addr=$PHYS_XIP,force-raw=on \
 	$KT_LOADERS
 booted=1

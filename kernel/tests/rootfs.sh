@@ -17,8 +17,10 @@
 #     rootfs/initramfs-init) that mounts the root read-only and
 #     switch_roots to its /sbin/init.  Boot 1: the unprofiled image from
 #     reserved RAM (root=/dev/root rootfstype=axfs
-#     rootflags=physaddr=ADDR, with ,physsize=SIZE where /proc/iomem does
-#     not list the reserved RAM: RA_ROOTFLAGS, armhf); init runs the workload with the profiler
+#     rootflags=physaddr=ADDR,profile=MODE, with ,physsize=SIZE where
+#     /proc/iomem does not list the reserved RAM: RA_ROOTFLAGS, armhf;
+#     every AXFS root is mounted with profile=MODE, the profiler existing
+#     only where the mount asks); init runs the workload with the profiler
 #     on (mode "all"; AXFS_ROOTFS_PROFILE=on for the 2008 mode) and prints
 #     /proc/axfs/volume0, which the host reads back from the serial console;
 #  3. `axfs mkfs -p PROFILE --xip-budget` (AXFS_ROOTFS_BUDGET, 8MiB), boot
@@ -179,7 +181,7 @@ BOOTS=${AXFS_ROOTFS_BOOTS:-profiled squashfs axfs-disk builtin}
 # block (first virtio disk) or builtin (phys, the built-in kernel, no
 # initramfs).  Sets the M_* and T_* numbers of NAME for the table.
 rootboot() {
-	local name=$1 img=$2 route=$3 xc=$4 fstype=axfs append args size d
+	local name=$1 img=$2 route=$3 xc=$4 fstype=axfs append args size d prof=
 	case " $BOOTS ${5:-} " in *" $name "*|*" always "*) ;; *) return 0 ;; esac
 	size=$(( ($(stat -c %s "$img") + 4095) / 4096 * 4096 ))
 	d=$W/data-$name
@@ -199,12 +201,15 @@ EOC
 	fi
 	[ -z "${RA_PROBE:-}" ] || cp "$RA_PROBE" "$d/probe"
 	tar -cf "$W/data-$name.tar" -C "$d" .
+	# An AXFS root has the profiler only when its mount asks (init.sh
+	# clears it and sets the mode before the workload).
+	[ "$fstype" = axfs ] && prof=profile=$PROFILE_MODE
 	case $route in
 	block)
-		append="root=/dev/vda rootfstype=$fstype"
+		append="root=/dev/vda rootfstype=$fstype${prof:+ rootflags=$prof}"
 		args="$(ra_disk "$img" root) $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	*)
-		append="root=/dev/root rootfstype=axfs rootflags=${RA_ROOTFLAGS:-physaddr=$RA_PHYS_BASE}${RA_APPEND:+ $RA_APPEND}"
+		append="root=/dev/root rootfstype=axfs rootflags=${RA_ROOTFLAGS:-physaddr=$RA_PHYS_BASE},$prof${RA_APPEND:+ $RA_APPEND}"
 		args="-device loader,file=$img,addr=$RA_PHYS_BASE,force-raw=on $(ra_disk "$W/data-$name.tar" axfsdata)" ;;
 	esac
 	echo "# boot $name: $route, $append"

@@ -140,8 +140,9 @@ host_check "dual image: the segments add up to the image" \
 cp "$W/dual.store" "$W/dual.storerw"
 truncate -s $(( ($(stat -c %s "$W/dual.store") + 131071) / 131072 * 131072 )) "$W/dual.storerw"
 
-host_check "corrupted images (corrupt.py)" \
-	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt"
+host_check "corrupted images (corrupt.py), and a sparse 3 GiB one claiming 2 GiB of strings" \
+	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt" \
+	"$W/hugemeta.img"
 # Plus the fuzzers' regression inputs for images (reader, fsck, kernel).
 nfuzz=0
 for f in "$AXFS_TOP"/tests/fuzz/regress/reader/* "$AXFS_TOP"/tests/fuzz/regress/fsck/* \
@@ -199,7 +200,7 @@ boot1_loaders=
 if [ "${AXFS_KSMOKE:-0}" = 1 ] && [ "${AXFS_KHOSTILE:-0}" = 1 ]; then
 	echo "HOSTILE=1" >>"$stage/data/config"
 	boot1_opts="slub_debug=FZPU,kmalloc-*"
-	boot1_loaders=$KT_LOADERS
+	boot1_loaders="$KT_LOADERS $(drive "$W/hugemeta.img" hugemeta)"
 fi
 
 # ---- boot 1 -----------------------------------------------------------------
@@ -281,12 +282,12 @@ PROFDUAL_BB_NONXIP=$(nonxip_pages "$W/profdual.img")
 EOF
 KT_INITRD=$W/initrd2.cpio
 kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046,SC2086
 kt_boot "$W/boot2.log" 300 "axfsplan=boot2 slub_debug=FZPU,kmalloc-*" \
 	$(drive "$W/treeprof.img" prof) $(drive "$W/profdual.store" pstore) \
 	-device loader,file="$W/treeprof.img",addr=$PHYS_XIP,force-raw=on \
 	-device loader,file="$W/profdual.mmap",addr=$PHYS_DUAL,force-raw=on \
-	$KT_LOADERS
+	$(drive "$W/hugemeta.img" hugemeta) $KT_LOADERS
 echo "# boot 2 done after $(($(date +%s) - T0)) s"
 parse_guest "$W/boot2.log" boot2
 

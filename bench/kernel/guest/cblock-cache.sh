@@ -14,7 +14,9 @@ inflations() {
 	sed -n 's|.* on /mnt/b with fstype axfs.* cblock_inflations=\([0-9]*\).*|\1|p' /proc/self/mountstats
 }
 for n in $SIZES; do
-	echo "$n" >/sys/module/axfs/parameters/cblock_cache
+	# A read-only parameter: given when the module is loaded.
+	rmmod axfs 2>/dev/null
+	modprobe axfs cblock_cache="$n"
 	for how in pair two; do
 		mount -t axfs -o ro /dev/vda /mnt/b ||
 			{ echo "BENCH $n $how error mount"; continue; }

@@ -7,6 +7,7 @@
 . /tests/lib.sh
 
 LIST=/data/tree.list
+DEEP_FILE=deep/level1/level2/level3/level4/level5/level6/level7/level8/level9/level10/level11/level12/file
 mkdir -p /mnt/a /mnt/b /mnt/c
 dmesg_mark
 
@@ -17,13 +18,32 @@ sleep 1
 
 # ---- block device (virtio-blk), with the profiler first: volume0 -------
 TREE=$(disk tree)
-check "virtio-blk: mount $TREE" mount -t axfs "$TREE" /mnt/a
+check "virtio-blk: a mount without the option profile has no profile" \
+	sh -c "mount -t axfs '$TREE' /mnt/a && test -d /proc/axfs && test -z \"\$(ls /proc/axfs)\" && umount /mnt/a"
+check "virtio-blk: mount $TREE -o profile" mount -t axfs -o profile "$TREE" /mnt/a
 PROF=/proc/axfs/volume0
-check "profiling: $PROF exists for the first mount" test -f $PROF
+check "profiling: $PROF exists for the mount that asked, root's alone (-rw-------, root root)" \
+	sh -c "ls -ln $PROF | grep -q '^-rw------- *1 0 *0 '"
+check "profiling: \"profile\" alone starts in \"on\" (/proc/mounts: profile)" \
+	sh -c "grep -q '^$TREE /mnt/a axfs ro.*,profile' /proc/mounts && probe mmap /mnt/a/$DEEP_FILE >/dev/null 2>&1 && grep -q '^\./$DEEP_FILE,0,1\$' $PROF"
+# Another user: a user added to the guest's /etc/passwd (busybox su).
+grep -q '^axfsuser:' /etc/passwd 2>/dev/null ||
+	echo 'axfsuser:x:1000:1000:axfs test user:/tmp:/bin/sh' >>/etc/passwd
+check "profiling: the test user runs commands as uid 1000" \
+	sh -c '[ "$(su -s /bin/sh axfsuser -c "id -u")" = 1000 ]'
+check_fails "profiling: another user cannot read the profile" su -s /bin/sh axfsuser -c "cat $PROF"
+check_fails "profiling: another user cannot write a command" su -s /bin/sh axfsuser -c "echo off >$PROF"
+# A container's root: uid 0 mapped into a new user namespace has no
+# CAP_SYS_ADMIN where the file lives, so it cannot steer the profiler.
+# It is uid 0 to the file's mode (it can open and read it): the refusal
+# is the capability check of the write.
+check "profiling: root of a user namespace (uid 0 mapped) opens and reads it" \
+	unshare -r sh -c "cat $PROF >/dev/null"
+check_fails "profiling: root of a user namespace cannot write a command" unshare -r sh -c "echo off >$PROF"
 
 # Exact counts: a fresh mmap of a 17-page file faults each page once.
 F=sizes/text-65537
-DEEP=deep/level1/level2/level3/level4/level5/level6/level7/level8/level9/level10/level11/level12/file
+DEEP=$DEEP_FILE
 echo clear >$PROF && echo on >$PROF
 probe mmap "/mnt/a/$F" >/dev/null 2>&1
 probe mmap "/mnt/a/$DEEP" >/dev/null 2>&1
@@ -96,7 +116,8 @@ umount /mnt/a
 # costs seconds a call under TCG), so that case checks only that the
 # parameter and the counter work.
 revisit() {	# revisit ENTRIES: cblocks inflated by the reads above
-	echo "$1" >/sys/module/axfs/parameters/cblock_cache &&
+	# cblock_cache is read-only once loaded: reload with it.
+	rmmod axfs && modprobe axfs cblock_cache="$1" &&
 		mount -t axfs "$TREE" /mnt/a || return 1
 	for f in bin/busybox sizes/text-65537 bin/busybox; do
 		echo 1 >/proc/sys/vm/drop_caches
@@ -109,11 +130,13 @@ revisit() {	# revisit ENTRIES: cblocks inflated by the reads above
 RA=/sys/block/${TREE#/dev/}/queue/read_ahead_kb
 ra=$(cat "$RA")
 cc=$(cat /sys/module/axfs/parameters/cblock_cache)
+check_fails "cblock cache: the module parameter is read-only once loaded" \
+	sh -c "echo 8 >/sys/module/axfs/parameters/cblock_cache"
 echo 0 >"$RA"
 n1=$(revisit 1)
 n2=$(revisit 2)
 echo "$ra" >"$RA"
-echo "$cc" >/sys/module/axfs/parameters/cblock_cache
+rmmod axfs && modprobe axfs cblock_cache="$cc"
 check "cblock cache: cblock_cache=1 read at mount, inflations counted in /proc/self/mountstats (2 or 3: ${n1:-none})" \
 	sh -c "[ '$n1' = 2 ] || [ '$n1' = 3 ]"
 check "cblock cache: 2 entries, two readers in turn: each cblock inflated once (2: ${n2:-none})" \
@@ -161,6 +184,12 @@ umount /mnt/a 2>/dev/null
 # ---- physical address: XIP to user space --------------------------------
 check "physaddr=$PHYS_XIP: full comparison" mount_compare /mnt/b -o physaddr=$PHYS_XIP none
 check "physaddr: /proc/mounts shows physaddr=" grep -q "physaddr=$PHYS_XIP" /proc/mounts
+# The mount claims its memory (request_mem_region): /proc/iomem names it,
+# and a second mount of the same memory is refused.
+grep -B 1 -A 1 ': axfs$' /proc/iomem | detail
+check "physaddr: /proc/iomem shows the image's memory claimed by axfs" \
+	grep -q "^ *${PHYS_XIP#0x}-[0-9a-f]* : axfs\$" /proc/iomem
+refused "physaddr: a second mount of the same memory is refused" "is in use" -o physaddr=$PHYS_XIP none
 check "physaddr: run busybox from the XIP mount" sh -c '[ "$(/mnt/b/bin/busybox echo xip-exec-ok)" = xip-exec-ok ]'
 check "physaddr: the workload runs from the XIP mount" sh -c 'sh /tests/workload.sh /mnt/b/bin/busybox | grep -q "workload: done"'
 probe xip /mnt/b/bin/busybox >/tmp/xip.out 2>&1
@@ -245,6 +274,37 @@ if [ "${HOSTILE:-0}" = 1 ]; then
 	umount /mnt/a /mnt/b /mnt/c 2>/dev/null
 	. /tests/hostile.sh
 fi
+
+# ---- lockdown: physaddr= is refused where /dev/mem is ----------------------
+# Raised through securityfs to the level lockdown=integrity on the command
+# line sets (the same state: kernel_locked_down).  A boot with it on the
+# command line refuses the unsigned axfs.ko of these tests outright
+# (kernel/README.md, "Lockdown"); axfs.ko is loaded by then here, and
+# nothing is loaded after this point.
+umount /mnt/a /mnt/b /mnt/c 2>/dev/null
+LD=/sys/kernel/security/lockdown
+[ -e $LD ] || mount -t securityfs securityfs /sys/kernel/security
+check "lockdown: the lockdown LSM is active, level none ($(cat $LD 2>&1))" grep -q '\[none\]' $LD
+echo integrity >$LD 2>/dev/null
+check "lockdown: raised to integrity ($(cat $LD 2>&1))" grep -q '\[integrity\]' $LD
+check_fails "lockdown: /dev/mem cannot be opened" dd if=/dev/mem of=/dev/null bs=4096 count=1
+lockdown_eperm() {	# lockdown_eperm MOUNT-ARGS...: EPERM, and dmesg says why
+	dmesg_mark
+	if mount -t axfs "$@" /mnt/c 2>/tmp/lockdown.err; then
+		umount /mnt/c
+		echo "mounted"
+		return 1
+	fi
+	# busybox mount says this for EPERM and only for it.
+	grep -q "permission denied (are you root?)" /tmp/lockdown.err &&
+		dmesg_since | grep -q "physaddr= reads physical memory, which the kernel lockdown forbids" ||
+		{ cat /tmp/lockdown.err; dmesg_since; return 1; }
+}
+check "lockdown: physaddr=$PHYS_XIP is refused with EPERM" lockdown_eperm -o physaddr=$PHYS_XIP none
+check "lockdown: physaddr=$PHYS_DUAL with second_dev= is refused with EPERM" \
+	lockdown_eperm -o physaddr=$PHYS_DUAL,second_dev="$(disk store)" none
+check "lockdown: a block device still mounts, XIP pages through the page cache" \
+	sh -c "mount -t axfs '$TREE' /mnt/a && [ \"\$(/mnt/a/bin/busybox echo ld-ok)\" = ld-ok ] && umount /mnt/a"
 
 # ---- the end ---------------------------------------------------------------
 umount /mnt/a /mnt/b /mnt/c 2>/dev/null

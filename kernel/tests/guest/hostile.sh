@@ -32,4 +32,15 @@ probe hostile "mtd$(mtdnum "$HOSTILE_MTD")" /corrupt/manifest
 # Some from memory, loaded by qemu at the addresses in $PHYS_CORRUPT.
 # shellcheck disable=SC2086
 probe hostile phys /corrupt/manifest $PHYS_CORRUPT
+# A 3 GiB disk (sparse on the host) whose image claims 8 Mi inodes and a
+# 2 GiB strings region: every bound holds, so the mount allocates it and
+# must fail cleanly where the RAM is not there (no allocation warning,
+# no OOM kill) or read it in bounded pieces where it is.  run.sh and
+# cross.sh attach it (serial hugemeta).
+HUGE=$(disk hugemeta)
+refused "a 3 GiB device ($HUGE) claiming a 2 GiB metadata region: refused" \
+	"axfs (${HUGE#/dev/}): " "$HUGE"
+dmesg_since | grep 'axfs (' | detail
+check "a 3 GiB device claiming a 2 GiB metadata region: no OOM kill" \
+	sh -c '! dmesg | grep -q -i -E "out of memory|oom-kill|killed process"'
 dmesg -c >>/tmp/dmesg.hostile

@@ -23,7 +23,9 @@ first=1
 for item in $IMAGES; do
 	name=${item%%@*}
 	addr=${item#*@}
-	mount -t axfs -o physaddr=$addr none /mnt/m || { echo "AXFS-MEASURE-ERROR $name"; continue; }
+	popt=
+	[ "${PROFILE:-0}" = 1 ] && [ $first = 1 ] && popt=,profile=off
+	mount -t axfs -o physaddr=$addr$popt none /mnt/m || { echo "AXFS-MEASURE-ERROR $name"; continue; }
 	BB=/mnt/m/bin/busybox
 	if [ "${PROFILE:-0}" = 1 ] && [ $first = 1 ]; then
 		echo on >/proc/axfs/volume0 && echo clear >/proc/axfs/volume0

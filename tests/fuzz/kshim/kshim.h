@@ -95,6 +95,7 @@ typedef unsigned int fmode_t;
 #define EIO		5
 #define ENOMEM		12
 #define EFAULT		14
+#define EBUSY		16
 #define EINVAL		22
 #define ERANGE		34
 #define ENAMETOOLONG	36
@@ -186,6 +187,7 @@ int kshim_warn_on(int cond, const char *file, int line);
 #define GFP_NOFS	0x02u
 #define __GFP_NOWARN	0x10u
 #define __GFP_ZERO	0x20u
+#define __GFP_RETRY_MAYFAIL	0x40u
 
 void *kmalloc_array(size_t n, size_t size, gfp_t flags);
 void *kvmalloc_array(size_t n, size_t size, gfp_t flags);
@@ -732,6 +734,24 @@ static inline void *memremap(resource_size_t offset, size_t size,
 }
 
 static inline void memunmap(void *addr)
+{
+}
+
+/* The fuzzer's memory is its own: every claim succeeds. */
+static inline struct resource *request_mem_region(resource_size_t start,
+						  resource_size_t n,
+						  const char *name)
+{
+	static struct resource claimed;
+
+	(void)start;
+	(void)n;
+	(void)name;
+	return &claimed;
+}
+
+static inline void release_mem_region(resource_size_t start,
+				      resource_size_t n)
 {
 }
 

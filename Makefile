@@ -236,7 +236,8 @@ check-riscv64: $(AXFS) deps-tests-all
 
 # AXFS as the root filesystem (kernel/tests/rootfs.sh): the module route
 # on amd64, arm64, armhf and riscv64, the built-in route on arm64, the
-# profile loop.
+# profile loop; on armhf's four kernels the image in lowmem, highmem and
+# beyond RAM (--placements).
 # `make bench-rootfs` also writes the tables into bench/RESULTS.md.
 .PHONY: check-rootfs bench-rootfs
 check-rootfs: $(AXFS)

@@ -200,4 +200,20 @@ test_expect_success 'a profile line of 20000 bytes is an error naming its line' 
 	grep "long.csv:2: line longer than 16384 bytes" err
 '
 
+# Issue 38 §5: a binary output (an image, a tar) never goes to a terminal,
+# whose escape sequences the names and bytes would reach raw: one check in
+# cmd/outputs.c, before anything is read (as GNU tar refuses).  script(1)
+# gives the commands a terminal.
+test_expect_success 'extract --tar - and mkfs -o - on a terminal: refused, exit 16, nothing written' '
+	on_tty tar.tty "$AXFS" extract --tar - img.axfs "; echo rc=\$?" &&
+	grep "axfs extract:.* standard output is a terminal: not writing --tar there" tar.tty &&
+	grep "^rc=16" tar.tty &&
+	! grep -a "ustar" tar.tty &&
+	on_tty mkfs.tty "$AXFS" mkfs -q tree -o - "; echo rc=\$?" &&
+	grep "axfs mkfs:.* standard output is a terminal: not writing the image there" mkfs.tty &&
+	grep "^rc=16" mkfs.tty &&
+	"$AXFS" extract --tar - img.axfs | tar tf - >names &&
+	grep "^d/x\$" names
+'
+
 test_done

@@ -193,6 +193,9 @@ static struct cmd_step parse_options(struct mkfs_cli *c, int argc,
 		{ CMD_SIZE(0, "pad", "SIZE", &o->pad_size, "pad the file to "
 			   "SIZE (a partition's size); the\nimage itself "
 			   "keeps its own length"), .min = 1 },
+		{ CMD_SIZE(0, "max-holes", "SIZE", &o->max_holes, "most bytes "
+			   "of holes (sparse files) the image\nmay have "
+			   "(default 64GiB)"), .min = 1 },
 		{ CMD_CALLBACK(0, "pad-byte", "BYTE", &o->pad_byte,
 			       opt_pad_byte, "the padding byte: 0x00 (default) "
 			       "or 0xff for\nerased flash") },

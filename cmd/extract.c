@@ -335,8 +335,8 @@ int cmd_extract(int argc, char **argv)
 		return cmd_usage_error("-p and --max-size are for a target "
 				       "directory, not --tar");
 	if (tar) {
-		struct cmd_file in[] = { { image, "IMAGE" }, { store, "STORE" } };
-		struct cmd_file out = { tar, "--tar" };
+		struct cmd_file in[] = { { image, "IMAGE", 0 }, { store, "STORE", 0 } };
+		struct cmd_file out = { tar, "--tar", 1 };
 
 		if ((c = cmd_check_outputs(in, 2, &out, 1)) != 0)
 			return c;

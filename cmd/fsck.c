@@ -158,9 +158,9 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 	if (o->json) {
 		fputs(o->nfind ? ",\n    {" : "\n    {", stdout);
 		fputs("\"severity\": ", stdout);
-		json_text(stdout, axfs_fsck_severity_name(f->severity));
+		json_cstr(stdout, axfs_fsck_severity_name(f->severity));
 		fputs(", \"check\": ", stdout);
-		json_text(stdout, f->check);
+		json_cstr(stdout, f->check);
 		printf(", \"offset\": %llu, \"path\": ",
 		       (unsigned long long)f->offset);
 		json_cstr(stdout, f->path);
@@ -169,7 +169,7 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 		else
 			fputs(", \"inode\": null", stdout);
 		fputs(", \"message\": ", stdout);
-		json_text(stdout, f->message);
+		json_cstr(stdout, f->message);
 		putchar('}');
 	} else {
 		print_finding(stdout, o, f);
@@ -294,7 +294,7 @@ int cmd_fsck(int argc, char **argv)
 	if (rc < 0) {
 		if (json && !out.quiet)
 			fputs("\n  ],\n  \"operational_error\": ", stdout),
-			json_text(stdout, err.msg),
+			json_cstr(stdout, err.msg),
 			printf(",\n  \"exit_code\": %d\n}\n", EXIT_OPERATIONAL);
 		fflush(stdout);
 		cmd_error("%s", err.msg);

@@ -91,9 +91,13 @@ static int show_entry(struct ls *l, const char *name, const char *path,
 		return l->err.code;
 	cmd_mode_string(in->mode, ms);
 	if (l->json) {
+		/* The entry's own name (the last component of its path; "/"
+		 * for the root), never the path -R shows in text. */
+		const char *base = strrchr(path, '/');
+
 		printf("%s\n    {\"name\": ", l->first ? "" : ",");
 		l->first = 0;
-		json_cstr(stdout, name);
+		json_cstr(stdout, base && base[1] ? base + 1 : path);
 		printf(", \"path\": ");
 		json_cstr(stdout, path);
 		printf(", \"ino\": %" PRIu64 ", \"type\": \"%s\", \"mode\": %"

@@ -424,7 +424,7 @@ int cmd_merge_profile(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		nstdin += strcmp(argv[i], "-") == 0;
 	if (output && strcmp(output, "-") != 0) {
-		struct cmd_file out = { output, "-o" };
+		struct cmd_file out = { output, "-o", 0 };
 		struct cmd_file *in = calloc((size_t)(argc - optind),
 					     sizeof(*in));
 
@@ -433,7 +433,7 @@ int cmd_merge_profile(int argc, char **argv)
 			goto done;
 		}
 		for (int i = optind; i < argc; i++)
-			in[i - optind] = (struct cmd_file){ argv[i], "CSV" };
+			in[i - optind] = (struct cmd_file){ argv[i], "CSV", 0 };
 		rc = cmd_check_outputs(in, (size_t)(argc - optind), &out, 1);
 		free(in);
 		if (rc != 0)

@@ -193,6 +193,9 @@ static struct cmd_step parse_options(struct mkfs_cli *c, int argc,
 		{ CMD_SIZE(0, "pad", "SIZE", &o->pad_size, "pad the file to "
 			   "SIZE (a partition's size); the\nimage itself "
 			   "keeps its own length"), .min = 1 },
+		{ CMD_SIZE(0, "max-holes", "SIZE", &o->max_holes, "most bytes "
+			   "of holes (sparse files) the image\nmay have "
+			   "(default 64GiB)"), .min = 1 },
 		{ CMD_CALLBACK(0, "pad-byte", "BYTE", &o->pad_byte,
 			       opt_pad_byte, "the padding byte: 0x00 (default) "
 			       "or 0xff for\nerased flash") },
@@ -288,10 +291,10 @@ static struct cmd_step operands(struct mkfs_cli *c, int argc, char **argv)
 static struct cmd_step check_files(const struct mkfs_cli *c)
 {
 	struct cmd_file out[] = {
-		{ c->o.output, "the image" },
-		{ c->report_text, "--report" },
-		{ c->report_json, "--report-json" },
-		{ c->report_svg, "--report-svg" },
+		{ c->o.output, "the image", 1 },
+		{ c->report_text, "--report", 0 },
+		{ c->report_json, "--report-json", 0 },
+		{ c->report_svg, "--report-svg", 0 },
 	};
 	struct cmd_file *in = calloc(c->profiles.n + c->excl.nfiles + 3,
 				     sizeof(*in));
@@ -302,14 +305,14 @@ static struct cmd_step check_files(const struct mkfs_cli *c)
 		cmd_error("out of memory");
 		return cmd_stop(EXIT_OPERATIONAL);
 	}
-	in[nin++] = (struct cmd_file){ c->o.source, "SOURCE" };
-	in[nin++] = (struct cmd_file){ c->o.source_store, "the store segment" };
-	in[nin++] = (struct cmd_file){ c->policy_file, "--policy" };
+	in[nin++] = (struct cmd_file){ c->o.source, "SOURCE", 0 };
+	in[nin++] = (struct cmd_file){ c->o.source_store, "the store segment", 0 };
+	in[nin++] = (struct cmd_file){ c->policy_file, "--policy", 0 };
 	for (size_t i = 0; i < c->profiles.n; i++)
-		in[nin++] = (struct cmd_file){ c->profiles.v[i], "--profile" };
+		in[nin++] = (struct cmd_file){ c->profiles.v[i], "--profile", 0 };
 	for (size_t i = 0; i < c->excl.nfiles; i++)
 		in[nin++] = (struct cmd_file){ c->excl.files[i],
-					       "--exclude-from" };
+					       "--exclude-from", 0 };
 	rc = cmd_check_outputs(in, nin, out, sizeof(out) / sizeof(*out));
 	free(in);
 	return rc ? cmd_stop(rc) : CMD_GO_ON;

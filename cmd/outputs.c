@@ -162,6 +162,14 @@ int cmd_check_outputs(const struct cmd_file *in, size_t nin,
 				goto out;
 			}
 			on_stdout = &out[o];
+			/* The one check for every binary output: not on a
+			 * terminal (mkfs -o -, extract --tar -). */
+			if (out[o].binary && isatty(STDOUT_FILENO)) {
+				cmd_error("standard output is a terminal: not "
+					  "writing %s there (redirect it, or "
+					  "give a file)", out[o].role);
+				goto out;
+			}
 			continue;
 		}
 		if (ident_output(&out[o], &oid[o]) < 0) {

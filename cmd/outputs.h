@@ -14,13 +14,16 @@
 struct cmd_file {
 	const char *path;
 	const char *role;
+	int binary;	/* bytes not meant for a terminal: an image, a tar */
 };
 
 /*
  * Refuses, with a message naming both files, when an output is an input
  * or another output: the same device and inode when the file exists, the
  * same resolved path (the real directory plus the name) when it does not
- * exist yet.  Two outputs on standard output are refused too.  Refuses an
+ * exist yet.  Two outputs on standard output are refused too, and a
+ * binary output on standard output when that is a terminal (as GNU tar
+ * does: raw names and bytes would reach it).  Refuses an
  * output that cannot be written: a directory, not a regular file, or a
  * directory that does not exist or is not writable.  A directory input
  * is not compared (mkfs leaves its own output out of a tree it reads).

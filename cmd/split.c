@@ -293,8 +293,8 @@ int cmd_split(int argc, char **argv)
 			   "document (see axfs-split(1))") },
 		CMD_OPTS_END(CMD_HELP_QUIET, "say what is written"),
 	};
-	struct cmd_file in[2] = { { NULL, "MMAP" }, { NULL, "STORE" } };
-	struct cmd_file outs[2] = { { NULL, "-o" }, { NULL, NULL } };
+	struct cmd_file in[2] = { { NULL, "MMAP", 0 }, { NULL, "STORE", 0 } };
+	struct cmd_file outs[2] = { { NULL, "-o", 1 }, { NULL, NULL, 1 } };
 	struct cmd_step step = cmd_parse_options(argc, argv, options, &usage);
 
 	if (step.stop)
@@ -329,8 +329,8 @@ int cmd_split(int argc, char **argv)
 		return cmd_usage_error("both --mmap and --store are required");
 	in[0].path = argv[0];
 	in[1].path = NULL;
-	outs[0] = (struct cmd_file){ mmap_out, "--mmap" };
-	outs[1] = (struct cmd_file){ store_out, "--store" };
+	outs[0] = (struct cmd_file){ mmap_out, "--mmap", 1 };
+	outs[1] = (struct cmd_file){ store_out, "--store", 1 };
 	if ((c = cmd_check_outputs(in, 1, outs, 2)) != 0)
 		return c;
 	return do_split(argv[0], mmap_out, store_out);

@@ -50,3 +50,35 @@ uint64_t budget_region_max(enum axfs_region r, uint64_t files,
 			     AXFS_TABLE_DEPTH_MAX);
 	}
 }
+
+int budget_region_loaded(enum axfs_region r, uint64_t compressed_size)
+{
+	return r == AXFS_R_STRINGS || AXFS_REGION_IS_TABLE(r) ||
+	       compressed_size > 0;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t budget_open_need(const uint64_t size[AXFS_REGION_COUNT],
+			  const uint64_t compressed_size[AXFS_REGION_COUNT],
+			  uint64_t nodes)
+{
+	uint64_t held = 0, peak = 0;
+
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		uint64_t top;
+
+		if (!size[r] || !budget_region_loaded((enum axfs_region)r,
+						      compressed_size[r]))
+			continue;
+		top = add_sat(add_sat(held, size[r]), compressed_size[r]);
+		if (top > peak)
+			peak = top;
+		held = add_sat(held, size[r]);
+	}
+	held = add_sat(held, nodes > UINT64_MAX / 2 ? UINT64_MAX : 2 * nodes);
+	return held > peak ? held : peak;
+}

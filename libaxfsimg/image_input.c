@@ -53,14 +53,89 @@ int64_t image_input_read_upto(int fd, uint8_t *p, uint64_t want)
 	return (int64_t)have;
 }
 
-/* image_input_load_stream(), after `plen` bytes of `prefix` were read. */
+/* Reads until *have reaches `upto` (or the input ends), growing *p. */
+static int fill(int fd, const char *name, uint8_t **p, uint64_t *cap,
+		uint64_t *have, uint64_t upto, struct axfs_error *err)
+{
+	while (*have < upto && *have == *cap) {
+		uint64_t nc = *cap < (1u << 20) ? (1u << 20) : *cap * 2;
+		uint8_t *np;
+		int64_t n;
+
+		if (nc > upto)
+			nc = upto;
+		if (nc > SIZE_MAX)
+			return axfs_error_set(err, AXFS_ERR_LIMIT, "'%s': too "
+					      "large for this machine", name);
+		np = realloc(*p, (size_t)nc);
+		if (!np)
+			return axfs_error_sys(err, ENOMEM, "'%s': %" PRIu64
+					      " bytes", name, nc);
+		*p = np;
+		*cap = nc;
+		n = image_input_read_upto(fd, *p + *have, nc - *have);
+		if (n < 0)
+			return axfs_error_sys(err, (int)-n, "cannot read '%s'",
+					      name);
+		*have += (uint64_t)n;
+	}
+	return 0;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* The end of the last region descriptor the superblock names. */
+static uint64_t descriptors_end(const uint8_t *sb)
+{
+	uint64_t end = AXFS_SUPER_SIZE_EXT;
+
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		uint64_t e = add_sat(axfs_get_be64(sb + AXFS_SB_REGION(r)),
+				     AXFS_REGION_DESC_SIZE);
+
+		if (e > end)
+			end = e;
+	}
+	return end;
+}
+
+/* The end of the last region the descriptors in p[0, have) name (a
+ * descriptor past `have` is the reader's error, not counted here). */
+static uint64_t regions_end(const uint8_t *p, uint64_t have, uint64_t end)
+{
+	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
+		uint64_t d = axfs_get_be64(p + AXFS_SB_REGION(r));
+		struct { uint64_t fsoffset, size, compressed_size, max_index;
+			 uint8_t depth, incore; } ri;
+
+		if (d > have || have - d < AXFS_REGION_DESC_SIZE)
+			continue;
+		AXFS_REGION_DESC_DECODE(&ri, p + d);
+		if (ri.size && add_sat(ri.fsoffset, AXFS_REGION_STORED(&ri)) > end)
+			end = add_sat(ri.fsoffset, AXFS_REGION_STORED(&ri));
+	}
+	return end;
+}
+
+/*
+ * image_input_load_stream(), after `plen` bytes of `prefix` were read.
+ * What is read: the superblock, then its descriptors, then the regions
+ * they name with the end magic in whole pages (what a writer following
+ * format rule 3 writes; ours, writer.c) -- never a claimed size beyond
+ * that: a superblock claiming 900 MiB for regions that end at 4 KiB is
+ * refused after 4 KiB, not after reading 900 MiB of stream.
+ */
 static int load(int fd, const char *name, uint64_t max, int keep_bad,
 		const uint8_t *prefix, size_t plen, uint8_t **buf,
 		uint64_t *len, struct axfs_error *err)
 {
-	uint64_t claimed, want, cap, have;
-	uint8_t *p, *np;
+	uint64_t claimed, cap, have, upto, named, need;
+	uint8_t *p;
 	int64_t n;
+	int rc;
 
 	*buf = NULL;
 	*len = 0;
@@ -114,30 +189,35 @@ static int load(int fd, const char *name, uint64_t max, int keep_bad,
 				      "it to a file, or raise --max-memory)",
 				      name, AXFS_SB_SIZE, claimed, max);
 	}
-	want = claimed > have ? claimed : have;
-	while (have < want && have == cap) {
-		cap = cap < (1u << 20) ? (1u << 20) : cap * 2;
-		if (cap > want)
-			cap = want;
-		if (cap > SIZE_MAX) {
+	/* The descriptors (a short superblock read: only those in it). */
+	if (have >= AXFS_SUPER_SIZE_EXT) {
+		upto = descriptors_end(p);
+		if ((rc = fill(fd, name, &p, &cap, &have,
+			       upto < claimed ? upto : claimed, err)) < 0) {
 			free(p);
-			return axfs_error_set(err, AXFS_ERR_LIMIT, "'%s': too "
-					      "large for this machine", name);
+			return rc;
 		}
-		np = realloc(p, (size_t)cap);
-		if (!np) {
+		named = regions_end(p, have, upto);
+		need = add_sat(named, 4 + AXFS_PAGE_SIZE - 1) /
+		       AXFS_PAGE_SIZE * AXFS_PAGE_SIZE;
+		if (claimed > need && have >= upto) {
 			free(p);
-			return axfs_error_sys(err, ENOMEM, "'%s': %" PRIu64
-					      " bytes", name, cap);
+			return axfs_error_set(err, AXFS_ERR_FORMAT, "'%s': byte "
+					      "%d: the superblock claims %"
+					      PRIu64 " bytes, but its regions "
+					      "end at byte %" PRIu64 " (%" PRIu64
+					      " with the end magic, in whole "
+					      "pages): the rest of a stream is "
+					      "not read (save it to a file to "
+					      "read it)", name, AXFS_SB_SIZE,
+					      claimed, named, need);
 		}
-		p = np;
-		n = image_input_read_upto(fd, p + have, cap - have);
-		if (n < 0) {
-			free(p);
-			return axfs_error_sys(err, (int)-n, "cannot read '%s'",
-					      name);
-		}
-		have += (uint64_t)n;
+	}
+	rc = fill(fd, name, &p, &cap, &have, claimed > have ? claimed : have,
+		  err);
+	if (rc < 0) {
+		free(p);
+		return rc;
 	}
 	*buf = p;
 	*len = have;

@@ -34,19 +34,21 @@ size_t json_utf8_seq(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* The JSON string of n bytes at s; each byte that is not part of valid
- * UTF-8 becomes U+FFFD when `lossy`, else \udcXX (surrogateescape). */
-static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
+/*
+ * The JSON string of n bytes at s (json.h): valid UTF-8 as is, control
+ * characters as JSON escapes, and each byte that is not part of valid
+ * UTF-8, and the backslash, as a backslash and three octal digits (the
+ * rule of text.c, so a name reads the same in text and in JSON, and the
+ * string stays valid Unicode for strict parsers).
+ */
+static void put_json(FILE *f, const unsigned char *s, size_t n)
 {
 	fputc('"', f);
 	for (size_t i = 0; i < n;) {
 		size_t k = json_utf8_seq(s + i, n - i);
 
 		if (k == 0) {
-			if (lossy)
-				fputs("\\ufffd", f);
-			else
-				fprintf(f, "\\udc%02x", s[i]);
+			fprintf(f, "\\\\%03o", s[i]);
 			i++;
 		} else if (k > 1) {
 			fwrite(s + i, 1, k, f);
@@ -54,8 +56,10 @@ static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
 		} else {
 			unsigned char c = s[i++];
 
-			if (c == '"' || c == '\\')
-				fprintf(f, "\\%c", c);
+			if (c == '\\')
+				fputs("\\\\134", f);
+			else if (c == '"')
+				fputs("\\\"", f);
 			else if (c == '\n')
 				fputs("\\n", f);
 			else if (c == '\t')
@@ -71,7 +75,7 @@ static void put_json(FILE *f, const unsigned char *s, size_t n, int lossy)
 
 void json_str(FILE *f, const char *str, size_t n)
 {
-	put_json(f, (const unsigned char *)str, n, 0);
+	put_json(f, (const unsigned char *)str, n);
 }
 
 void json_cstr(FILE *f, const char *s)
@@ -82,10 +86,3 @@ void json_cstr(FILE *f, const char *s)
 		fputs("null", f);
 }
 
-void json_text(FILE *f, const char *s)
-{
-	if (s)
-		put_json(f, (const unsigned char *)s, strlen(s), 1);
-	else
-		fputs("null", f);
-}

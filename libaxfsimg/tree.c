@@ -348,6 +348,7 @@ static int fill_entry(struct tree *t, struct node *n,
 		x->rdev_major = master->e.rdev_major;
 		x->rdev_minor = master->e.rdev_minor;
 		x->data.size = master->e.data.size;
+		x->data.data_bytes = master->e.data.data_bytes;
 		x->link_master = &master->e;
 		master->has_links = 1;
 		/* The source passed ownership of a host path we do not need. */

@@ -76,7 +76,20 @@ struct axfs_build_opts {
 					 * entry naming no page of the tree
 					 * is an error (one that matches
 					 * nothing always is) */
+	/* The most bytes of holes (sparse files' apparent size that no
+	 * input byte holds) a build may have, counted per file before
+	 * anything is allocated for them; the file that goes over is
+	 * named.  0: AXFS_DEFAULT_MAX_HOLES. */
+	uint64_t max_holes;
 };
+
+/*
+ * 64 GiB of holes: 16 Mi nodes (the format has a node a 4 KiB page, a
+ * hole's too), whose node tables (1 to 4 bytes a node) every reader holds
+ * in memory within the 64 MiB its budget gives any image, whatever its
+ * size: a hole costs the image nothing that would raise that budget.
+ */
+#define AXFS_DEFAULT_MAX_HOLES	(64ull << 30)
 
 /* What a build made: the library's, read-only; later releases may add
  * fields at the end. */

@@ -43,4 +43,20 @@ void budget_give(struct budget *b, uint64_t bytes);
 uint64_t budget_region_max(enum axfs_region r, uint64_t files,
 			  uint64_t blocks);
 
+/* Whether the reader loads region r into memory when it opens an image:
+ * strings and the byte tables always, a data region stored compressed. */
+int budget_region_loaded(enum axfs_region r, uint64_t compressed_size);
+
+/*
+ * The most an image with these regions takes from a budget when it is
+ * opened and checked: the reader's loads in region order (each region,
+ * plus its zlib stream while it inflates: reader.c, load_region()), and
+ * the 2 bytes a node fsck adds for what each node must hold (its largest
+ * array a node).  mkfs refuses to write an image for which this is over
+ * budget_default() of its size: every reader of ours would refuse it.
+ */
+uint64_t budget_open_need(const uint64_t size[AXFS_REGION_COUNT],
+			  const uint64_t compressed_size[AXFS_REGION_COUNT],
+			  uint64_t nodes);
+
 #endif

@@ -28,8 +28,10 @@ int image_input_open(const char *path, const char **name,
 /*
  * Reads an image from a descriptor that cannot be read in place: the
  * superblock first (an input that ends before it, or whose magic is
- * wrong, stops there with the byte offset), then at most the size the
- * superblock claims (less when the input ends first), and never more
+ * wrong, stops there with the byte offset), then its descriptors, then
+ * at most the size the superblock claims (less when the input ends
+ * first; a claim past the end of the regions the descriptors name, with
+ * the end magic, in whole pages, is refused unread), and never more
  * than `max` bytes (0: BUDGET_STREAM_MAX_DEFAULT).  The buffer grows with
  * what is really read, never with what is claimed.  *buf (malloc) and
  * *len on success.  With `keep_bad` (the checker, which reports what is

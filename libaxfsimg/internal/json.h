@@ -17,15 +17,16 @@ size_t json_utf8_seq(const unsigned char *s, size_t n);
 
 /*
  * The n bytes at str as a JSON string.  Names are bytes: valid UTF-8 is
- * written as is, and each byte that is not part of valid UTF-8 becomes
- * \udcXX, as Python's "surrogateescape" does, so os.fsencode() of the
- * string gives the bytes back.
+ * written as is (control characters as JSON escapes), and each byte that
+ * is not part of valid UTF-8, and the backslash itself, becomes a
+ * backslash and three octal digits (\377, \134), the rule text.c applies
+ * to text for people.  So the string is valid Unicode (no lone
+ * surrogates, which strict parsers refuse), and the bytes come back by
+ * encoding it as UTF-8 and replacing each \ooo by its byte.  Every JSON
+ * of the project writes strings this way, names and messages alike.
  */
 void json_str(FILE *f, const char *str, size_t n);
 /* The same for a C string; NULL is written as null. */
 void json_cstr(FILE *f, const char *s);
-/* A C string of text for people (fsck's messages and paths): a byte that
- * is not part of valid UTF-8 becomes U+FFFD; NULL is written as null. */
-void json_text(FILE *f, const char *s);
 
 #endif

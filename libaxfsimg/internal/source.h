@@ -23,6 +23,11 @@ struct source_data_ref {
 	char *host_path;	/* directory source: file to open (owned) */
 	uint64_t spool_offset;	/* archive source: offset in its spool */
 	uint64_t size;		/* number of bytes */
+	/* Bytes the input holds for it: size less its holes, as far as the
+	 * source knows them before reading (an archive member's sparse map,
+	 * a host file's SEEK_DATA extents); size when it knows none.  What
+	 * mkfs bounds the holes of a build by (axfs_build_opts.max_holes). */
+	uint64_t data_bytes;
 };
 
 /* Things AXFS v1 cannot store; mkfs warns once and lists them with -v. */

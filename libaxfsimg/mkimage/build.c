@@ -330,6 +330,8 @@ static int build_run(const struct axfs_build_opts *o,
 	rc = tree_finalize(&res->tree, err);
 	if (rc == 0)
 		rc = check_depth(&res->tree, err);
+	if (rc == 0 && (rc = build_check_holes(o, &res->tree, err)) < 0)
+		goto fail;
 	if (rc < 0) {
 		/* What the tree refuses comes from the source: name it. */
 		if (err) {
@@ -376,6 +378,8 @@ static int build_run(const struct axfs_build_opts *o,
 
 	rc = build_pack_and_write(o, &plo, mmap_limit, src, &of, res, &packed,
 				  err);
+	if (rc == 0)
+		rc = build_check_readers(o, res, err);
 	if (rc < 0)
 		goto fail;
 	/* The 2008 driver looks for the trailing magic at (u32)(size - 4). */

@@ -9,7 +9,10 @@
  *   build_exclude.c the entries --exclude and the policy's exclude leave
  *                   out;
  *   build_fit.c     pack and write, packing again with fewer XIP pages
- *                   while the memory-mapped part is over the mmap limit.
+ *                   while the memory-mapped part is over the mmap limit;
+ *   build_sparse.c  what sparse files may claim: the holes before
+ *                   packing, the readers' memory before the output is
+ *                   committed.
  */
 #ifndef LIBAXFSIMG_MKIMAGE_INTERNAL_H
 #define LIBAXFSIMG_MKIMAGE_INTERNAL_H
@@ -57,6 +60,15 @@ int build_exclude_test(struct build_exclude *x, const char *path,
 void build_exclude_report(const struct build_exclude *x,
 			  const struct axfs_logger *log);
 void build_exclude_free(struct build_exclude *x);
+
+/* build_sparse.c: the holes of the tree within o->max_holes (before
+ * packing), and the laid-out image within what our readers take by
+ * default (before committing it); errors naming the file. */
+int build_check_holes(const struct axfs_build_opts *o, const struct tree *t,
+		      struct axfs_error *err);
+int build_check_readers(const struct axfs_build_opts *o,
+			const struct axfs_build_result *res,
+			struct axfs_error *err);
 
 /* build_fit.c: packs res->tree and writes it to `of`; *packed says
  * whether res->packed holds data to free. */

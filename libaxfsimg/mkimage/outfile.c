@@ -92,10 +92,6 @@ static int outfile_open_stdout(struct outfile *of,
 	char *tmpl;
 	int fd;
 
-	if (isatty(STDOUT_FILENO))
-		return axfs_error_set(err, AXFS_ERR_INVALID, "standard output "
-				      "is a terminal: not writing an image "
-				      "there (redirect it, or give a file)");
 	if (!dir || !*dir)
 		dir = "/tmp";
 	of->final_path = strdup("-");

@@ -484,9 +484,7 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
  * in memory; the rest is read on demand. */
 static int region_is_loaded(const struct axfs_image *img, enum axfs_region r)
 {
-	if (r == AXFS_R_STRINGS || AXFS_REGION_IS_TABLE(r))
-		return 1;
-	return img->reg[r].compressed_size > 0;
+	return budget_region_loaded(r, img->reg[r].compressed_size);
 }
 
 static int load_region(struct axfs_image *img, enum axfs_region r,

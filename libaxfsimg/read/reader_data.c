@@ -13,8 +13,10 @@
  *                 are copied from cnode_offset;
  * and zero-fills the rest of the page.  Where the driver would read
  * outside its buffers or serve stale memory (axfs(5) rules 15-20) we
- * fail with the byte offset instead; where it returns well-defined zeros
- * (a byte-aligned node cut short by the region end) we return the same.
+ * fail with the byte offset instead.  A byte-aligned page whose bytes run
+ * past the end of its region, which the driver fills with zeros, fails
+ * too, as fsck reports it (banode.range): a reader that served the zeros
+ * would extract or cat a file fsck calls damaged, and exit 0.
  * Unlike the driver we also zero the bytes past the end of the file.
  *
  * Node types other than 0, 1, 2 are read as XIP, as readpage does, in
@@ -262,9 +264,20 @@ int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
 			return rc;
 		n = want;
 	} else if (loc.type == AXFS_NODE_BYTE_ALIGNED) {
-		n = (size_t)loc.stored_len;
-		if (n > loc.data_len)
-			n = (size_t)loc.data_len;
+		/* fsck's banode.range: the page's bytes must lie in the
+		 * region (the driver would serve zeros past its end). */
+		if (loc.stored_len < loc.data_len)
+			return reader_entry_err(img, err, AXFS_R_BANODE_OFFSET,
+						loc.node_index, "inode %" PRIu64
+						" page %" PRIu64 ": its %" PRIu64
+						" bytes at offset %" PRIu64
+						" do not fit in the byte_aligned "
+						"region (%" PRIu64 " bytes)", ino,
+						page, loc.data_len,
+						loc.image_offset - img->reg[
+						AXFS_R_BYTE_ALIGNED].fsoffset,
+						img->reg[AXFS_R_BYTE_ALIGNED].size);
+		n = (size_t)loc.data_len;
 		rc = reader_region_read(img, AXFS_R_BYTE_ALIGNED,
 					loc.image_offset -
 					img->reg[AXFS_R_BYTE_ALIGNED].fsoffset,

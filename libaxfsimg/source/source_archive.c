@@ -60,6 +60,7 @@ struct rec {
 	uint32_t rdev_major, rdev_minor;
 	int64_t mtime;
 	uint64_t off, size;		/* data in the spool */
+	uint64_t data;			/* of size, bytes the archive holds */
 	unsigned int lossy;
 };
 
@@ -462,9 +463,10 @@ static int add_extent(struct arc_source *s, uint64_t start, size_t n,
  */
 static int spool_entry_data(struct arc_source *s, struct archive_entry *e,
 			    const char *name, int hardlink, uint64_t *off,
-			    uint64_t *size, struct axfs_error *err)
+			    uint64_t *size, uint64_t *data,
+			    struct axfs_error *err)
 {
-	uint64_t base = s->spool.end, len = 0;
+	uint64_t base = s->spool.end, len = 0, held = 0;
 	int64_t declared = archive_entry_size_is_set(e) ?
 		archive_entry_size(e) : 0;
 
@@ -506,6 +508,7 @@ static int spool_entry_data(struct arc_source *s, struct archive_entry *e,
 			if (rc < 0)
 				return rc;
 			len = (uint64_t)at + n;
+			held += n;
 		}
 	}
 	if (declared > 0 && (uint64_t)declared > len) {
@@ -520,6 +523,7 @@ static int spool_entry_data(struct arc_source *s, struct archive_entry *e,
 	}
 	*off = base;
 	*size = len;
+	*data = held < len ? held : len;
 	s->spool.end = base + len;
 	return 0;
 }
@@ -687,14 +691,16 @@ static int read_one(struct arc_source *s, struct axfs_error *err)
 		 * group's data, as extracting it would. */
 		if (s->recs[r->master].type == AXFS_FT_REG &&
 		    archive_entry_size(e) > 0) {
-			uint64_t off, size;
+			uint64_t off, size, data;
 
-			rc = spool_entry_data(s, e, name, 1, &off, &size, err);
+			rc = spool_entry_data(s, e, name, 1, &off, &size, &data,
+					      err);
 			if (rc < 0)
 				goto fail;
 			if (size) {
 				s->recs[r->master].off = off;
 				s->recs[r->master].size = size;
+				s->recs[r->master].data = data;
 			}
 		}
 		goto done;
@@ -751,7 +757,7 @@ static int read_one(struct arc_source *s, struct axfs_error *err)
 	}
 	case AXFS_FT_REG:
 		rc = spool_entry_data(s, e, name, 0, &r->off, &r->size,
-				      err);
+				      &r->data, err);
 		if (rc < 0)
 			goto fail;
 		break;
@@ -841,6 +847,7 @@ static int arc_next(struct source *src, struct source_entry *ent,
 	if (m->type == AXFS_FT_REG) {
 		ent->data.spool_offset = m->off;
 		ent->data.size = m->size;
+		ent->data.data_bytes = m->data;
 	}
 	return 1;
 }

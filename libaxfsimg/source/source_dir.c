@@ -396,6 +396,42 @@ static int fill_from_stat(struct dir_source *s, struct source_entry *ent,
 	return 0;
 }
 
+/*
+ * The bytes of a host file that hold data: its size when its blocks
+ * cover it (the usual case: no file is opened for it), else the sum of
+ * its SEEK_DATA extents.  What mkfs bounds the holes of a build by
+ * (max_holes), before anything is allocated for them.  A file that cannot
+ * be opened or mapped counts as all data: the packer reads it, and says
+ * why it cannot.
+ */
+static uint64_t host_data_bytes(const char *at, const struct stat *st)
+{
+	uint64_t size = (uint64_t)st->st_size, data = 0, pos = 0;
+	int fd;
+
+	if ((uint64_t)st->st_blocks >= size / 512)
+		return size;
+	fd = open(at, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return size;
+	while (pos < size) {
+		off_t d = lseek(fd, (off_t)pos, SEEK_DATA), e;
+
+		if (d < 0 && errno == ENXIO)
+			break;
+		if (d < 0 || (e = lseek(fd, d, SEEK_HOLE)) < d) {
+			data = size;
+			break;
+		}
+		if ((uint64_t)e > size)
+			e = (off_t)size;
+		data += (uint64_t)(e - d);
+		pos = (uint64_t)e;
+	}
+	close(fd);
+	return data < size ? data : size;
+}
+
 static int dir_next(struct source *src, struct source_entry *ent,
 		    struct axfs_error *err)
 {
@@ -436,6 +472,7 @@ static int dir_next(struct source *src, struct source_entry *ent,
 		struct reach r;
 		struct stat st;
 		int rc, access_errno = 0;
+		uint64_t data_bytes = 0;
 
 		if (f->i == f->n) {
 			pop_dir(s);
@@ -498,6 +535,8 @@ static int dir_next(struct source *src, struct source_entry *ent,
 		if (ent->type == AXFS_FT_REG &&
 		    faccessat(AT_FDCWD, at, R_OK, AT_EACCESS) < 0)
 			access_errno = errno;
+		if (ent->type == AXFS_FT_REG)
+			data_bytes = host_data_bytes(at, &st);
 		reach_done(&r);
 		if (st.st_nlink > 1) {
 			const char *first;
@@ -530,6 +569,7 @@ static int dir_next(struct source *src, struct source_entry *ent,
 			}
 			ent->data.host_path = host;	/* to the consumer */
 			ent->data.size = (uint64_t)st.st_size;
+			ent->data.data_bytes = data_bytes;
 			return 1;
 		}
 		free(host);

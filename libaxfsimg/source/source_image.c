@@ -189,6 +189,7 @@ static int img_next(struct source *src, struct source_entry *ent,
 	if (ent->type == AXFS_FT_REG) {
 		ent->data.spool_offset = r->ino;
 		ent->data.size = r->size;
+		ent->data.data_bytes = r->size;	/* holes unknown */
 	}
 	return 1;
 }

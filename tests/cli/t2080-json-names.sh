@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every JSON the commands print writes a name the same way (one writer,
-# libaxfsimg/json.c): valid UTF-8 as is, any other byte as \udcXX, so that
-# os.fsencode() of the decoded string gives the name's bytes back.
+# libaxfsimg/json.c): valid UTF-8 as is, any other byte and the backslash
+# as \ooo (tests/tools/jsonname.py gives the name's bytes back), and the
+# JSON is valid for a strict parser (no lone surrogates).
 . "$(dirname "$0")/lib.sh"
 
 # Python: every string of JSON file $1 whose bytes are named in $2.. must
@@ -10,8 +11,12 @@
 json_has_names() {
 	python3 - "$@" <<'PY'
 import ast, json, os, sys
+sys.path.insert(0, os.environ["AXFS_TOP"] + "/tests/tools")
+import jsonname
 raw = open(sys.argv[1], "rb").read()
 assert b"\\u00c3" not in raw, "UTF-8 bytes escaped as code points"
+assert b"\\udc" not in raw.lower(), "a lone surrogate"
+raw.decode("utf-8", "strict")
 def strings(v):
     if isinstance(v, str):
         yield v
@@ -22,7 +27,7 @@ def strings(v):
     elif isinstance(v, list):
         for x in v:
             yield from strings(x)
-got = {os.fsencode(s) for s in strings(json.loads(raw.decode("utf-8")))}
+got = {jsonname.to_bytes(s) for s in strings(json.loads(raw.decode("utf-8")))}
 for want in sys.argv[2:]:
     want = ast.literal_eval(want)
     assert want in got, (want, sorted(got))

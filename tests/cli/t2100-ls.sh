@@ -121,7 +121,9 @@ test_expect_success 'a missing PATH, a loop, a dangling link: named, exit 1, the
 test_expect_success '--json: the entries with their names as bytes' '
 	"$AXFS" ls --json img.axfs /usr/share/doc/base /etc/os-release /bin/ >j.json &&
 	python3 - <<-\EOF
-	import json, os, stat
+	import json, os, stat, sys
+	sys.path.insert(0, os.environ["AXFS_TOP"] + "/tests/tools")
+	from jsonname import to_bytes
 	j = json.load(open("j.json"))
 	assert j["image"] == "img.axfs", j["image"]
 	ls = {x["path"]: x for x in j["listings"]}
@@ -130,10 +132,10 @@ test_expect_success '--json: the entries with their names as bytes' '
 	assert len(e) == 1 and e[0]["type"] == "lnk" and e[0]["target"] == "../usr/lib/os-release", e
 	assert ls["/bin/"]["resolved"] == "/usr/bin", ls["/bin/"]
 	for path, d in (("/usr/share/doc/base", "tree/usr/share/doc/base"), ("/bin/", "tree/usr/bin")):
-	    got = [os.fsencode(x["name"]) for x in ls[path]["entries"]]
+	    got = [to_bytes(x["name"]) for x in ls[path]["entries"]]
 	    assert got == sorted(os.listdir(os.fsencode(d))), (got, path)
 	    for x in ls[path]["entries"]:
-	        st = os.lstat(os.path.join(os.fsencode(d), os.fsencode(x["name"])))
+	        st = os.lstat(os.path.join(os.fsencode(d), to_bytes(x["name"])))
 	        assert x["mode"] == st.st_mode and x["uid"] == st.st_uid, x
 	        assert x["mtime"] == 1700000000, x
 	        if not stat.S_ISDIR(st.st_mode):
@@ -196,6 +198,38 @@ test_expect_success BASE_FILES 'base-files: ls PATH lists exactly what ls -A lis
 	"$AXFS" ls -l deb.axfs /etc/os-release | cut_long >got &&
 	echo "lrwxrwxrwx 0/0 21 /etc/os-release -> $(readlink deb/etc/os-release)" >want &&
 	test_cmp want got
+'
+
+# Issue 38 §5: ls --json -R wrote the path (as -R shows it in text) as
+# "name", and a byte outside UTF-8 as a lone surrogate (\udcff), which a
+# strict parser refuses.  "name" is the last component now, and such a
+# byte, like the backslash, is \ooo inside a valid string (json.c, the one
+# writer of every JSON).
+test_expect_success '--json -R: name is the last component, bytes outside UTF-8 as \ooo, valid for a strict parser' '
+	mkdir -p jt/sub &&
+	printf 1 >"$(printf "jt/sub/bad\377n")" &&
+	printf 2 >"jt/sub/b\\sl" &&
+	printf 3 >"jt/sub/café" &&
+	"$AXFS" mkfs -q jt -o jt.axfs &&
+	"$AXFS" ls --json -R jt.axfs / >jr.json &&
+	! grep -i "udc" jr.json &&
+	grep "\"name\": \"bad\\\\\\\\377n\", \"path\": \"/sub/bad\\\\\\\\377n\"" jr.json &&
+	python3 - <<-\EOF
+	import json, os, sys
+	sys.path.insert(0, os.environ["AXFS_TOP"] + "/tests/tools")
+	from jsonname import to_bytes
+	raw = open("jr.json", "rb").read()
+	j = json.loads(raw.decode("utf-8", "strict"))
+	e = j["listings"][0]["entries"]
+	for x in e:
+	    x["name"].encode("utf-8", "strict")   # no lone surrogate
+	    x["path"].encode("utf-8", "strict")
+	    assert "/" not in x["name"], x
+	    assert to_bytes(x["path"]).endswith(b"/" + to_bytes(x["name"])), x
+	got = sorted(to_bytes(x["path"]) for x in e)
+	want = [b"/sub", b"/sub/b\\sl", b"/sub/bad\xffn", "/sub/café".encode()]
+	assert got == want, got
+	EOF
 '
 
 test_done

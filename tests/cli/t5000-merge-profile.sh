@@ -143,7 +143,9 @@ test_expect_success '--stats --json: the statistics as JSON on stdout, as the me
 	"$AXFS" merge-profile --stats -o merged2.csv run1.csv run2.csv big.csv 2>stats.txt &&
 	cmp merged.csv merged2.csv &&
 	python3 -c "
-import json, os
+import json, os, sys
+sys.path.insert(0, os.environ[\"AXFS_TOP\"] + \"/tests/tools\")
+from jsonname import to_bytes
 d = json.load(open(\"stats.json\"))
 pages = {}
 for line in open(\"merged.csv\", \"rb\"):
@@ -157,7 +159,7 @@ assert d[\"bytes\"] == 4096 * d[\"pages\"], d
 assert d[\"files\"] == len(pages) == 5, d
 assert d[\"faults\"] == sum(f for n, f in pages.values()) == 35 + 2 * (2**64 - 1) + 3, d
 want = sorted(pages.items(), key=lambda kv: (-kv[1][1], kv[0]))
-got = [(os.fsencode(h[\"path\"]), (h[\"pages\"], h[\"faults\"])) for h in d[\"hottest_files\"]]
+got = [(to_bytes(h[\"path\"]), (h[\"pages\"], h[\"faults\"])) for h in d[\"hottest_files\"]]
 assert got == want, (got, want)
 assert got[0][0] == b\"/big\" and b\"/lat\\xe9n\" in dict(got)
 text = dict(l.split(\": \", 1) for l in open(\"stats.txt\", errors=\"replace\") if \": \" in l)

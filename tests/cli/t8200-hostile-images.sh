@@ -231,4 +231,25 @@ test_expect_success 'an absolute symlink target is stored as it is, not followed
 	test "$(readlink work/out/root)" = / && test -f work/out/d/f
 '
 
+# Issue 38 §5: a byte-aligned page whose bytes run past the end of its
+# region: the driver serves zeros there, fsck reports banode.range, and
+# the reader now refuses it as fsck does (cat and extract filled the page
+# with zeros and exited 0): cat fails that PATH (exit 1, its position),
+# extract exit 8, mount EIO, each naming the banode entry.
+test_expect_success 'a byte-aligned page running past its region: fsck, cat and extract all refuse it' '
+	mkdir -p batree &&
+	head -c 9000 /dev/urandom >batree/r &&
+	"$AXFS" mkfs -q batree -o ba.axfs &&
+	set -- $(P ba.axfs region byte_aligned) &&
+	test "$2" = 9000 &&
+	P ba.axfs set desc.byte_aligned.size $(($2 - 100)) --digest &&
+	test_expect_code 4 "$AXFS" fsck ba.axfs >out &&
+	grep "banode 2: 808 bytes at offset 8192 do not fit in the byte-aligned region (8900 bytes) \[banode.range\]" out &&
+	test_expect_code 1 "$AXFS" cat ba.axfs /r >got 2>err &&
+	grep "byte [0-9]*: banode_offset\[2\]: inode 1 page 2: its 808 bytes at offset 8192 do not fit in the byte_aligned region (8900 bytes)" err &&
+	test_expect_code 8 "$AXFS" extract -q ba.axfs bax 2>err &&
+	grep "banode_offset\[2\]: inode 1 page 2: its 808 bytes" err &&
+	test_path_is_missing bax/r
+'
+
 test_done

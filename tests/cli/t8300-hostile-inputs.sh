@@ -200,4 +200,42 @@ test_expect_success 'a profile line of 20000 bytes is an error naming its line' 
 	grep "long.csv:2: line longer than 16384 bytes" err
 '
 
+# Issue 38 §5: a binary output (an image, a tar) never goes to a terminal,
+# whose escape sequences the names and bytes would reach raw: one check in
+# cmd/outputs.c, before anything is read (as GNU tar refuses).  script(1)
+# gives the commands a terminal.
+test_expect_success 'extract --tar - and mkfs -o - on a terminal: refused, exit 16, nothing written' '
+	on_tty tar.tty "$AXFS" extract --tar - img.axfs "; echo rc=\$?" &&
+	grep "axfs extract:.* standard output is a terminal: not writing --tar there" tar.tty &&
+	grep "^rc=16" tar.tty &&
+	! grep -a "ustar" tar.tty &&
+	on_tty mkfs.tty "$AXFS" mkfs -q tree -o - "; echo rc=\$?" &&
+	grep "axfs mkfs:.* standard output is a terminal: not writing the image there" mkfs.tty &&
+	grep "^rc=16" mkfs.tty &&
+	"$AXFS" extract --tar - img.axfs | tar tf - >names &&
+	grep "^d/x\$" names
+'
+
+# Issue 38 §5: the descriptors name where the image ends; a stream is read
+# only as far as the regions they name (with the end magic, in whole
+# pages), not to the size the superblock claims: 900 MiB claimed, 905 MiB
+# on the pipe, refused after the first pages by every command that reads
+# a stream (the code before read the 900 MiB, 8-15 s, then refused it).
+test_expect_success 'a stream claiming 900 MiB for regions of 4 KiB: refused before reading it, by every reader' '
+	cp img.axfs claim.axfs &&
+	P claim.axfs set sb.size $((900 * 1048576)) &&
+	for c in "dump -" "ls -" "fsck -" "cat - /d/x" "extract - cx" "mkfs -q - -o cm.axfs"; do
+		{ cat claim.axfs; head -c $((905 * 1048576)) /dev/zero; } |
+			{ limit_memory; timeout 20 "$AXFS" $c >/dev/null 2>err; echo $? >rc; } 2>/dev/null
+		test "$(cat rc)" = 8 || { echo "$c: exit $(cat rc)"; return 1; }
+		grep "<stdin>.: byte 72: the superblock claims 943718400 bytes, but its regions end at byte [0-9]* (4096 with the end magic" err ||
+			{ cat err; return 1; }
+		no_alloc_failure err || return 1
+	done &&
+	test_path_is_missing cm.axfs && test_path_is_missing cx &&
+	cat img.axfs | "$AXFS" fsck - &&
+	{ cat img.axfs; head -c 100000 /dev/zero; } | "$AXFS" cat - /d/x >x &&
+	cmp x tree/d/x
+'
+
 test_done

@@ -147,4 +147,81 @@ test_expect_success 'a sparse member larger than an AXFS file is refused by name
 	test ! -e huge.axfs
 '
 
+# Issue 38 §4: what a sparse member may claim.  sparse_tar OUT NAME:SIZE...
+# writes a pax tar (no file on disk) whose member NAME claims SIZE bytes
+# with "hello" as its last 5 bytes: a few KiB whatever the sizes.
+sparse_tar() {
+	python3 - "$@" <<-\EOF
+	import io, sys, tarfile
+	with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+	    for arg in sys.argv[2:]:
+	        name, size = arg.rsplit(":", 1)
+	        size = int(size)
+	        ti = tarfile.TarInfo("GNUSparseFile.0/" + name)
+	        ti.size = 5
+	        ti.pax_headers = {"GNU.sparse.size": str(size),
+	                          "GNU.sparse.numblocks": "1",
+	                          "GNU.sparse.offset": str(size - 5),
+	                          "GNU.sparse.numbytes": "5",
+	                          "GNU.sparse.name": name}
+	        t.addfile(ti, io.BytesIO(b"hello"))
+	EOF
+}
+
+# Far below what packing a 1 TiB claim took (2.9 GB, 38 s).
+limit_memory() {
+	if test "${AXFS_SANITIZED:-0}" = 1; then
+		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=256"
+	else
+		ulimit -v 400000
+	fi
+}
+
+# A hole costs no image byte but a node a page, which every reader holds
+# in memory: the holes of a build are bounded (64 GiB by default,
+# --max-holes) before anything is allocated for them, and the file that
+# goes over is named.
+test_expect_success 'a 10 KiB tar claiming 1 TiB: refused by name at once, no image' '
+	sparse_tar tib.tar f:1099511627776 &&
+	test "$(stat -c %s tib.tar)" -le 10240 &&
+	(limit_memory; ulimit -t 5;
+	 "$AXFS" mkfs -q tib.tar -o tib.axfs 2>err; echo $? >rc) &&
+	test "$(cat rc)" = 8 &&
+	grep "tib.tar.: ./f. is 1099511627776 bytes of which 1099511627771 are holes, which bring the image.s holes over the 68719476736 bytes max_holes (mkfs --max-holes) allows" err &&
+	test_path_is_missing tib.axfs
+'
+
+test_expect_success HOLES 'a directory with a 1 TiB sparse file: the same refusal' '
+	mkdir tib &&
+	truncate -s 1T tib/f && echo hello | put tib/f $((1099511627776 - 6)) &&
+	(limit_memory; ulimit -t 5;
+	 "$AXFS" mkfs -q tib -o tibd.axfs 2>err; echo $? >rc) &&
+	test "$(cat rc)" = 8 &&
+	grep "tib.: ./f. is 1099511627776 bytes of which 109951162[0-9]* are holes, which bring the image.s holes over the 68719476736 bytes" err &&
+	test_path_is_missing tibd.axfs
+'
+
+test_expect_success 'the holes of the whole build count: the member that goes over is named; --max-holes moves the bound' '
+	sparse_tar two.tar a:42949672960 b:42949672960 &&
+	test_expect_code 8 "$AXFS" mkfs -q two.tar -o two.axfs 2>err &&
+	grep "two.tar.: ./b. is 42949672960 bytes of which 42949672955 are holes" err &&
+	test_path_is_missing two.axfs &&
+	sparse_tar small.tar a:8388608 b:8388608 &&
+	test_expect_code 8 "$AXFS" mkfs -q --max-holes 12MiB small.tar -o small.axfs 2>err &&
+	grep "small.tar.: ./b. is 8388608 bytes of which 8388603 are holes, which bring the image.s holes over the 12582912 bytes" err &&
+	"$AXFS" mkfs -q --max-holes 16MiB small.tar -o small.axfs &&
+	"$AXFS" fsck -q small.axfs &&
+	"$AXFS" cat small.axfs /b | tail -c 5 | grep -x hello
+'
+
+# Past the holes bound (raised), the image our readers would refuse at
+# their defaults is not written: 18 Mi nodes need 72 MiB of tables and
+# fsck arrays, over the 64 MiB + 8 x 40 KiB an image of that size gets.
+test_expect_success 'with --max-holes raised, an image our readers would refuse is an error naming the file and the limit' '
+	sparse_tar t72.tar big:77309411328 &&
+	test_expect_code 8 "$AXFS" mkfs -q --max-holes 1TiB t72.tar -o t72.axfs 2>err &&
+	grep "t72.tar.: the image would be [0-9]* bytes with 18874368 nodes (one a 4 KiB page, holes included), whose tables need [0-9]* bytes of memory to read; our readers give an image of that size [0-9]* (64 MiB + 8 x its size) unless run with --max-memory, so nothing was written; the largest file is ./big. (18874368 pages)" err &&
+	test_path_is_missing t72.axfs
+'
+
 test_done

@@ -4,8 +4,11 @@
  * input is written to a temporary file and
  *  1. opened as an archive: every entry and every byte of data is read;
  *  2. built into an image by axfs_build (what `axfs mkfs ARCHIVE` does:
- *     tree, planner, packer, writer), with a cap on the bytes packed so
- *     that a tiny archive claiming a huge sparse file stays fast;
+ *     tree, planner, packer, writer), with a cap on the data packed and
+ *     on the holes (max_holes, FUZZ_MAX_HOLES): a member whose sparse map
+ *     claims more is refused by name before anything is allocated, one
+ *     that claims less is packed, its holes as runs of the zero page
+ *     (issue 38 §4: the packer with sparse claims);
  *  3. if the build succeeded, the image is walked by the reader and checked
  *     by fsck: an image our own mkfs wrote must be readable and free of
  *     errors, whatever the archive held, so anything else aborts.
@@ -23,6 +26,8 @@
 #include "../unit/unit_build.h"
 
 #define PACK_LIMIT (8u << 20)	/* bytes of file data worth packing */
+#define FUZZ_MAX_HOLES (256ull << 20)	/* 64 Ki hole pages: fast */
+#define READ_LIMIT (16u << 20)	/* bytes read of one member's data */
 
 static void read_entries(const char *path)
 {
@@ -42,9 +47,14 @@ static void read_entries(const char *path)
 			continue;
 		}
 		if (src->ops->data_open(src, &e.data, &h, &err) == 0) {
-			while (src->ops->data_read(src, h, buf, sizeof(buf),
+			uint64_t done = 0;
+
+			/* A sparse claim is read as far as READ_LIMIT: its
+			 * holes read as zeros, which cost time, not bugs. */
+			while (done < READ_LIMIT &&
+			       src->ops->data_read(src, h, buf, sizeof(buf),
 						   &got, &err) == 0 && got)
-				;
+				done += got;
 			src->ops->data_close(src, h);
 		}
 		free(e.data.host_path);
@@ -64,7 +74,8 @@ static void progress(void *ctx, uint64_t files_done, uint64_t files_total,
 	(void)files_done;
 	(void)files_total;
 	(void)bytes_done;
-	if (bytes_total > PACK_LIMIT)
+	/* bytes_total counts holes too: those are bounded by max_holes. */
+	if (bytes_total > PACK_LIMIT + FUZZ_MAX_HOLES)
 		c->cancel = 1;
 }
 
@@ -116,6 +127,7 @@ static void build(const char *archive, const char *dir)
 	snprintf(image, sizeof(image), "%s/img", dir);
 	unit_build_opts(&o, archive, image, 4096);
 	o.tmpdir = dir;
+	o.max_holes = FUZZ_MAX_HOLES;
 	o.progress = progress;
 	o.progress_ctx = &cap;
 	o.cancel = &cap.cancel;

@@ -36,6 +36,8 @@ import struct
 import sys
 import zlib
 
+import jsonname
+
 AXFS_MAGIC = 0x48A0E4CD
 AXFS_SIGNATURE = b"Advanced XIP FS"
 PAGE_SIZE = 4096
@@ -449,8 +451,8 @@ class Axfs:
 
 
 def fsdecode(b):
-    """Bytes -> str for JSON (Python's surrogateescape, like dump --json)."""
-    return b.decode("utf-8", "surrogateescape")
+    """Bytes -> str for JSON, as dump --json writes names (jsonname.py)."""
+    return jsonname.to_str(b)
 
 
 class DirIndex:
@@ -660,13 +662,13 @@ def cmd_compare(args):
                 diffs.append("%s: content differs" % show)
         elif want["type"] == "lnk":
             target = os.readlink(full)
-            if os.fsencode(want["target"]) != target:
+            if jsonname.to_bytes(want["target"]) != target:
                 diffs.append("%s: symlink target %r in the image, %r on the "
                              "host" % (show, want["target"], fsdecode(target)))
             if want.get("target_size_mismatch"):
                 diffs.append("%s: i_size %d but the driver's readlink gives "
                              "%d bytes" % (show, want["size"],
-                                           len(os.fsencode(want["target"]))))
+                                           len(jsonname.to_bytes(want["target"]))))
         elif want["type"] in ("chr", "blk"):
             got = (os.major(st.st_rdev), os.minor(st.st_rdev))
             if got != (want["rdev_major"], want["rdev_minor"]):

@@ -45,7 +45,7 @@ struct pin {
 
 #if defined(__LP64__)
 static const struct pin layout[] = {
-	SIZE(axfs_build_opts, 248),
+	SIZE(axfs_build_opts, 256),
 	OFF(axfs_build_opts, struct_size, 0),
 	OFF(axfs_build_opts, source, 8),
 	OFF(axfs_build_opts, source_store, 16),
@@ -80,6 +80,7 @@ static const struct pin layout[] = {
 	OFF(axfs_build_opts, exclude_where, 224),
 	OFF(axfs_build_opts, n_exclude_globs, 232),
 	OFF(axfs_build_opts, strict_profile, 240),
+	OFF(axfs_build_opts, max_holes, 248),
 	SIZE(axfs_build_summary, 88),
 	OFF(axfs_build_summary, image_size, 0),
 	OFF(axfs_build_summary, mmap_size, 8),

@@ -1191,14 +1191,13 @@ START_TEST(test_bad_nodes)
 	/* a byte-aligned offset past the region */
 	put_page_fails(&t, buf, copy, len, AXFS_R_BANODE_OFFSET, 1, 200, 6, 0,
 		"past the end of the byte_aligned region");
-	/* ...exactly at its end: the driver reads 0 bytes and zero-fills */
+	/* ...exactly at its end: the driver reads 0 bytes and zero-fills;
+	 * the page's 3 bytes do not fit, which fsck reports (banode.range),
+	 * so the reader refuses it too (issue 38 §5) */
 	RESET();
 	PUT(AXFS_R_BANODE_OFFSET, 1, 5);
-	img = open_ok(copy, len, 0);
-	ck_assert_int_eq(axfs_image_read_page(img, 6, 0, page, &n, &e), 0);
-	ck_assert_uint_eq(n, 3);
-	ck_assert_int_eq(page[0], 0);
-	axfs_image_close(img);
+	page_fails(copy, len, 0, 6, 0, "its 3 bytes at offset 5 do not fit in "
+		   "the byte_aligned region (5 bytes)", NULL);
 	/* a cnode offset beyond cblock_size */
 	put_page_fails(&t, buf, copy, len, AXFS_R_CNODE_OFFSET, 1, 8193, 3, 1,
 		"beyond cblock_size");

@@ -53,7 +53,7 @@ for rel in $releases; do
 		# Debian packages neither bitbake (none since bookworm; sid has
 		# only kas, which clones them) nor openembedded-core or
 		# meta-openembedded, and the tests reach no other network.
-		test_skip "no bitbake-${rel#*:}, oe-core-$r and meta-oe-$r checkouts in $Y: Debian packages neither bitbake nor openembedded-core/meta-openembedded, so bitbake -p and bitbake axfs-tools-native cannot run here; clone them there (see "Tested here" in the layer's documentation)"
+		test_skip "no bitbake-${rel#*:}, oe-core-$r and meta-oe-$r checkouts in $Y: Debian packages neither bitbake nor openembedded-core/meta-openembedded, so bitbake -p and bitbake axfs-tools-native cannot run here; clone them there (see Tested here in the layer documentation)"
 		continue
 	fi
 	b=$work/build-$r

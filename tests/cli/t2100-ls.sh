@@ -167,6 +167,23 @@ test_expect_success 'a split image: the store segment with --store, never an ope
 	{ "$AXFS" ls s.nor s.nand 2>err; test $? = 8; } && grep -q -- "--store" err
 '
 
+# The EXAMPLES of axfs-ls(1), run as printed (but the one piped to jq),
+# on an image and a split image of the names they use.
+test_expect_success 'every example of axfs-ls(1) runs' '
+	cp -R tree extree && mkdir -p extree/usr/lib/modules/6.1 &&
+	echo "kernel/fs/axfs/axfs.ko:" >extree/usr/lib/modules/6.1/modules.dep &&
+	mkdir ex && "$AXFS" mkfs -q extree -o ex/rootfs.axfs &&
+	cp s.nor ex/nor.bin && cp s.nand ex/nand.bin &&
+	sed -n "/^\.SH EXAMPLES/,/^\.SH /s/^\$ \(axfs ls .*\)\$/\1/p" "$AXFS_TOP/man/axfs-ls.1" |
+		sed "s/\\\\-/-/g" | grep -v "| *jq" >examples &&
+	test "$(wc -l <examples)" -ge 4 &&
+	while read -r axfs_ cmd; do
+		(cd ex && "$AXFS" $cmd >out) || { echo "fails: axfs $cmd"; return 1; }
+		test -s ex/out || { echo "prints nothing: axfs $cmd"; return 1; }
+	done <examples &&
+	grep -qx "axfs ls --store nand.bin nor.bin /lib" examples
+'
+
 test_expect_success 'a damaged image: exit 8, the byte named' '
 	"$AXFS" mkfs -q --compress-metadata=no tree -o raw.axfs &&
 	off=$(grep -obUa alternatives raw.axfs | head -n 1 | cut -d: -f1) &&

@@ -62,7 +62,7 @@ WARN        ?= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -
 ifeq ($(WERROR),1)
 WARN        += -Werror
 endif
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -DAXFS_VERSION=\"$(VERSION)\" -pthread
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread
 CPPFLAGS    ?=
 CFLAGS      ?= -O2 -g
 # The library's API is include/axfs/ (installed).  libaxfsimg/internal/
@@ -139,10 +139,29 @@ $(FLAGS_STAMP): FORCE
 	else want=$$key; fi; \
 	[ "$$have" = "$$want" ] || printf '%s\n' "$$want" >$@
 
+# What `axfs --version` says, in $(B)/build_version.h (only cmd/common.c
+# includes it, so a new commit rebuilds that one file): in a git checkout
+# whose top is this directory, `git describe` of the v* tags (0.1.0-N-gHASH,
+# -dirty with uncommitted changes; before the first tag, N counts every
+# commit), so that builds between releases tell apart; in a release
+# tarball (make dist: no .git), VERSION as it is.
+BUILD_VERSION = $(shell top=$$(git -C '$(CURDIR)' rev-parse --show-toplevel 2>/dev/null); \
+	if [ "$$top" = '$(CURDIR)' ]; then \
+		d=$$(git -C '$(CURDIR)' describe --tags --match 'v[0-9]*' --dirty 2>/dev/null) && echo "$${d#v}" || \
+		{ h=$$(git -C '$(CURDIR)' describe --always --dirty 2>/dev/null) && \
+		  echo "$(VERSION)-$$(git -C '$(CURDIR)' rev-list --count HEAD)-g$$h"; }; \
+	fi)
+$(B)/build_version.h: FORCE
+	@mkdir -p $(@D)
+	@v='$(or $(BUILD_VERSION),$(VERSION))'; \
+	line="#define AXFS_VERSION \"$$v\""; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$line" ] || printf '%s\n' "$$line" >$@
+$(B)/cmd/common.o: $(B)/build_version.h
+
 $(B)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/unit/%,$<),$(CHECK_CFLAGS) -Wno-missing-prototypes -I$(B)/tests/unit) $(if $(filter cmd/mount.c,$<),$(FUSE_CFLAGS)) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter tests/unit/%,$<),$(CHECK_CFLAGS) -Wno-missing-prototypes -I$(B)/tests/unit) $(if $(filter cmd/mount.c,$<),$(FUSE_CFLAGS)) $(if $(filter cmd/common.c,$<),-I$(B)) -c $< -o $@
 
 $(LIBA): $(LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")

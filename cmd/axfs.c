@@ -5,12 +5,14 @@
  *   axfs mkfs ...          axfs-mkfs ...        mkfs.axfs ...
  *   axfs fsck ...          axfs-fsck ...        fsck.axfs ...
  *   axfs mount ...         axfs-mount ...       mount.fuse.axfs ...
+ *   axfs IMAGE DIR -o OPTIONS     (what mount.fuse runs for -t fuse.axfs)
  */
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "suggest.h"
 #include "common.h"
@@ -93,6 +95,43 @@ static const struct cmd_usage *usage(void)
 	return &u;
 }
 
+/*
+ * mount(8) runs /sbin/mount.fuse.axfs for `mount -t fuse.axfs` and fstab
+ * lines, and where there is none (a PREFIX other than /usr puts ours
+ * elsewhere; mount(8) looks in /sbin only), fuse3's /sbin/mount.fuse,
+ * which runs `axfs SOURCE DIR -o OPTIONS` from the shell's default PATH,
+ * as for squashfuse.  SOURCE is no command: a path (mount(8) gives it
+ * absolute) or an existing file, followed by the mount point.
+ */
+static int is_mount_source(int argc, char **argv)
+{
+	struct stat st;
+
+	if (argc < 2)
+		return 0;
+	if (strchr(argv[0], '/'))
+		return 1;
+	return stat(argv[0], &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+static int run_mount_helper(int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	int rc;
+
+	if (!args) {
+		cmd_error("out of memory");
+		return EXIT_OPERATIONAL;
+	}
+	args[0] = (char *)"mount.fuse.axfs";
+	memcpy(args + 1, argv, (size_t)argc * sizeof(*args));
+	cmd_name = "axfs mount";
+	signal(SIGXFSZ, SIG_IGN);
+	rc = cmd_mount_helper(argc + 1, args);
+	free(args);
+	return rc;
+}
+
 static int run(const struct cmd_struct *c, int argc, char **argv)
 {
 	static char name[64];
@@ -150,6 +189,8 @@ int main(int argc, char **argv)
 		return run(c, 2, args);
 	}
 	c = find_command(argv[0]);
+	if (!c && is_mount_source(argc, argv))
+		return run_mount_helper(argc, argv);
 	if (!c)
 		return unknown_command(argv[0]);
 	return run(c, argc, argv);

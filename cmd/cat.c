@@ -9,7 +9,9 @@
  * (axfs_image_resolve(): symbolic links inside the image followed, ".."
  * clamped at its root) and must be a regular file; the files are written
  * one after the other.  A PATH that fails is
- * named on standard error and the next one is still written; the exit
+ * named on standard error as the other readers name it ("'IMAGE': 'PATH':
+ * reason", or the library's "'IMAGE': byte N: ... (reading 'PATH')" as
+ * extract says it) and the next one is still written; the exit
  * status is the position (1 to 7, 7 meaning the 7th or a later one) of
  * the first PATH that failed, so that with one PATH any failure is 1;
  * 8 if the image cannot be opened or standard output cannot be written,
@@ -64,7 +66,8 @@ static int cat_one(struct axfs_image *img, const char *path, void *buf)
 		return 1;
 	}
 	if (!S_ISREG(in.mode)) {
-		cmd_error("'%s': not a regular file", path);
+		cmd_error("'%s': '%s': not a regular file",
+			  axfs_image_name(img), path);
 		return 1;
 	}
 	while (off < in.size) {
@@ -73,12 +76,13 @@ static int cat_one(struct axfs_image *img, const char *path, void *buf)
 		size_t got;
 
 		if (axfs_image_read(img, ino, off, buf, want, &got, &err) < 0) {
-			cmd_error("'%s': %s", path, err.msg);
+			cmd_error("%s (reading '%s')", err.msg, path);
 			return 1;
 		}
 		if (!got) {
-			cmd_error("'%s': shorter than its size (%llu bytes)",
-				  path, (unsigned long long)in.size);
+			cmd_error("'%s': '%s': shorter than its size (%llu "
+				  "bytes)", axfs_image_name(img), path,
+				  (unsigned long long)in.size);
 			return 1;
 		}
 		if (fwrite(buf, 1, got, stdout) != got)

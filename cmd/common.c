@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cmd/common.c - messages, exit codes and stdout checks for subcommands */
 #include "common.h"
+#include "build_version.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -61,6 +61,9 @@ int cmd_fsck(int argc, char **argv);
 int cmd_merge_profile(int argc, char **argv);
 int cmd_split(int argc, char **argv);
 int cmd_mount(int argc, char **argv);
+/* mount(8)'s convention (IMAGE DIR [-fnsv] [-o OPTIONS]), argv[0] any name:
+ * what mount.fuse.axfs runs, and `axfs IMAGE DIR -o ...` from mount.fuse. */
+int cmd_mount_helper(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_ls(int argc, char **argv);

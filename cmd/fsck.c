@@ -46,6 +46,7 @@ struct out {
 	int json;
 	int quiet;
 	int nfind;		/* findings printed (JSON commas) */
+	uint64_t count[AXFS_FSCK_ERROR + 1];	/* findings by severity */
 	/* Without -v, the notices of a check (node.xip-order: one per file
 	 * of a profiled image, about the 2008 driver's read()) are one
 	 * line, not a screenful before "clean". */
@@ -149,6 +150,8 @@ static int on_finding(void *ctx, const struct axfs_fsck_finding *f)
 {
 	struct out *o = ctx;
 
+	if ((unsigned int)f->severity < sizeof(o->count) / sizeof(o->count[0]))
+		o->count[f->severity]++;
 	if (o->quiet)
 		return 0;
 	if (!o->json && o->group_notices && f->severity == AXFS_FSCK_NOTICE &&
@@ -191,6 +194,64 @@ static const char *digest_name(enum axfs_fsck_digest d)
 		break;
 	}
 	return "not-checked";
+}
+
+/* The JSON document's keys after the findings, the same set whatever the
+ * outcome, so that a script reads .errors and .clean of every run: res
+ * NULL when the image could not be read (then the counts are of the
+ * findings reported before that, the sizes null, and operational_error
+ * says why). */
+static void print_json_end(const struct out *o,
+			   const struct axfs_fsck_result *res,
+			   const char *operational_error, int strict, int rc)
+{
+	static const char *const sizes[] = {
+		"image_size", "inodes", "nodes", "cblocks", "data_bytes",
+	};
+	uint64_t size_of[5] = { 0 };
+
+	if (res) {
+		size_of[0] = res->image_size;
+		size_of[1] = res->inodes;
+		size_of[2] = res->nodes;
+		size_of[3] = res->cblocks;
+		size_of[4] = res->data_bytes;
+	}
+	printf("%s  ],\n", o->nfind ? "\n" : "");
+	printf("  \"errors\": %llu,\n  \"warnings\": %llu,\n"
+	       "  \"notices\": %llu,\n",
+	       (unsigned long long)(res ? res->errors : o->count[AXFS_FSCK_ERROR]),
+	       (unsigned long long)(res ? res->warnings :
+				    o->count[AXFS_FSCK_WARNING]),
+	       (unsigned long long)(res ? res->notices :
+				    o->count[AXFS_FSCK_NOTICE]));
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (res)
+			printf("  \"%s\": %llu,\n", sizes[i],
+			       (unsigned long long)size_of[i]);
+		else
+			printf("  \"%s\": null,\n", sizes[i]);
+	}
+	printf("  \"digest\": \"%s\",\n  \"sha1\": ",
+	       digest_name(res ? res->digest : AXFS_FSCK_DIGEST_NOT_CHECKED));
+	if (!res || res->digest == AXFS_FSCK_DIGEST_NOT_CHECKED) {
+		fputs("null", stdout);
+	} else {
+		putchar('"');
+		for (int i = 0; i < 20; i++)
+			printf("%02x", res->digest_sha1[i]);
+		putchar('"');
+	}
+	printf(",\n  \"strict\": %s,\n  \"clean\": %s,\n",
+	       strict ? "true" : "false",
+	       res && rc == EXIT_OK ? "true" : "false");
+	if (operational_error) {
+		fputs("  \"operational_error\": ", stdout);
+		json_cstr(stdout, operational_error);
+		fputs(",\n", stdout);
+		rc = EXIT_OPERATIONAL;
+	}
+	printf("  \"exit_code\": %d\n}\n", rc);
 }
 
 static void plural(uint64_t n, const char *what)
@@ -293,9 +354,7 @@ int cmd_fsck(int argc, char **argv)
 		print_notice_groups(&out);
 	if (rc < 0) {
 		if (json && !out.quiet)
-			fputs("\n  ],\n  \"operational_error\": ", stdout),
-			json_cstr(stdout, err.msg),
-			printf(",\n  \"exit_code\": %d\n}\n", EXIT_OPERATIONAL);
+			print_json_end(&out, NULL, err.msg, strict, 0);
 		fflush(stdout);
 		cmd_error("%s", err.msg);
 		return cmd_finish_stdout(EXIT_OPERATIONAL);
@@ -306,33 +365,7 @@ int cmd_fsck(int argc, char **argv)
 	if (out.quiet)
 		return rc;
 	if (json) {
-		printf("%s  ],\n", out.nfind ? "\n" : "");
-		printf("  \"errors\": %llu,\n  \"warnings\": %llu,\n"
-		       "  \"notices\": %llu,\n",
-		       (unsigned long long)res.errors,
-		       (unsigned long long)res.warnings,
-		       (unsigned long long)res.notices);
-		printf("  \"image_size\": %llu,\n  \"inodes\": %llu,\n"
-		       "  \"nodes\": %llu,\n  \"cblocks\": %llu,\n"
-		       "  \"data_bytes\": %llu,\n",
-		       (unsigned long long)res.image_size,
-		       (unsigned long long)res.inodes,
-		       (unsigned long long)res.nodes,
-		       (unsigned long long)res.cblocks,
-		       (unsigned long long)res.data_bytes);
-		printf("  \"digest\": \"%s\",\n  \"sha1\": ",
-		       digest_name(res.digest));
-		if (res.digest == AXFS_FSCK_DIGEST_NOT_CHECKED) {
-			fputs("null", stdout);
-		} else {
-			putchar('"');
-			for (int i = 0; i < 20; i++)
-				printf("%02x", res.digest_sha1[i]);
-			putchar('"');
-		}
-		printf(",\n  \"strict\": %s,\n  \"clean\": %s,\n"
-		       "  \"exit_code\": %d\n}\n", strict ? "true" : "false",
-		       rc == EXIT_OK ? "true" : "false", rc);
+		print_json_end(&out, &res, NULL, strict, rc);
 		return cmd_finish_stdout(rc);
 	}
 	printf("%s: ", image);

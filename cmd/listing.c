@@ -3,8 +3,77 @@
 #include "escape.h"
 #include "listing.h"
 
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+
+/* Names looked up, kept: an image has few owners, and each lookup may read
+ * /etc/passwd.  Past the slots (a hostile image's thousands of ids) each is
+ * looked up again, a cost per entry listed, bounded. */
+#define OWNER_SLOTS	32
+#define OWNER_NAME_MAX	64
+
+struct owner_cache {
+	uint32_t id[OWNER_SLOTS];
+	char name[OWNER_SLOTS][OWNER_NAME_MAX];	/* "" for none: the number */
+	int used;
+};
+
+/* The host's name of id (a user, or a group if is_group), or NULL. */
+static const char *host_name(uint32_t id, int is_group)
+{
+	const struct group *g;
+	const struct passwd *p;
+
+	if (is_group) {
+		g = getgrgid((gid_t)id);
+		return g ? g->gr_name : NULL;
+	}
+	p = getpwuid((uid_t)id);
+	return p ? p->pw_name : NULL;
+}
+
+static void put_id(struct owner_cache *c, uint32_t id, int is_group)
+{
+	const char *name = NULL;
+
+	for (int i = 0; i < c->used; i++)
+		if (c->id[i] == id) {
+			name = c->name[i];
+			break;
+		}
+	if (!name) {
+		name = host_name(id, is_group);
+		if (name && strlen(name) >= OWNER_NAME_MAX)
+			name = NULL;	/* not kept; shown as the number */
+		if (c->used < OWNER_SLOTS) {
+			c->id[c->used] = id;
+			snprintf(c->name[c->used], OWNER_NAME_MAX, "%s",
+				 name ? name : "");
+			name = c->name[c->used++];
+		}
+	}
+	if (name && *name)
+		cmd_put_escaped(stdout, name);
+	else
+		printf("%" PRIu32, id);
+}
+
+void cmd_put_owner(uint32_t uid, uint32_t gid, int numeric)
+{
+	static struct owner_cache users, groups;
+
+	if (numeric) {
+		printf("%" PRIu32 "/%" PRIu32, uid, gid);
+		return;
+	}
+	put_id(&users, uid, 0);
+	putchar('/');
+	put_id(&groups, gid, 1);
+}
 
 void cmd_mode_string(uint32_t mode, char s[11])
 {

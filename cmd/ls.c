@@ -4,7 +4,7 @@
  * file), as ls(1), unsquashfs -ll, rdsquashfs -l and dump.erofs --ls
  * show them, without mounting it.
  *
- *   axfs ls [-l] [-R] [-d] [--json] [--store FILE] IMAGE [PATH...]
+ *   axfs ls [-l|-n] [-R] [-d] [--json] [--store FILE] IMAGE [PATH...]
  *
  * Each PATH is resolved inside the image as the kernel resolves it on the
  * mounted image (axfs_image_resolve(): links followed, ".." clamped at the
@@ -64,7 +64,7 @@ struct operand {
 
 struct ls {
 	struct axfs_image *img;
-	int longfmt, recursive, dirself, json;
+	int longfmt, recursive, dirself, json, numeric;
 	char when[32];			/* the image timestamp, for -l */
 	int first;			/* no JSON entry written yet */
 	/* the directory being listed */
@@ -119,7 +119,9 @@ static int show_entry(struct ls *l, const char *name, const char *path,
 		return 0;
 	}
 	if (l->longfmt) {
-		printf("%s %" PRIu32 "/%" PRIu32 " ", ms, in->uid, in->gid);
+		printf("%s ", ms);
+		cmd_put_owner(in->uid, in->gid, l->numeric);
+		putchar(' ');
 		if (isdev)
 			printf("%5u,%5u", AXFS_DEV_MAJOR(in->file_size),
 			       AXFS_DEV_MINOR(in->file_size));
@@ -298,6 +300,8 @@ int cmd_ls(int argc, char **argv)
 	const struct cmd_opt options[] = {
 		{ CMD_FLAG('l', "long", &l.longfmt, 1,
 			   "show mode, owner, size, time and link targets") },
+		{ CMD_FLAG('n', "numeric", &l.numeric, 1,
+			   "with -l: owners as numbers, not names (implies -l)") },
 		{ CMD_FLAG('R', "recursive", &l.recursive, 1,
 			   "every entry below each directory, by its path") },
 		{ CMD_FLAG('d', "directory", &l.dirself, 1,
@@ -315,6 +319,8 @@ int cmd_ls(int argc, char **argv)
 
 	if (step.stop)
 		return step.exit_code;
+	if (l.numeric)
+		l.longfmt = 1;	/* as ls -n */
 	step = cmd_image_path_operands(argc, argv, 0, NULL, &image, &store,
 				       &dir, &first);
 	if (step.stop)

@@ -5,6 +5,7 @@
  *
  *   axfs mount [-f] [-o OPTIONS] IMAGE [STORE] DIR
  *   mount.fuse.axfs IMAGE DIR [-fnsv] [-o OPTIONS]    (for mount -t fuse.axfs)
+ *   axfs IMAGE DIR -o OPTIONS    (mount.fuse's route, where no helper is in /sbin)
  *
  * Everything the image says goes through axfs_vfs.h (the library), which
  * shows the image as the kernel driver does and is what the fuzzers run;
@@ -56,7 +57,8 @@ static const struct cmd_usage usage = {
 struct mnt {
 	const char *image, *store, *dir;
 	int foreground, debug, fake;
-	int helper;			/* invoked as mount.fuse.axfs */
+	int helper;			/* mount(8)'s convention */
+	int permissions;		/* default_permissions (the default) */
 	uint64_t cache;			/* -o cache= */
 	unsigned long long threads;
 	char *fuse_opts;		/* passed through to libfuse */
@@ -383,6 +385,8 @@ static struct cmd_step parse_options(struct mnt *m, char *list)
 		{ CMD_ROW(CMD_KIND_FLAG, 0, "ro", NULL, NULL, NULL) },
 		{ CMD_CALLBACK(0, "rw", NULL, m, opt_rw, NULL) },
 		{ CMD_CALLBACK(0, "debug", NULL, m, opt_debug, NULL) },
+		{ CMD_FLAG(0, "no_default_permissions", &m->permissions, 0,
+			   NULL) },
 		{ .kind = CMD_KIND_END },
 	};
 
@@ -399,8 +403,10 @@ static struct cmd_step opt_o(const struct cmd_opt *opt, const char *arg)
 #define HELP_O \
 	"comma-separated mount options: store=FILE (the store\nsegment), " \
 	"cache=SIZE (inflated cblocks kept, default\n32MiB), threads=N " \
-	"(requests served at once, default\n10), ro; others (allow_other, " \
-	"allow_root, fsname=...)\ngo to FUSE"
+	"(requests served at once, default\n10), ro, no_default_permissions " \
+	"(every file\nreadable by whoever may enter the mount, whatever\nits " \
+	"mode and owner); others (allow_other,\nallow_root, fsname=...) " \
+	"go to FUSE"
 
 static const struct cmd_usage helper_usage = {
 "usage: mount.fuse.axfs IMAGE DIR [-fnsv] [-o OPTIONS]\n"
@@ -482,8 +488,10 @@ static struct cmd_step parse_args(struct mnt *m, int argc, char **argv)
 /* ---- mounting ------------------------------------------------------------ */
 
 /* The options every mount gets: read-only, the kernel checks
- * permissions from the image's modes, and /proc/mounts shows
- * "IMAGE DIR fuse.axfs". */
+ * permissions from the image's modes (unless -o no_default_permissions:
+ * then whoever may enter the mount reads every file, as squashfuse and
+ * archivemount do by default, for inspecting a root filesystem as a
+ * user), and /proc/mounts shows "IMAGE DIR fuse.axfs". */
 static int base_options(struct mnt *m, char **opts)
 {
 	char *abs = realpath(m->image, NULL);
@@ -491,7 +499,9 @@ static int base_options(struct mnt *m, char **opts)
 
 	snprintf(fsname, sizeof(fsname), "fsname=%s", abs ? abs : m->image);
 	free(abs);
-	if (fuse_opt_add_opt(opts, "ro,default_permissions,subtype=axfs") ||
+	if (fuse_opt_add_opt(opts, "ro,subtype=axfs") ||
+	    (m->permissions &&
+	     fuse_opt_add_opt(opts, "default_permissions")) ||
 	    fuse_opt_add_opt_escaped(opts, fsname) ||
 	    (m->fuse_opts && fuse_opt_add_opt(opts, m->fuse_opts)))
 		return -1;
@@ -568,18 +578,16 @@ out:
 	return rc;
 }
 
-int cmd_mount(int argc, char **argv)
+static int mount_main(int argc, char **argv, int helper)
 {
-	const char *base = strrchr(argv[0], '/');
-	struct mnt m = { .threads = DEFAULT_THREADS };
+	struct mnt m = { .threads = DEFAULT_THREADS, .permissions = 1 };
 	struct axfs_vfs_opts vo = { .struct_size = sizeof(vo) };
 	struct axfs_image *img = NULL;
 	struct axfs_error err;
 	struct cmd_step step;
 	int rc;
 
-	base = base ? base + 1 : argv[0];
-	m.helper = strcmp(base, "mount.fuse.axfs") == 0;
+	m.helper = helper;
 	step = m.helper ? parse_helper(&m, argc, argv) :
 			  parse_args(&m, argc, argv);
 	if (step.stop) {
@@ -604,4 +612,17 @@ int cmd_mount(int argc, char **argv)
 	axfs_image_close(img);
 	free(m.fuse_opts);
 	return rc;
+}
+
+int cmd_mount(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+
+	base = base ? base + 1 : argv[0];
+	return mount_main(argc, argv, strcmp(base, "mount.fuse.axfs") == 0);
+}
+
+int cmd_mount_helper(int argc, char **argv)
+{
+	return mount_main(argc, argv, 1);
 }

@@ -41,3 +41,8 @@ int cmd_mount(int argc, char **argv)
 		  "(Debian: libfuse3-dev) or use the kernel module");
 	return EXIT_OPERATIONAL;
 }
+
+int cmd_mount_helper(int argc, char **argv)
+{
+	return cmd_mount(argc, argv);
+}

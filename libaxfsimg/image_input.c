@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* image_input.c - see image_input.h */
+#include "foreign.h"
 #include "image_input.h"
 
 #include <errno.h>
@@ -172,8 +173,14 @@ static int load(int fd, const char *name, uint64_t max, int keep_bad,
 	}
 	if (axfs_get_be32(p + AXFS_SB_MAGIC) != AXFS_MAGIC) {
 		uint32_t m = axfs_get_be32(p + AXFS_SB_MAGIC);
+		const struct foreign_format *f = foreign_format(p, have);
 
 		free(p);
+		if (f)
+			return axfs_error_set(err, AXFS_ERR_FORMAT, "'%s': byte "
+					      "%" PRIu64 ": the magic of %s: not "
+					      "an AXFS image (axfs reads AXFS "
+					      "only)", name, f->offset, f->what);
 		return axfs_error_set(err, AXFS_ERR_FORMAT, "'%s': byte %d: bad "
 				      "magic 0x%08" PRIx32 " (expected 0x%08x): "
 				      "not an AXFS image", name, AXFS_SB_MAGIC,

@@ -55,7 +55,8 @@ for group in "$@"; do
 	tests)	need="$need python3: fuse3:cmd=fusermount3 fakeroot: valgrind:
 		      cpio: libarchive-tools:- gzip: xz-utils:- bzip2: lz4: zstd:
 		      man-db:- groff-base:- python3-kconfiglib:- tzdata:-
-		      python3-magic:- flake8:" ;;
+		      python3-magic:- flake8: squashfs-tools:cmd=mksquashfs
+		      erofs-utils:cmd=mkfs.erofs" ;;
 	demo)	need="$need busybox-static:cmd=busybox" ;;
 	kernel)	need="$need qemu-system-x86:cmd=qemu-system-x86_64 busybox-static:-" ;;
 	bench)	need="$need squashfs-tools:cmd=mksquashfs erofs-utils:cmd=mkfs.erofs" ;;

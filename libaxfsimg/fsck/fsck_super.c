@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "axfs_format.h"
+#include "foreign.h"
 #include "internal.h"
 
 /* ---- the superblock ----------------------------------------------------- */
@@ -43,14 +44,23 @@ int fsck_check_superblock(struct fsck *f)
 
 	sig_ok = memcmp(sb + AXFS_SB_SIGNATURE, AXFS_SIGNATURE,
 			AXFS_SIGNATURE_LEN) == 0;
-	if (magic != AXFS_MAGIC)
+	if (magic != AXFS_MAGIC) {
+		const struct foreign_format *ff =
+			foreign_format(f->img, f->split ? f->seg1_len : f->len);
+		char other[96] = "";
+
+		if (ff)
+			snprintf(other, sizeof(other), " (the magic of %s at "
+				 "byte %llu: not an AXFS image)", ff->what,
+				 (unsigned long long)ff->offset);
 		fsck_report(f, FC_SB_MAGIC, AXFS_SB_MAGIC, FSCK_NO_INO,
-			    "magic is 0x%08x, not 0x%08x%s", magic, AXFS_MAGIC,
+			    "magic is 0x%08x, not 0x%08x%s%s", magic, AXFS_MAGIC,
 			    f->split && f->len - f->seg1_len >= 4 &&
 			    axfs_get_be32(f->img + f->seg1_len) == AXFS_MAGIC ?
 			    " (the second file starts with the superblock: the "
 			    "segments are swapped; give the mmap segment first)" :
-			    "");
+			    "", other);
+	}
 	if (!sig_ok)
 		fsck_report(f, FC_SB_SIGNATURE, AXFS_SB_SIGNATURE, FSCK_NO_INO,
 			    "signature is not \"%s\" followed by NUL",

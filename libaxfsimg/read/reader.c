@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <libdeflate.h>
 
+#include "foreign.h"
 #include "image_input.h"
 
 const char *axfs_region_name(enum axfs_region r)
@@ -334,6 +335,26 @@ static void parse_super(struct axfs_super_info *s, const uint8_t *b,
 	s->page_shift = have > AXFS_SB_PAGE_SHIFT ? b[AXFS_SB_PAGE_SHIFT] : 0;
 }
 
+/* Not AXFS: named when it is another image (SquashFS, EROFS, ...). */
+static int bad_magic(struct axfs_image *img, struct axfs_error *err)
+{
+	uint8_t b[FOREIGN_PROBE_SIZE];
+	size_t n = img->seg0_len < sizeof(b) ? (size_t)img->seg0_len :
+		   sizeof(b);
+	const struct foreign_format *f = NULL;
+	struct axfs_error ignored;
+
+	if (seg_read(img, 0, b, n, 0, &ignored) == 0)
+		f = foreign_format(b, n);
+	if (f)
+		return reader_img_err(img, err, AXFS_ERR_FORMAT, f->offset,
+				      "the magic of %s: not an AXFS image "
+				      "(axfs reads AXFS only)", f->what);
+	return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_MAGIC,
+			      "bad magic 0x%08" PRIx32 " (expected 0x%08x): "
+			      "not an AXFS image", img->sb.magic, AXFS_MAGIC);
+}
+
 /*
  * Superblock checks.  The magic is needed in both modes (without it the
  * file is not AXFS at all); the rest only in strict mode, where they are
@@ -345,10 +366,7 @@ static int check_super(struct axfs_image *img, struct axfs_error *err)
 	uint32_t cb = s->cblock_size;
 
 	if (s->magic != AXFS_MAGIC)
-		return reader_img_err(img, err, AXFS_ERR_FORMAT, AXFS_SB_MAGIC,
-				      "bad magic 0x%08" PRIx32 " (expected "
-				      "0x%08x): not an AXFS image", s->magic,
-				      AXFS_MAGIC);
+		return bad_magic(img, err);
 	if (img->lenient) {
 		img->cblock_ok = cb > 0 && cb <= READER_MAX_CBLOCK_LENIENT;
 		img->limit = img->file_size;

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "axfs_format.h"
+#include "foreign.h"
 #include "tree.h"
 
 #define SPOOL_BUF_SIZE	(256u * 1024u)	/* bounded write buffer */
@@ -1097,12 +1098,22 @@ static int archive_open(struct source **out, const char *path,
 	struct arc_source *s;
 	const char *dir;
 	locale_t old = (locale_t)0;
+	const struct foreign_format *ff;
 	int stdin_in, rc;
 
 	*out = NULL;
 	if (!path || !*path)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
 				      "no archive given");
+	/* Another image (SquashFS, EROFS, ...) is named as one, never taken
+	 * for an empty tar or an unrecognized archive. */
+	if (!prefix && strcmp(path, "-") != 0 &&
+	    (ff = foreign_format_of_file(path)))
+		return axfs_error_set(err, AXFS_ERR_PARSE, "'%s': byte %llu: "
+				      "the magic of %s: not an AXFS image, a "
+				      "directory or an archive that can be "
+				      "read", path,
+				      (unsigned long long)ff->offset, ff->what);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return nomem(err);

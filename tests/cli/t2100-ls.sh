@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # axfs ls: one directory of an image (or one file), compared with the
 # source tree it was built from (tests/tools/lsexpect.py reads the tree
-# with lstat): names, -l lines, -R paths, --json; PATHs resolved through
+# with lstat): names, -l lines (owners named as on this host; -n numbers),
+# -R paths, --json; PATHs resolved through
 # the image's own symbolic links (usr-merge, os-release, absolute links,
 # "..") as the kernel resolves them; a missing PATH, a loop and a bad
 # image are errors naming them.  On a tree shaped like Debian's
@@ -36,6 +37,7 @@ test_expect_success 'setup: an image of a tree shaped like Debian' '
 	x/l.bin long - tree/usr/bin
 	x/l.base long - tree/usr/share/doc/base
 	x/l.alt long - tree/etc/alternatives
+	x/n.etc nlong - tree/etc
 	x/R.share rnames /usr/share/ tree/usr/share
 	x/R.root rnames / tree
 	x/lR.etc rlong /etc/ tree/etc
@@ -71,7 +73,7 @@ test_expect_success 'links are followed as the kernel follows them' '
 	"$AXFS" ls -l img.axfs /usr/bin/editor/ 2>err; test $? = 1 &&
 	grep -q "not a directory" err &&
 	"$AXFS" ls -l img.axfs /etc/os-release | cut_long >got &&
-	echo "lrwxrwxrwx 0/0 21 /etc/os-release -> ../usr/lib/os-release" >want &&
+	echo "lrwxrwxrwx root/root 21 /etc/os-release -> ../usr/lib/os-release" >want &&
 	test_cmp want got &&
 	"$AXFS" ls img.axfs /etc/os-release >got &&
 	echo /etc/os-release >want && test_cmp want got
@@ -83,9 +85,23 @@ test_expect_success '-l: mode, owner, size and target of each entry, as lstat gi
 		"$AXFS" ls -l img.axfs ${d%:*} | cut_long >got &&
 		test_cmp x/l.${d#*:} got || return 1
 	done &&
-	"$AXFS" ls -l img.axfs / | grep -q "^lrwxrwxrwx 0/0 *7 [0-9-]* [0-9:]* bin -> usr/bin$" &&
+	"$AXFS" ls -l img.axfs / | grep -q "^lrwxrwxrwx root/root *7 [0-9-]* [0-9:]* bin -> usr/bin$" &&
 	t=$(date -u -d @1700000000 "+%Y-%m-%d %H:%M") &&
 	"$AXFS" ls -l img.axfs /usr/lib/os-release | grep -q " $t /usr/lib/os-release$"
+'
+
+# Owners as ls -l and unsquashfs -ll show them: the host's names, numbers
+# where it has none; -n (--numeric) numbers only, as ls -n (it implies -l).
+test_expect_success '-l names owners from this host, -n shows numbers' '
+	"$AXFS" ls -n img.axfs /etc | cut_long >got && test_cmp x/n.etc got &&
+	"$AXFS" ls --numeric img.axfs /etc | cut_long >got && test_cmp x/n.etc got &&
+	! getent passwd 4242 && ! getent group 4343 &&
+	"$AXFS" mkfs -q --uid 4242 --gid 4343 tree -o odd.axfs &&
+	"$AXFS" ls -l odd.axfs / | grep -q "^lrwxrwxrwx 4242/4343 *7 .* bin -> usr/bin$" &&
+	u=$(id -un 1) && g=$(getent group 1 | cut -d: -f1) && test -n "$u$g" &&
+	"$AXFS" mkfs -q --uid 1 --gid 1 tree -o one.axfs &&
+	"$AXFS" ls -l one.axfs / | grep -q "^lrwxrwxrwx $u/$g *7 .* bin -> usr/bin$" &&
+	"$AXFS" ls -n one.axfs / | grep -q "^lrwxrwxrwx 1/1 *7 .* bin -> usr/bin$"
 '
 
 test_expect_success '-R: every path below the directory, depth first' '
@@ -112,8 +128,8 @@ test_expect_success 'a missing PATH, a loop, a dangling link: named, exit 1, the
 	{ "$AXFS" ls img.axfs /etc/dangling 2>err; test $? = 1; } &&
 	grep -q "/etc/dangling.: no such file or directory" err &&
 	"$AXFS" ls -l img.axfs /etc/dangling /etc/loop/a | cut_long >got &&
-	printf "%s\n" "lrwxrwxrwx 0/0 7 /etc/dangling -> nowhere" \
-		"lrwxrwxrwx 0/0 1 /etc/loop/a -> b" >want && test_cmp want got &&
+	printf "%s\n" "lrwxrwxrwx root/root 7 /etc/dangling -> nowhere" \
+		"lrwxrwxrwx root/root 1 /etc/loop/a -> b" >want && test_cmp want got &&
 	{ "$AXFS" ls img.axfs /usr/bin/ls/x 2>err; test $? = 1; } &&
 	grep -q "not a directory" err
 '
@@ -151,6 +167,23 @@ test_expect_success 'a split image: the store segment with --store, never an ope
 	"$AXFS" ls --store s.nand s.nor >got && test_cmp x/root got &&
 	{ "$AXFS" ls s.nor 2>err; test $? = 8; } && grep -q -- "--store" err &&
 	{ "$AXFS" ls s.nor s.nand 2>err; test $? = 8; } && grep -q -- "--store" err
+'
+
+# The EXAMPLES of axfs-ls(1), run as printed (but the one piped to jq),
+# on an image and a split image of the names they use.
+test_expect_success 'every example of axfs-ls(1) runs' '
+	cp -R tree extree && mkdir -p extree/usr/lib/modules/6.1 &&
+	echo "kernel/fs/axfs/axfs.ko:" >extree/usr/lib/modules/6.1/modules.dep &&
+	mkdir ex && "$AXFS" mkfs -q extree -o ex/rootfs.axfs &&
+	cp s.nor ex/nor.bin && cp s.nand ex/nand.bin &&
+	sed -n "/^\.SH EXAMPLES/,/^\.SH /s/^\$ \(axfs ls .*\)\$/\1/p" "$AXFS_TOP/man/axfs-ls.1" |
+		sed "s/\\\\-/-/g" | grep -v "| *jq" >examples &&
+	test "$(wc -l <examples)" -ge 4 &&
+	while read -r axfs_ cmd; do
+		(cd ex && "$AXFS" $cmd >out) || { echo "fails: axfs $cmd"; return 1; }
+		test -s ex/out || { echo "prints nothing: axfs $cmd"; return 1; }
+	done <examples &&
+	grep -qx "axfs ls --store nand.bin nor.bin /lib" examples
 '
 
 test_expect_success 'a damaged image: exit 8, the byte named' '
@@ -196,7 +229,7 @@ test_expect_success BASE_FILES 'base-files: ls PATH lists exactly what ls -A lis
 	(cd deb && find usr/share -mindepth 1 | sed "s|^|/|" | sort) >want &&
 	sort got | test_cmp want - &&
 	"$AXFS" ls -l deb.axfs /etc/os-release | cut_long >got &&
-	echo "lrwxrwxrwx 0/0 21 /etc/os-release -> $(readlink deb/etc/os-release)" >want &&
+	echo "lrwxrwxrwx root/root 21 /etc/os-release -> $(readlink deb/etc/os-release)" >want &&
 	test_cmp want got
 '
 

@@ -8,7 +8,9 @@
 # processes at once get the right data while each cblock is inflated once;
 # split images mount from their two segments; a damaged cblock gives EIO
 # for its file only; an ordinary user mounts and unmounts; mount(8) uses
-# the mount.fuse.axfs helper.  Skips only where there is no /dev/fuse.
+# the mount.fuse.axfs helper, and fuse3's mount.fuse reaches `axfs IMAGE
+# DIR -o ...`; -o no_default_permissions lets another user read a 0600
+# file.  Skips only where there is no /dev/fuse.
 . "$(dirname "$0")/lib.sh"
 
 root=false
@@ -274,6 +276,36 @@ test_expect_success ROOT,UNSHARE 'mount -t fuse.axfs and umount (private mount n
 		cmp $TRASH/m/etc/conf $TRASH/st/etc/conf &&
 		umount $TRASH/m
 	"
+'
+
+# fuse3's mount.fuse (what mount(8) runs for -t fuse.axfs where /sbin has
+# no mount.fuse.axfs) runs `axfs SOURCE DIR -o OPTIONS`, as for squashfuse.
+test_expect_success 'axfs IMAGE DIR -o OPTIONS: the command line mount.fuse gives' '
+	"$AXFS" "$TRASH/split.nor" "$TRASH/m" -o rw,store=$TRASH/split.nand,dev,suid &&
+	listing st >want && listing m >got && diff want got &&
+	fusermount3 -u m &&
+	{ "$AXFS" "$TRASH/nothere.nor" "$TRASH/m" -o rw 2>err; test $? = 8; } &&
+	grep -q "^axfs mount: cannot open ./.*nothere.nor." err &&
+	{ "$AXFS" nothere m 2>err; test $? = 16; } &&
+	grep -q "is not an axfs command" err &&
+	! mounted m
+'
+
+# -o no_default_permissions: whoever may enter the mount reads every file,
+# as with squashfuse; by default the kernel checks the image's modes.
+test_expect_success ROOT,SETPRIV 'no_default_permissions lets another user read a 0600 file' '
+	mkdir -p perm/etc && echo secret >perm/etc/shadow && chmod 600 perm/etc/shadow &&
+	chmod 755 . perm && "$AXFS" mkfs -q perm -o perm.axfs && mkdir pm && chmod 755 pm &&
+	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups" &&
+	"$AXFS" mount -o allow_other perm.axfs pm &&
+	grep " $TRASH/pm fuse.axfs .*default_permissions" /proc/mounts &&
+	! $nobody cat pm/etc/shadow 2>err && grep -q "Permission denied" err &&
+	fusermount3 -u pm &&
+	"$AXFS" mount -o allow_other,no_default_permissions perm.axfs pm &&
+	! grep " $TRASH/pm fuse.axfs .*default_permissions" /proc/mounts &&
+	$nobody cat pm/etc/shadow >got && echo secret >want && cmp want got &&
+	! $nobody touch pm/etc/new 2>/dev/null &&
+	fusermount3 -u pm
 '
 
 # ---- an ordinary user ------------------------------------------------------------

@@ -5,7 +5,9 @@
 # the installed library with pkg-config, makes an image, checks and reads
 # it, the library exports only its declared axfs_* API, mkfs.axfs and
 # fsck.axfs reach our commands (also through `mkfs -t axfs`), the bash
-# completion works, and `make uninstall` removes it all again.
+# completion works, `mount -t fuse.axfs` and an fstab line mount an image
+# after an install with PREFIX=/usr/local and with PREFIX=/usr, and `make
+# uninstall` removes it all again.
 . "$(dirname "$0")/lib.sh"
 
 top=$AXFS_TOP
@@ -460,6 +462,62 @@ test_expect_success BASH 'the installed bash completion completes commands and o
 		sed -n 9p compl.out | tr " " "\n" | grep -qx "$w=\{0,1\}" ||
 			{ echo "mount -o $w is not completed"; return 1; }
 	done
+'
+
+# mount(8) after `make install`, in a private mount namespace whose /usr
+# views are overlays with the install on top (nothing outside changes).
+# mount(8) runs /sbin/mount.fuse.axfs, else fuse3's /sbin/mount.fuse, which
+# runs `axfs SOURCE DIR -o OPTIONS` from the shell's default PATH
+# (/usr/local/bin first): PREFIX=/usr takes the first route, the default
+# PREFIX=/usr/local the second.  Both the command line and an fstab line.
+test_lazy_prereq UNSHARE 'command -v unshare && unshare -m true'
+test_lazy_prereq MOUNT_FUSE 'test -x /sbin/mount.fuse'
+# mount_as_user_would PREFIX_DIR(S): overlays each DIR of the install over
+# the machine's, mounts the split image with -t fuse.axfs, then through a
+# line of an fstab (mount -T), and checks and unmounts each time.
+mount_as_user_would() {
+	_ov=""
+	for _d; do
+		_ov="$_ov mount -t overlay ov -o lowerdir=$D3$_d:$_d $_d &&"
+	done
+	unshare -m --propagation private sh -c "$_ov
+		mount -t fuse.axfs -o store=$TRASH/split.nand split.nor mnt &&
+		grep \" $TRASH/mnt fuse.axfs ro,\" /proc/mounts &&
+		cmp mnt/etc/conf st/etc/conf && cmp mnt/bin/prog st/bin/prog &&
+		umount mnt &&
+		printf \"%s\\n\" \"$TRASH/split.nor $TRASH/mnt fuse.axfs store=$TRASH/split.nand,nofail,x-systemd.automount 0 0\" >fstab &&
+		mount -T fstab $TRASH/mnt &&
+		grep \" $TRASH/mnt fuse.axfs ro,\" /proc/mounts &&
+		cmp mnt/etc/conf st/etc/conf &&
+		umount mnt"
+}
+D3=$TRASH/dest-mount
+test_expect_success ROOT,FUSE,UNSHARE,MOUNT_FUSE 'make install (PREFIX=/usr/local), then mount -t fuse.axfs and an fstab line' '
+	mkdir -p st/bin st/etc mnt &&
+	head -c 300000 /dev/urandom >st/bin/prog &&
+	yes "some text that compresses" | head -c 200000 >st/etc/conf &&
+	"$D/usr/bin/axfs" mkfs -q --xip /bin/prog --mmap-limit 1MiB st -o split.axfs &&
+	"$D/usr/bin/axfs" split split.axfs --mmap split.nor --store split.nand &&
+	env -u PKG_CONFIG_PATH -u PKG_CONFIG_SYSROOT_DIR -u PKG_CONFIG_LIBDIR \
+		make -s -C "$top" B="$B" install DESTDIR="$D3" >install3.log 2>&1 ||
+		{ cat install3.log; false; } &&
+	test -L "$D3/usr/local/sbin/mount.fuse.axfs" &&
+	mount_as_user_would /usr/local/bin /usr/local/sbin
+'
+
+test_expect_success ROOT,FUSE,UNSHARE 'make install PREFIX=/usr: mount(8) runs the installed mount.fuse.axfs' '
+	# Only the helper: with fuse3'"'"'s mount.fuse hidden, no other route.
+	: >nofuse &&
+	unshare -m --propagation private sh -c "
+		mount -t overlay ov -o lowerdir=$D/usr/bin:/usr/bin /usr/bin &&
+		mount -t overlay ov -o lowerdir=$D/usr/sbin:/usr/sbin /usr/sbin &&
+		if test -e /usr/sbin/mount.fuse; then
+			mount --bind $TRASH/nofuse /usr/sbin/mount.fuse; fi &&
+		test ! -x /sbin/mount.fuse &&
+		mount -t fuse.axfs -o store=$TRASH/split.nand split.nor mnt &&
+		grep \" $TRASH/mnt fuse.axfs ro,\" /proc/mounts &&
+		cmp mnt/etc/conf st/etc/conf &&
+		umount mnt"
 '
 
 test_expect_success 'make uninstall removes everything it installed' '

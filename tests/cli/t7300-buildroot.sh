@@ -43,7 +43,8 @@ test_expect_success 'the br2-external tree has every file Buildroot needs' '
 
 test_expect_success 'every option of ours the .mk files use is defined in a Config.in' '
 	cat "$ext"/fs/axfs-tools/*.mk "$ext"/package/*/*.mk "$ext"/linux/*.mk | sed "s/#.*//" |
-		grep -o "BR2_[A-Z0-9_]*" | grep -v -e "^BR2_EXTERNAL_" -e "^BR2_PACKAGE_REFPOLICY$" |
+		grep -o "BR2_[A-Z0-9_]*" | grep -v -e "^BR2_EXTERNAL_" -e "^BR2_PACKAGE_REFPOLICY$" \
+			-e "^BR2_TARGET_ROOTFS_AXFS$" |
 		sort -u >used &&
 	cat "$ext/Config.in" "$ext"/fs/axfs-tools/Config.in "$ext"/package/*/Config.in* \
 		"$ext"/linux/Config.ext.in |
@@ -210,6 +211,24 @@ sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE"].set_value(sys.argv[2])
 sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET"].set_value("1MiB")
 sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_FILES"].set_value("/bin/* /usr/lib/*.so*")
 k.write_config("full.config")
+
+# The dual-device split, padded with 0xFF (the default once a size is
+# given), and extra options; the defaults of those.
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_PAD_FF") == "n", "PAD_FF without a size"
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_SPLIT") == "n"
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_MKFS_OPTIONS") == ""
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_POLICY"].set_value("")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_PROFILE"].set_value("")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_BUDGET"].set_value("")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_XIP_FILES"].set_value("/bin/*")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_PAD"].set_value("1MiB")
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_PAD_FF") == "y", "0xFF is not the default"
+k.write_config("pad.config")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_SPLIT"].set_value("y")
+assert val("BR2_TARGET_ROOTFS_AXFS_TOOLS_MMAP_LIMIT") == "8MiB"
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_MMAP_LIMIT"].set_value("512KiB")
+sym["BR2_TARGET_ROOTFS_AXFS_TOOLS_MKFS_OPTIONS"].set_value("--all-root --xip-suffix")
+k.write_config("split.config")
 print("ok")
 EOF
 
@@ -252,6 +271,13 @@ if ! test_have_prereq KCONFIGLIB; then
 	br_config 64K 64KiB LIBDEFLATE libdeflate 9 "" "" "" "" >defaults.config
 	br_config 128K 128KiB ZLIB zlib 6 "$P" "$PROF" 1MiB \
 		"/bin/* /usr/lib/*.so*" >full.config
+	{ br_config 128K 128KiB ZLIB zlib 6 "" "" "" "/bin/*" &&
+	  echo BR2_TARGET_ROOTFS_AXFS_TOOLS_PAD=\"1MiB\" &&
+	  echo BR2_TARGET_ROOTFS_AXFS_TOOLS_PAD_FF=y; } >pad.config
+	{ cat pad.config &&
+	  echo BR2_TARGET_ROOTFS_AXFS_TOOLS_SPLIT=y &&
+	  echo BR2_TARGET_ROOTFS_AXFS_TOOLS_MMAP_LIMIT=\"512KiB\" &&
+	  echo BR2_TARGET_ROOTFS_AXFS_TOOLS_MKFS_OPTIONS=\"--all-root --xip-suffix\"; } >split.config
 fi
 
 # ---- make ----------------------------------------------------------------------
@@ -361,6 +387,53 @@ test_expect_success 'the command builds a correct image with the real axfs' '
 	sed -n "\|^-.* /bin/prog\$|,\|^[-dlcbps]|p" pages.txt | grep "page " >prog.pages &&
 	test -s prog.pages &&
 	! grep -v " xip " prog.pages
+'
+
+# Buildroot's own BR2_TARGET_ROOTFS_AXFS (its 2008 mkfs.axfs, writing
+# rootfs.axfs too) stops the build with what to set instead, with our
+# type selected or not.
+test_expect_success 'BR2_TARGET_ROOTFS_AXFS=y is refused with what to set instead' '
+	{ cat defaults.config && echo BR2_TARGET_ROOTFS_AXFS=y; } >legacy.config &&
+	! evaluate legacy.config "$TRASH/l" 2>err &&
+	cat err && grep -q "BR2_TARGET_ROOTFS_AXFS=y builds rootfs.axfs with Buildroot.s own 2008 mkfs.axfs" err &&
+	grep -q "set BR2_TARGET_ROOTFS_AXFS_TOOLS=y" err && ! test -e l/cmd.sh &&
+	echo BR2_TARGET_ROOTFS_AXFS=y >legacy-only.config &&
+	! evaluate legacy-only.config "$TRASH/l2" 2>err &&
+	grep -q "set BR2_TARGET_ROOTFS_AXFS_TOOLS=y" err
+'
+
+test_expect_success 'a pad size pads rootfs.axfs with 0xFF through axfs mkfs' '
+	evaluate pad.config "$TRASH/p" &&
+	want="$TRASH/p/host/bin/axfs mkfs --no-progress -j 3 -b 128KiB --compressor zlib -l 6 --xip '"'/bin/*'"' --pad 1MiB --pad-byte 0xff $TRASH/p/target $TRASH/p/images/rootfs.axfs" &&
+	test "$(norm p/cmd.sh)" = "$want" ||
+	{ echo "got:  $(norm p/cmd.sh)"; echo "want: $want"; false; }
+'
+
+test_expect_success 'the dual-device split: rootfs.nor (padded with 0xFF) and rootfs.nand, checked' '
+	evaluate split.config "$TRASH/s2" &&
+	want="$TRASH/s2/host/bin/axfs mkfs --no-progress -j 3 -b 128KiB --compressor zlib -l 6 --xip '"'/bin/*'"' --mmap-limit 512KiB --all-root --xip-suffix $TRASH/s2/target $TRASH/s2/images/rootfs.axfs" &&
+	{ test "$(norm s2/cmd.sh)" = "$want" ||
+	  { echo "got:  $(norm s2/cmd.sh)"; echo "want: $want"; false; }; } &&
+	mkdir -p s2/host/bin s2/images s2/target/bin s2/target/etc &&
+	ln -s "$AXFS" s2/host/bin/axfs &&
+	head -c 200000 "$AXFS" >s2/target/bin/prog && chmod 755 s2/target/bin/prog &&
+	seq 1 30000 >s2/target/etc/data &&
+	(cd "$TRASH/s2/images" && sh "$TRASH/s2/cmd.sh") &&
+	sh -e s2/hooks.sh &&
+	# the hooks: fsck, split, fsck of the pair, pad
+	test $(grep -c "axfs fsck -q" s2/hooks.sh) = 2 && grep -q "axfs split -q" s2/hooks.sh &&
+	test $(wc -c <s2/images/rootfs.nor) = 1048576 &&
+	"$AXFS" split s2/images/rootfs.axfs --mmap nor.want --store nand.want &&
+	n=$(wc -c <nor.want) && test $n -lt 1048576 &&
+	head -c $n s2/images/rootfs.nor | cmp - nor.want &&
+	cmp s2/images/rootfs.nand nand.want &&
+	tail -c $((1048576 - n)) s2/images/rootfs.nor | tr -d "\377" | wc -c >nonff &&
+	test "$(cat nonff)" = 0 &&
+	"$AXFS" extract --store s2/images/rootfs.nand s2/images/rootfs.nor out2 &&
+	diff -r s2/target out2 &&
+	# a NOR segment bigger than its partition stops the build
+	sed "s/1MiB/64KiB/g" s2/hooks.sh >small.sh &&
+	! sh -e small.sh 2>err && grep -q "rootfs.nor: [0-9]* bytes, more than the partition (64KiB)" err
 '
 
 # ---- the kernel extension ------------------------------------------------------

@@ -52,7 +52,11 @@ test_expect_success 'every make variable the recipe sets is one the Makefile use
 '
 
 test_expect_success 'the class declares the type, its variables and its native dependency' '
-	grep -q "^IMAGE_TYPES += \"axfs\"" "$class" &&
+	grep -q "^IMAGE_TYPES += \"axfs axfs-split\"" "$class" &&
+	for v in BLOCK_SIZE XIP_BUDGET PAD PAD_BYTE MMAP_LIMIT; do
+		grep -q "^AXFS_$v ?= " "$class" || { echo "no AXFS_$v"; return 1; }
+	done &&
+	grep -q "^do_image_axfs_split\[depends\] += \"axfs-tools-native:do_populate_sysroot\"" "$class" &&
 	grep -q "^EXTRA_IMAGECMD:axfs ?= \"\"" "$class" &&
 	grep -q "^AXFS_POLICY ?= \"\"" "$class" &&
 	grep -q "^AXFS_PROFILE ?= \"\"" "$class" &&
@@ -64,8 +68,10 @@ test_expect_success 'the class declares the type, its variables and its native d
 # to BitBake variables replaced by their values; $shell_vars left alone.
 # (For this image type OVERRIDES holds "axfs", so ${EXTRA_IMAGECMD} is
 # EXTRA_IMAGECMD:axfs.)
-extract_body() {
-	sed -n '/^IMAGE_CMD:axfs () {$/,/^}$/p' "$class" | sed '1d;$d'
+# The shell function the bodies call is put first, as BitBake does.
+extract_body() {	# extract_body [TYPE]
+	sed -n '/^axfs_mkfs_opts () {$/,/^}$/p' "$class"
+	sed -n "/^IMAGE_CMD:${1:-axfs} () {\$/,/^}\$/p" "$class" | sed '1d;$d'
 }
 expand() {	# expand FILE: substitutes the variables of the environment
 	sed -e "s|\${IMAGE_ROOTFS}|$IMAGE_ROOTFS|g" \
@@ -74,6 +80,12 @@ expand() {	# expand FILE: substitutes the variables of the environment
 	    -e "s|\${AXFS_IMAGE_NAME_SUFFIX}|${AXFS_IMAGE_NAME_SUFFIX-}|g" \
 	    -e "s|\${AXFS_POLICY}|$AXFS_POLICY|g" \
 	    -e "s|\${AXFS_PROFILE}|$AXFS_PROFILE|g" \
+	    -e "s|\${AXFS_BLOCK_SIZE}|${AXFS_BLOCK_SIZE-}|g" \
+	    -e "s|\${AXFS_XIP_BUDGET}|${AXFS_XIP_BUDGET-}|g" \
+	    -e "s|\${AXFS_PAD}|${AXFS_PAD-}|g" \
+	    -e "s|\${AXFS_PAD_BYTE}|${AXFS_PAD_BYTE-0xff}|g" \
+	    -e "s|\${AXFS_MMAP_LIMIT}|${AXFS_MMAP_LIMIT-8MiB}|g" \
+	    -e "s|\${IMAGE_LINK_NAME}|${IMAGE_LINK_NAME-}|g" \
 	    -e "s|\${EXTRA_IMAGECMD}|$EXTRA_IMAGECMD|g" "$1"
 }
 
@@ -82,8 +94,12 @@ test_expect_success 'IMAGE_CMD:axfs uses only the variables BitBake provides' '
 	test "$(wc -l <body.sh)" -gt 5 &&
 	grep -o "\${[A-Za-z_:]*}" body.sh | sort -u >refs &&
 	cat refs &&
+	extract_body axfs-split >body-split.sh &&
+	grep -o "\${[A-Za-z_:]*}" body-split.sh | sort -u >>refs &&
 	! grep -v -x -e "\${IMAGE_ROOTFS}" -e "\${IMGDEPLOYDIR}" -e "\${IMAGE_NAME}" \
-		-e "\${AXFS_IMAGE_NAME_SUFFIX}" -e "\${AXFS_POLICY}" -e "\${AXFS_PROFILE}" -e "\${EXTRA_IMAGECMD}" refs
+		-e "\${AXFS_IMAGE_NAME_SUFFIX}" -e "\${AXFS_POLICY}" -e "\${AXFS_PROFILE}" -e "\${EXTRA_IMAGECMD}" \
+		-e "\${AXFS_BLOCK_SIZE}" -e "\${AXFS_XIP_BUDGET}" -e "\${AXFS_PAD}" -e "\${AXFS_PAD_BYTE}" \
+		-e "\${AXFS_MMAP_LIMIT}" -e "\${IMAGE_LINK_NAME}" refs
 '
 
 mkdir -p rootfs/bin rootfs/etc rootfs/usr/lib deploy bin
@@ -119,6 +135,39 @@ test_expect_success 'IMAGE_CMD:axfs builds and checks the image, with every vari
 	# AXFS_POLICY was applied to every inode
 	test "$(grep -c " /" inodes.txt)" -ge 6 &&
 	! grep " /" inodes.txt | grep -v "^[^ ]*  *4321  *765 "
+'
+
+test_expect_success 'the layer variables: block size, XIP budget, pad with 0xFF' '
+	rm -rf deploy && mkdir deploy &&
+	IMAGE_ROOTFS=$TRASH/rootfs IMGDEPLOYDIR=$TRASH/deploy IMAGE_NAME=vars \
+	AXFS_POLICY= AXFS_PROFILE=$TRASH/boot.csv EXTRA_IMAGECMD= AXFS_BLOCK_SIZE=8KiB \
+	AXFS_XIP_BUDGET=64KiB AXFS_PAD=4MiB expand body.sh >runv.sh &&
+	PATH="$TRASH/bin:$PATH" sh -e runv.sh &&
+	test $(wc -c <deploy/vars.axfs) = 4194304 &&
+	"$AXFS" dump --json deploy/vars.axfs >v.json &&
+	grep -q "\"cblock_size\": 8192" v.json &&
+	n=$(python3 -c "import json; print(json.load(open(\"v.json\"))[\"superblock\"][\"size\"])") &&
+	test "$n" -lt 4194304 &&
+	tail -c $((4194304 - n)) deploy/vars.axfs | tr -d "\377" | wc -c >nonff &&
+	test "$(cat nonff)" = 0
+'
+
+test_expect_success 'axfs-split: the image, .axfs-nor padded with 0xFF and .axfs-nand, linked' '
+	rm -rf deploy && mkdir deploy &&
+	extract_body axfs-split >body-split.sh &&
+	IMAGE_ROOTFS=$TRASH/rootfs IMGDEPLOYDIR=$TRASH/deploy IMAGE_NAME=sp-20240101 \
+	IMAGE_LINK_NAME=sp AXFS_POLICY= AXFS_PROFILE= EXTRA_IMAGECMD="--xip /bin/prog" \
+	AXFS_MMAP_LIMIT=4MiB AXFS_PAD=8MiB expand body-split.sh >runs.sh &&
+	! grep "\${" runs.sh &&
+	PATH="$TRASH/bin:$PATH" sh -e runs.sh &&
+	"$AXFS" split deploy/sp-20240101.axfs-split --mmap nor --store nand &&
+	n=$(wc -c <nor) && test $(wc -c <deploy/sp-20240101.axfs-nor) = 8388608 &&
+	head -c $n deploy/sp-20240101.axfs-nor | cmp - nor &&
+	cmp nand deploy/sp-20240101.axfs-nand &&
+	test "$(readlink deploy/sp.axfs-nor)" = sp-20240101.axfs-nor &&
+	test "$(readlink deploy/sp.axfs-nand)" = sp-20240101.axfs-nand &&
+	"$AXFS" extract --store deploy/sp.axfs-nand deploy/sp.axfs-nor outs &&
+	diff -r rootfs outs
 '
 
 test_expect_success 'IMAGE_CMD:axfs with only the defaults (empty variables)' '
@@ -208,12 +257,41 @@ test_expect_success 'the recipes pin their source and leave S to bitbake.conf' '
 	grep -q "^HOMEPAGE = " "$recipe" &&
 	! grep -rn "^S = \|^S ?= " "$layer" &&
 	! grep -rn "AUTOREV" "$layer" --include=*.bb --include=*.inc | grep -v "^[^:]*:[0-9]*:#" &&
-	grep -q "^AXFS_TOOLS_SRCREV ?= \"[0-9a-f]\{40\}\"" "$rel/axfs-tools_git.bb" &&
+	grep -q "^AXFS_TOOLS_SRCREV ?= \"\${@axfs_checkout_rev(d)}\"" "$rel/axfs-tools_git.bb" &&
 	grep -q "destsuffix=\${BP}" "$rel/axfs-tools_git.bb" &&
 	grep -q "^SRC_URI\[sha256sum\]" "$rel/axfs-tools-release.inc" &&
 	grep -q "^inherit module" "$layer/recipes-kernel/axfs-module/axfs-module_0.1.0.bb" &&
 	grep -q "^CONFIG_AXFS=y" "$layer/recipes-kernel/linux/files/axfs.cfg" &&
 	grep -q "mkpatch.sh --tree" "$layer/classes/axfs-kernel.bbclass"
+'
+
+# The default recipe builds the code of the checkout the layer ships in:
+# its SRCREV is the commit HEAD is at, its PV the checkout's VERSION+git;
+# the release recipe (axfs-tools_VERSION.bb, the tarball) is chosen only
+# by PREFERRED_VERSION until the release is published.  The recipe's
+# Python, run as BitBake would, on this checkout and on a copy of the
+# layer outside any git checkout.
+test_expect_success GIT 'the default recipe is the checkout the layer ships in, at its HEAD' '
+	rel=$layer/recipes-devtools/axfs-tools &&
+	! grep -q "^DEFAULT_PREFERENCE" "$rel/axfs-tools_git.bb" &&
+	grep -qx "DEFAULT_PREFERENCE = \"-1\"" "$rel/axfs-tools_$(cat "$AXFS_TOP/VERSION").bb" &&
+	grep -q "^PV = \"\${@axfs_checkout_version(d)}+git\"" "$rel/axfs-tools_git.bb" &&
+	sed -n "/^def /,\$p" "$rel/axfs-tools_git.bb" >defs.py &&
+	test -s defs.py &&
+	cat >run_defs.py <<-\PY &&
+	import sys
+	class D(dict):
+	    def getVar(self, k): return self.get(k)
+	exec(open("defs.py").read())
+	d = D(AXFS_LAYERDIR=sys.argv[1])
+	print(axfs_checkout_rev(d), axfs_checkout_version(d))
+	PY
+	python3 run_defs.py "$layer" >got &&
+	echo "$(git -C "$AXFS_TOP" rev-parse HEAD) $(cat "$AXFS_TOP/VERSION")" >want &&
+	test_cmp want got &&
+	mkdir -p nogit/examples && cp -r "$layer" nogit/examples/ &&
+	python3 run_defs.py "$TRASH/nogit/examples/meta-axfs" >got2 &&
+	echo "INVALID 0.0.0" >want2 && test_cmp want2 got2
 '
 
 test_expect_success 'the module recipe licence checksum is right' '

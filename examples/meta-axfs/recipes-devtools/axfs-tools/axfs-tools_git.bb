@@ -1,20 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# axfs-tools from git, at a pinned revision.  Not the default: select it
-# with PREFERRED_VERSION_axfs-tools = "0.1.0+git%" (and the same for
-# axfs-tools-native).
+# axfs-tools from git: the default recipe.  It builds the commit the git
+# checkout this layer ships in (examples/meta-axfs/../..) is at, pinned by
+# that commit's hash when the recipe is parsed: the code of the checkout,
+# offline.  axfs --version then says which (0.1.0-N-gHASH, git describe).
 require axfs-tools.inc
 
-DEFAULT_PREFERENCE = "-1"
-
-# By default the git repository this layer belongs to
-# (examples/meta-axfs/../..).  For a product, point AXFS_TOOLS_GIT and
-# AXFS_TOOLS_PROTOCOL at your mirror.  AXFS_TOOLS_SRCREV pins the commit;
-# AXFS_TOOLS_SRCREV = "${AUTOREV}" follows the branch (opt-in: builds are
-# then not reproducible and need the network to parse).
+# For a product, point AXFS_TOOLS_GIT and AXFS_TOOLS_PROTOCOL at your
+# mirror and pin AXFS_TOOLS_SRCREV; AXFS_TOOLS_SRCREV = "${AUTOREV}"
+# follows AXFS_TOOLS_BRANCH (builds are then not reproducible).
 AXFS_TOOLS_GIT ?= "${AXFS_LAYERDIR}/../.."
 AXFS_TOOLS_PROTOCOL ?= "file"
 AXFS_TOOLS_BRANCH ?= "main"
-AXFS_TOOLS_SRCREV ?= "48898bd68d81a470c1fa605771cbc91606519cca"
-SRC_URI = "git://${AXFS_TOOLS_GIT};protocol=${AXFS_TOOLS_PROTOCOL};branch=${AXFS_TOOLS_BRANCH};destsuffix=${BP}"
+AXFS_TOOLS_SRCREV ?= "${@axfs_checkout_rev(d)}"
+SRC_URI = "git://${AXFS_TOOLS_GIT};protocol=${AXFS_TOOLS_PROTOCOL};branch=${AXFS_TOOLS_BRANCH};nobranch=1;destsuffix=${BP}"
 SRCREV = "${AXFS_TOOLS_SRCREV}"
-PV = "0.1.0+git"
+# The VERSION of the checkout, then +git: what comes after the last
+# release of that series (the release recipe is axfs-tools_VERSION.bb).
+PV = "${@axfs_checkout_version(d)}+git"
+
+# The commit the layer's own checkout is at; a layer that is not in a git
+# checkout (unpacked from a release tarball) has none: use the release
+# recipe, or set AXFS_TOOLS_SRCREV.
+def axfs_checkout_rev(d):
+    import subprocess
+    top = d.getVar('AXFS_LAYERDIR') + '/../..'
+    try:
+        return subprocess.check_output(['git', '-C', top, 'rev-parse', 'HEAD'],
+                                       stderr=subprocess.DEVNULL,
+                                       universal_newlines=True).strip()
+    except (OSError, subprocess.CalledProcessError):
+        return 'INVALID'
+
+def axfs_checkout_version(d):
+    try:
+        with open(d.getVar('AXFS_LAYERDIR') + '/../../VERSION') as f:
+            return f.read().strip()
+    except OSError:
+        return '0.0.0'

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsck_data.h"
+#include "fsck_deep.h"
 
 static int cmp_range(const void *a, const void *b)
 {

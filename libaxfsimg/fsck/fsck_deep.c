@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsck_data.h"
+#include "fsck_deep.h"
 
 #define MAX_THREADS 8
 #define POOL_MIN_CBLOCKS 64

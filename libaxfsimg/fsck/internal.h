@@ -4,7 +4,7 @@
  * phases (fsck_super.c: superblock, descriptors, regions, counts, cblocks,
  * slack; fsck_tree.c: inodes, names, directories; fsck_data.c: nodes, XIP
  * pages, cblocks, byte-aligned data, with fsck_deep.c for --deep and
- * fsck_sink.c for what both use, see fsck_data.h) on the view fsck_input.c
+ * fsck_sink.c for what both use: fsck_deep.h, fsck_sink.h) on the view fsck_input.c
  * makes; the phases use the helpers fsck_report.c (check table,
  * findings), fsck_alloc.c (memory), fsck_tables.c (zlib, offsets, table
  * entries) and fsck_path.c (inodes' names and paths).  Nothing here is

@@ -85,13 +85,8 @@ static u32 axfs_zbuf_size(u32 n)
  */
 #define AXFS_CBLOCK_CACHE_DEFAULT	4
 #define AXFS_CBLOCK_CACHE_MAX		64
-<<<<<<< HEAD
 static unsigned int axfs_cblock_cache = AXFS_CBLOCK_CACHE_DEFAULT;
-module_param_named(cblock_cache, axfs_cblock_cache, uint, 0644);
-=======
-unsigned int axfs_cblock_cache = AXFS_CBLOCK_CACHE_DEFAULT;
 module_param_named(cblock_cache, axfs_cblock_cache, uint, 0444);
->>>>>>> k-lockdown
 MODULE_PARM_DESC(cblock_cache,
 		 "inflated cblocks cached per mount, 1 to 64, set at load (default "
 		 __stringify(AXFS_CBLOCK_CACHE_DEFAULT) ")");

@@ -16,6 +16,7 @@
  * allocation is sized from counts bounded by bytes that exist and charged
  * against a memory limit.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sha1.h>
 #include <stdarg.h>
@@ -41,13 +42,16 @@ void axfs_fsck_opts_init(struct axfs_fsck_opts *o)
 #define DIGEST_THREAD_MIN (4u << 20)
 
 struct digest_job {
-	const uint8_t *img;
+	const struct fsck_src *src;
+	const uint8_t *sb;	/* the superblock, read */
+	struct fsck_window win;	/* this thread's reads */
 	uint64_t len;
-	int mapped;
 	volatile int *cancel;
 	volatile int abort;
 	uint8_t out[20];
 	int done;
+	int rc;			/* a read failed, at byte bad */
+	uint64_t bad;
 };
 
 static void *digest_thread(void *arg)
@@ -58,17 +62,20 @@ static void *digest_thread(void *arg)
 	uint64_t pos;
 
 	SHA1Init(&c);
-	SHA1Update(&c, j->img, AXFS_SB_DIGEST);
+	SHA1Update(&c, j->sb, AXFS_SB_DIGEST);
 	SHA1Update(&c, zeros, sizeof(zeros));
 	pos = AXFS_SB_DIGEST + AXFS_SB_DIGEST_LEN;
 	while (pos < j->len) {
-		uint64_t n = j->len - pos > (1u << 20) ? (1u << 20) :
+		uint64_t n = j->len - pos > j->win.cap ? j->win.cap :
 			     j->len - pos;
+		const uint8_t *p;
 
 		if (j->abort || (j->cancel && *j->cancel))
 			return NULL;
-		SHA1Update(&c, j->img + pos, (size_t)n);
-		fsck_release_pages(j->img, j->mapped, pos, pos + n);
+		p = fsck_src_view(j->src, &j->win, pos, n, &j->rc, &j->bad);
+		if (!p)
+			return NULL;
+		SHA1Update(&c, p, (size_t)n);
 		pos += n;
 	}
 	SHA1Final(j->out, &c);
@@ -78,8 +85,10 @@ static void *digest_thread(void *arg)
 
 static void finish_digest(struct fsck *f, struct digest_job *j)
 {
-	const uint8_t *stored = f->img + AXFS_SB_DIGEST;
+	const uint8_t *stored = f->sb + AXFS_SB_DIGEST;
 
+	if (j->rc < 0)
+		fsck_read_failed(f, j->rc, j->bad);
 	if (!j->done)
 		return;
 	memcpy(f->res->digest_sha1, j->out, 20);
@@ -125,19 +134,22 @@ static void fsck_free_all(struct fsck *f)
 	if (f->zs_ok)
 		inflateEnd(&f->zs);
 	f->zs_ok = 0;
+	free(f->win.buf);
+	f->win.buf = NULL;
 }
 
-/* Checks the image img[0, len); split: two segments were joined, the
- * first seg1_len bytes long. */
-static int fsck_run_image(const uint8_t *img, uint64_t len, int split,
-			  uint64_t seg1_len, int is_device, int mapped,
-			  const char *name, const struct axfs_fsck_opts *o,
+/* Checks the image src holds; split: two segments, the first seg1_len
+ * bytes long. */
+static int fsck_run_image(const struct fsck_src *src, int split,
+			  int is_device, const char *name,
+			  const struct axfs_fsck_opts *o,
 			  struct axfs_fsck_result *res,
 			  struct axfs_error *err)
 {
 	struct fsck *f;
 	struct digest_job job;
 	pthread_t tid;
+	uint64_t len = src->len[0] + src->len[1], bad = 0;
 	int have_thread = 0, rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -146,13 +158,13 @@ static int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	if (!f)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 	f->name = name;
-	f->img = img;
+	f->src = *src;
 	f->len = len;
 	f->limit = len;
 	f->split = split;
-	f->seg1_len = seg1_len;
+	f->seg1_len = split ? src->len[0] : 0;
 	f->is_device = is_device;
-	f->mapped = mapped;
+	f->err = err;
 	f->o = o;
 	f->res = res;
 	/* Metadata, inflated, and a few bytes per node and location: a few
@@ -160,9 +172,17 @@ static int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	f->mem.limit = o->max_memory ? o->max_memory :
 		       budget_default(len);
 	f->zs_ok = inflateInit(&f->zs) == Z_OK;
-	if (!f->zs_ok) {
+	f->win.cap = FSCK_WINDOW_SIZE;
+	f->win.buf = malloc(FSCK_WINDOW_SIZE);
+	if (!f->zs_ok || !f->win.buf) {
+		int zs_ok = f->zs_ok;
+
+		if (zs_ok)
+			inflateEnd(&f->zs);
+		free(f->win.buf);
 		free(f);
-		return axfs_error_set(err, AXFS_ERR_NOMEM,
+		return axfs_error_set(err, AXFS_ERR_NOMEM, zs_ok ?
+				      "out of memory" :
 				      "cannot initialise zlib");
 	}
 
@@ -173,19 +193,29 @@ static int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 			    AXFS_SUPER_SIZE);
 		goto out;
 	}
+	rc = fsck_src_read(&f->src, 0, f->sb, len > AXFS_SUPER_SIZE ?
+			   AXFS_SUPER_SIZE + 1 : AXFS_SUPER_SIZE, &bad);
+	if (rc < 0) {
+		fsck_read_failed(f, rc, bad);
+		goto out;
+	}
 	if (fsck_check_superblock(f) < 0)
 		goto out;
 	fsck_check_digest_field(f);
 
 	memset(&job, 0, sizeof(job));
-	if (o->digest) {
-		job.img = img;
+	if (o->digest && !fsck_stopped(f)) {
+		job.src = &f->src;
+		job.sb = f->sb;
 		job.len = f->limit;
-		job.mapped = f->mapped;
 		job.cancel = o->cancel;
+		job.win.cap = FSCK_WINDOW_SIZE;
+		job.win.buf = malloc(FSCK_WINDOW_SIZE);
+		if (!job.win.buf)
+			job.rc = -ENOMEM;
 		/* A thread pays off only beside real work. */
-		if (f->limit >= DIGEST_THREAD_MIN &&
-		    pthread_create(&tid, NULL, digest_thread, &job) == 0)
+		else if (f->limit >= DIGEST_THREAD_MIN &&
+			 pthread_create(&tid, NULL, digest_thread, &job) == 0)
 			have_thread = 1;
 		else
 			digest_thread(&job);
@@ -212,9 +242,12 @@ static int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	}
 	if (o->digest && !fsck_stopped(f))
 		finish_digest(f, &job);
+	free(job.win.buf);
 out:
 	fsck_report_suppressed(f);
-	if (fsck_stopped(f))
+	if (f->read_rc)
+		rc = f->read_rc;
+	else if (fsck_stopped(f))
 		rc = axfs_error_set(err, AXFS_ERR_INTERRUPTED,
 				    "checking '%s' was interrupted", name);
 	fsck_free_all(f);
@@ -228,7 +261,7 @@ int axfs_fsck_buffer(const void *image, size_t len, const void *store,
 		     struct axfs_fsck_result *res, struct axfs_error *err)
 {
 	struct axfs_fsck_opts def;
-	uint8_t *joined;
+	struct fsck_src src = { .fd = { -1, -1 } };
 	int rc;
 
 	if (!o) {
@@ -240,35 +273,34 @@ int axfs_fsck_buffer(const void *image, size_t len, const void *store,
 		return rc;
 	if (!name)
 		name = "image";
-	if (!store)
-		return fsck_run_image(image, len, 0, 0, 0, 0, name, o, res,
-				      err);
-	if (len > SIZE_MAX - store_len)
-		return axfs_error_set(err, AXFS_ERR_LIMIT, "'%s': the two "
-				      "segments are too large", name);
-	joined = malloc(len + store_len ? len + store_len : 1);
-	if (!joined)
-		return axfs_error_set(err, AXFS_ERR_NOMEM, "'%s': cannot "
-				      "allocate %zu bytes to join the segments",
-				      name, len + store_len);
-	if (len)
-		memcpy(joined, image, len);
-	if (store_len)
-		memcpy(joined + len, store, store_len);
-	rc = fsck_run_image(joined, len + store_len, 1, len, 0, 0, name, o,
-			    res, err);
-	free(joined);
-	return rc;
+	src.mem[0] = len ? image : (const uint8_t *)"";
+	src.len[0] = len;
+	if (store) {
+		src.mem[1] = store_len ? store : (const uint8_t *)"";
+		src.len[1] = store_len;
+	}
+	return fsck_run_image(&src, store != NULL, 0, name, o, res, err);
+}
+
+/* One segment: read with pread(), or in memory. */
+static void input_segment(struct fsck_src *src, int i,
+			  const struct fsck_input *in, uint64_t len)
+{
+	src->fd[i] = in->fd;
+	src->mem[i] = in->use_fd ? NULL : in->p ? in->p :
+		      (const uint8_t *)"";
+	src->len[i] = len;
 }
 
 /* The image in a file, a device or a stream (fsck_input.c), then checked
- * as a buffer. */
+ * through its reads. */
 int axfs_fsck_file(const char *path, const char *store_path,
 		   const struct axfs_fsck_opts *o, struct axfs_fsck_result *res,
 		   struct axfs_error *err)
 {
 	struct axfs_fsck_opts def;
 	struct fsck_input a, b;
+	struct fsck_src src = { .fd = { -1, -1 } };
 	uint64_t a_len;
 	int rc;
 
@@ -289,29 +321,39 @@ int axfs_fsck_file(const char *path, const char *store_path,
 		return rc;
 	}
 	if (!store_path) {
-		rc = fsck_run_image(a.p ? a.p : (const uint8_t *)"", a.len, 0, 0,
-				    a.is_device, a.mapped, a.name, o, res, err);
+		input_segment(&src, 0, &a, a.len);
+		rc = fsck_run_image(&src, 0, a.is_device, a.name, o, res, err);
 		fsck_input_close(&a);
 		return rc;
 	}
-	/* A split image: join the two segments in memory. */
+	/* A split image: two segments, read where they are. */
 	a_len = a.len;
 	rc = fsck_input_open(&b, store_path, err);
 	if (rc == 0)
 		rc = fsck_input_load(&b, o->max_memory, err);
 	/* An mmap segment on a device (a NOR partition) ends at mmap_size;
 	 * the rest of the partition is not part of the image. */
-	if (rc == 0 && a.is_device && a.len >= AXFS_SUPER_SIZE &&
-	    axfs_get_be32(a.p + AXFS_SB_MAGIC) == AXFS_MAGIC) {
-		uint64_t m = axfs_get_be64(a.p + AXFS_SB_MMAP_SIZE);
+	if (rc == 0 && a.is_device && a.len >= AXFS_SUPER_SIZE) {
+		uint8_t sb[AXFS_SUPER_SIZE];
+		uint64_t bad;
 
-		if (m >= AXFS_SUPER_SIZE && m < a.len)
-			a_len = m;
+		input_segment(&src, 0, &a, a.len);
+		rc = fsck_src_read(&src, 0, sb, sizeof(sb), &bad);
+		if (rc < 0)
+			rc = axfs_error_sys(err, -rc, "cannot read '%s'",
+					    a.name);
+		else if (axfs_get_be32(sb + AXFS_SB_MAGIC) == AXFS_MAGIC) {
+			uint64_t m = axfs_get_be64(sb + AXFS_SB_MMAP_SIZE);
+
+			if (m >= AXFS_SUPER_SIZE && m < a.len)
+				a_len = m;
+		}
 	}
-	if (rc == 0)
-		rc = axfs_fsck_buffer(a.p, (size_t)a_len, b.p ? b.p :
-				      (const uint8_t *)"", (size_t)b.len, a.name,
-				      o, res, err);
+	if (rc == 0) {
+		input_segment(&src, 0, &a, a_len);
+		input_segment(&src, 1, &b, b.len);
+		rc = fsck_run_image(&src, 1, 0, a.name, o, res, err);
+	}
 	fsck_input_close(&a);
 	fsck_input_close(&b);
 	return rc;

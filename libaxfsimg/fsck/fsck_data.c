@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsck_data.h"
+#include "fsck_deep.h"
 
 static int cmp_range(const void *a, const void *b)
 {
@@ -180,7 +180,7 @@ static void check_nodes(struct fsck_data *d)
 		case AXFS_NODE_XIP:
 			/* A region or table that is unusable has been
 			 * reported; its nodes are not checked against it. */
-			if (!f->r[AXFS_R_XIP].data)
+			if (!f->r[AXFS_R_XIP].usable)
 				break;
 			if (!index_inside(f, n, ino, idx, f->xip_pages,
 					  "XIP page", "XIP region", "pages"))
@@ -277,14 +277,13 @@ static void check_xip(struct fsck_data *d)
 	struct fsck *f = d->f;
 	struct fsck_run unused = { .check = FC_XIP_UNUSED, .what = "XIP page",
 				   .verb = "used by no node" };
-	const uint8_t *x = f->r[AXFS_R_XIP].data;
 
 	if (!d->xip_node)
 		return;
 	for (uint64_t pg = 0; pg < f->xip_pages && !fsck_stopped(f); pg++) {
 		uint64_t node = d->xip_node[pg], first, ino;
 		uint16_t need;
-		const uint8_t *p = x + pg * AXFS_PAGE_SIZE;
+		const uint8_t *p;
 		uint64_t off = fsck_region_off(f, AXFS_R_XIP,
 					       pg * AXFS_PAGE_SIZE);
 
@@ -298,6 +297,10 @@ static void check_xip(struct fsck_data *d)
 		/* Both are page contents: read only with --deep. */
 		if (!f->o->deep)
 			continue;
+		p = fsck_region_view(f, AXFS_R_XIP, pg * AXFS_PAGE_SIZE,
+				     AXFS_PAGE_SIZE);
+		if (!p)
+			break;
 		check_target_direct(f, p, AXFS_PAGE_SIZE, need, off, ino);
 		if (NEED_ALL(need) < AXFS_PAGE_SIZE &&
 		    fsck_first_nonzero(p + NEED_ALL(need),
@@ -322,7 +325,7 @@ static void check_banodes(struct fsck_data *d)
 	struct fsck_loc *locs;
 	uint64_t nloc = 0, end = 0, first;
 
-	if (!d->banode_node || !B->data)
+	if (!d->banode_node || !B->usable)
 		return;
 	locs = fsck_alloc(f, f->n_banodes, sizeof(*locs),
 			  f->r[AXFS_R_BANODE_OFFSET].desc_off,
@@ -349,10 +352,19 @@ static void check_banodes(struct fsck_data *d)
 				    (unsigned long long)B->size);
 			continue;
 		}
-		if (f->o->deep)
-			check_target_direct(f, B->data + ofs, B->size - ofs, need,
+		if (f->o->deep && (need & NEED_SYMLINK)) {
+			/* The target and the byte after it, if there. */
+			uint64_t avail = B->size - ofs < NEED_BYTES(need) + 1u ?
+					 B->size - ofs : NEED_BYTES(need) + 1u;
+			const uint8_t *p = fsck_region_view(f,
+					AXFS_R_BYTE_ALIGNED, ofs, avail);
+
+			if (!p)
+				break;
+			check_target_direct(f, p, avail, need,
 				     fsck_region_off(f, AXFS_R_BYTE_ALIGNED, ofs),
 				     ino);
+		}
 		f->res->data_bytes += NEED_BYTES(need);
 		if (locs) {
 			locs[nloc].off = ofs;
@@ -384,8 +396,8 @@ static void check_banodes(struct fsck_data *d)
 				    (unsigned long long)(ofs + len - 1),
 				    (unsigned long long)(end - 1));
 		} else if (f->o->deep && ofs > end &&
-			   fsck_first_nonzero(B->data + end, ofs - end,
-					      &first)) {
+			   fsck_scan_nonzero(f, AXFS_R_BYTE_ALIGNED, end,
+					     ofs - end, &first)) {
 			fsck_report(f, FC_BA_SLACK, fsck_region_off(f,
 				    AXFS_R_BYTE_ALIGNED, end + first),
 				    FSCK_NO_INO, "byte-aligned bytes %llu..%llu "
@@ -396,8 +408,9 @@ static void check_banodes(struct fsck_data *d)
 		if (ofs + len > end)
 			end = ofs + len;
 	}
-	if (f->o->deep && end < B->size &&
-	    fsck_first_nonzero(B->data + end, B->size - end, &first))
+	if (f->o->deep && end < B->size && !fsck_stopped(f) &&
+	    fsck_scan_nonzero(f, AXFS_R_BYTE_ALIGNED, end, B->size - end,
+			      &first))
 		fsck_report(f, FC_BA_SLACK, fsck_region_off(f,
 			    AXFS_R_BYTE_ALIGNED, end + first), FSCK_NO_INO,
 			    "byte-aligned bytes %llu..%llu belong to no page "
@@ -579,9 +592,9 @@ static void check_cnodes(struct fsck_data *d)
 			      cmp_loc);
 	}
 	fsck_run_flush(f, &cb_unused);
-	if (valid && f->o->deep && f->cblock_ok && Z->data && !fsck_stopped(f))
+	if (valid && f->o->deep && f->cblock_ok && Z->usable && !fsck_stopped(f))
 		fsck_deep_cblocks(d, nc, first, locs, valid);
-	if (Z->data)
+	if (Z->usable)
 		fsck_progress(f, Z->size, Z->size);
 	if (table_ok && !fsck_stopped(f) && f->r[AXFS_R_CBLOCK_OFFSET].table_ok
 	    && last_end < Z->size)

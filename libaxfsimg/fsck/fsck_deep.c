@@ -7,7 +7,10 @@
  * a NUL.  Workers never report: their findings are queued per cblock (a
  * struct fsck_sink, fsck_sink.c) and the calling thread reports them in
  * cblock order, so the output does not depend on the number of threads or
- * on timing.  Called by fsck_data.c; calls fsck_sink.c, never back.
+ * on timing.  Each worker reads the compressed bytes through its own
+ * window (fsck_src_view), a run of cblocks at a time: memory is a few
+ * buffers, whatever the image's size.  Called by fsck_data.c; calls
+ * fsck_sink.c, never back.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,14 +18,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsck_data.h"
+#include "fsck_deep.h"
 
 #define MAX_THREADS 8
 #define POOL_MIN_CBLOCKS 64
+/* Cblocks a worker takes at once: neighbours share its window's read. */
+#define BATCH 8
 
 struct result {
 	atomic_int done;
 	int inflated;
+	int read_rc;		/* reading it failed, at byte read_bad */
+	uint64_t read_bad;
 	uint64_t data_bytes;
 	struct fsck_deferred *head;
 };
@@ -36,17 +43,13 @@ struct pool {
 	struct result *res;
 	atomic_ullong next;
 	atomic_int stop;
-	uint64_t released;	/* compressed bytes given back so far */
 };
-
-/* Memory stays bounded on a large image: the mapped pages of cblocks
- * already reported go back once this many bytes have gathered. */
-#define RELEASE_STEP (4u << 20)
 
 struct worker {
 	struct pool *p;
 	z_stream zs;
 	uint8_t *buf;		/* cblock_size + 1: one byte to see "more" */
+	struct fsck_window win;	/* compressed bytes read ahead */
 	pthread_t tid;
 	int started;
 };
@@ -56,6 +59,7 @@ static void one_cblock(struct worker *w, uint64_t c)
 	struct fsck_data *d = w->p->d;
 	struct fsck *f = d->f;
 	struct fsck_region *Z = &f->r[AXFS_R_COMPRESSED];
+	const uint8_t *src;
 	const struct fsck_loc *locs = w->p->locs + w->p->first[c];
 	uint64_t n = w->p->first[c + 1] - w->p->first[c];
 	struct result *r = &w->p->res[c];
@@ -73,7 +77,15 @@ static void one_cblock(struct worker *w, uint64_t c)
 	at = fsck_region_off(f, AXFS_R_COMPRESSED, start);
 	ino = n ? fsck_owner_of(d, d->cnode_node[locs[0].idx] - 1) :
 	      FSCK_NO_INO;
-	zr = fsck_inflate(&w->zs, Z->data + start, clen, w->buf,
+	if (Z->data) {
+		src = Z->data + start;
+	} else {
+		src = fsck_src_view(&f->src, &w->win, Z->fsoffset + start, clen,
+				    &r->read_rc, &r->read_bad);
+		if (!src)
+			goto out;
+	}
+	zr = fsck_inflate(&w->zs, src, clen, w->buf,
 			  (uint64_t)f->cblock_size + 1, &out_len, &in_used,
 			  &msg);
 	r->inflated = 1;
@@ -161,19 +173,26 @@ out:
 	r->head = s.head;
 }
 
-static void work(struct worker *w)
+/* Takes the next BATCH cblocks and checks them: 0 when none is left. */
+static int take_batch(struct worker *w)
 {
 	struct pool *p = w->p;
+	uint64_t c0 = atomic_fetch_add(&p->next, BATCH);
 
-	while (!atomic_load(&p->stop)) {
-		uint64_t c = atomic_fetch_add(&p->next, 1);
-
-		if (c >= p->nc)
-			break;
-		if (p->valid[c])
+	if (c0 >= p->nc)
+		return 0;
+	for (uint64_t c = c0; c < c0 + BATCH && c < p->nc; c++) {
+		if (p->valid[c] && !atomic_load(&p->stop))
 			one_cblock(w, c);
 		atomic_store_explicit(&p->res[c].done, 1, memory_order_release);
 	}
+	return 1;
+}
+
+static void work(struct worker *w)
+{
+	while (!atomic_load(&w->p->stop) && take_batch(w))
+		;
 }
 
 static void *worker_main(void *arg)
@@ -197,6 +216,8 @@ static void emit_ready(struct pool *p, uint64_t *emit, int wait)
 			sched_yield();
 			continue;
 		}
+		if (r->read_rc)
+			fsck_read_failed(f, r->read_rc, r->read_bad);
 		fsck_sink_flush(f, r->head);
 		r->head = NULL;
 		f->res->cblocks += (uint64_t)r->inflated;
@@ -207,14 +228,6 @@ static void emit_ready(struct pool *p, uint64_t *emit, int wait)
 
 			fsck_table(f, AXFS_R_CBLOCK_OFFSET, *emit, &s);
 			fsck_progress(f, s, Z->size);
-			/* Cblocks before *emit are done: no worker reads
-			 * them again. */
-			if (!Z->owned && s > p->released + RELEASE_STEP &&
-			    s <= Z->size) {
-				fsck_release_pages(Z->data, f->mapped,
-						   p->released, s);
-				p->released = s;
-			}
 		}
 		if (fsck_stopped(f))
 			atomic_store(&p->stop, 1);
@@ -266,8 +279,14 @@ void fsck_deep_cblocks(struct fsck_data *d, uint64_t nc, const uint64_t *first,
 				      f->r[AXFS_R_COMPRESSED].desc_off,
 				      "a cblock buffer") :
 			   fsck_try_alloc(f, bufsz);
-		if (!w[i].buf) {
+		w[i].win.cap = FSCK_WINDOW_SIZE;
+		w[i].win.buf = w[i].buf && !f->r[AXFS_R_COMPRESSED].data ?
+			       malloc(FSCK_WINDOW_SIZE) : NULL;
+		if (!w[i].buf || (!w[i].win.buf &&
+				  !f->r[AXFS_R_COMPRESSED].data)) {
 			inflateEnd(&w[i].zs);
+			fsck_free(f, w[i].buf, bufsz, 1);
+			free(w[i].win.buf);
 			nt = i;
 			break;
 		}
@@ -278,16 +297,8 @@ void fsck_deep_cblocks(struct fsck_data *d, uint64_t nc, const uint64_t *first,
 	for (int i = 1; i < nt; i++)
 		w[i].started = pthread_create(&w[i].tid, NULL, worker_main,
 					      &w[i]) == 0;
-	while (!atomic_load(&p.stop)) {
-		uint64_t c = atomic_fetch_add(&p.next, 1);
-
-		if (c >= nc)
-			break;
-		if (valid[c])
-			one_cblock(&w[0], c);
-		atomic_store_explicit(&p.res[c].done, 1, memory_order_release);
+	while (!atomic_load(&p.stop) && take_batch(&w[0]))
 		emit_ready(&p, &emit, 0);
-	}
 	for (int i = 1; i < nt; i++)
 		if (w[i].started)
 			pthread_join(w[i].tid, NULL);
@@ -297,6 +308,7 @@ out:
 	for (int i = 0; i < nt; i++) {
 		inflateEnd(&w[i].zs);
 		fsck_free(f, w[i].buf, bufsz, 1);
+		free(w[i].win.buf);
 	}
 	/* Anything not reported (stopped early) is dropped. */
 	for (uint64_t c = 0; c < nc; c++)

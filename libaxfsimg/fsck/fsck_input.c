@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * fsck_input.c - gets an image into one contiguous read-only view for the
- * checker: a copy of a regular file read with pread() (a mapping would
+ * fsck_input.c - the image as the checker reads it.  A regular file or a
+ * block device is never loaded: each check reads with pread() what it
+ * needs (the metadata regions once, into memory charged to the budget;
+ * data pages, cblocks and slack through a window of FSCK_WINDOW_SIZE
+ * bytes), so memory does not grow with the image's data.  A mapping would
  * die of SIGBUS when the file is cut short during the check; a short read
- * is an error with a message, as in the reader), mmap of a block or MTD
- * device (which cannot shrink), a stream (a pipe, a FIFO, standard input,
+ * is an error with a message, as in the reader.  An MTD device (which
+ * cannot shrink) is mapped, a stream (a pipe, a FIFO, standard input,
  * another character device) read superblock first and only as far as it
  * claims (image_input.c).  fsck.c's axfs_fsck_file() opens the image
  * (and the second segment of a split image) here and checks it.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,16 +70,22 @@ int fsck_input_open(struct fsck_input *in, const char *path,
 	return 0;
 }
 
-/* Copies a regular file, maps a device, reads a stream. */
+/* Leaves a regular file and a block device to pread() (nothing is read
+ * here: checks read what they need, fsck_src_read()), maps another
+ * device, reads a stream. */
 int fsck_input_load(struct fsck_input *in, uint64_t max_memory,
 		    struct axfs_error *err)
 {
 	int known = in->len != UINT64_MAX;
+	struct stat st;
 
 	if (known && in->len == 0)
 		return 0;
-	if (known && in->is_file)
-		return image_input_load_file(in->fd, in->name, in->len, &in->p, err);
+	if (known && (in->is_file || (fstat(in->fd, &st) == 0 &&
+				      S_ISBLK(st.st_mode)))) {
+		in->use_fd = 1;
+		return 0;
+	}
 	if (known && in->len <= SIZE_MAX) {
 		void *m = mmap(NULL, (size_t)in->len, PROT_READ, MAP_PRIVATE,
 			       in->fd, 0);
@@ -93,19 +103,160 @@ int fsck_input_load(struct fsck_input *in, uint64_t max_memory,
 				 &in->len, err);
 }
 
-void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
-			uint64_t to)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = (uintptr_t)(img + from), b = (uintptr_t)(img + to);
+/* ---- reading the image ---------------------------------------------------- */
 
-	if (!mapped || to <= from)
+int fsck_src_read(const struct fsck_src *s, uint64_t off, void *buf,
+		  uint64_t n, uint64_t *bad)
+{
+	uint8_t *out = buf;
+
+	while (n) {
+		int i = off < s->len[0] ? 0 : 1;
+		uint64_t at = i ? off - s->len[0] : off;
+		uint64_t k = s->len[i] > at ? s->len[i] - at : 0;
+		ssize_t got;
+
+		if (k > n)
+			k = n;
+		if (k == 0) {	/* a caller's bug: nothing is there */
+			*bad = off;
+			return -ENODATA;
+		}
+		if (s->mem[i]) {
+			memcpy(out, s->mem[i] + at, (size_t)k);
+			got = (ssize_t)k;
+		} else {
+			if (k > (1u << 30))
+				k = 1u << 30;
+			got = pread(s->fd[i], out, (size_t)k, (off_t)at);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				*bad = off;
+				return got < 0 ? -errno : -ENODATA;
+			}
+		}
+		out += got;
+		off += (uint64_t)got;
+		n -= (uint64_t)got;
+	}
+	return 0;
+}
+
+const uint8_t *fsck_src_view(const struct fsck_src *s, struct fsck_window *w,
+			     uint64_t off, uint64_t n, int *rc, uint64_t *bad)
+{
+	uint64_t total = s->len[0] + s->len[1], want;
+
+	/* Inside one segment in memory: no copy. */
+	if (s->mem[0] && off + n <= s->len[0])
+		return s->mem[0] + off;
+	if (s->mem[1] && off >= s->len[0] && off + n <= total)
+		return s->mem[1] + (off - s->len[0]);
+	if (off >= w->start && off + n <= w->start + w->len)
+		return w->buf + (off - w->start);
+	/* Fill the window from off, as far as the image goes. */
+	want = total - off < w->cap ? total - off : w->cap;
+	if (want < n) {
+		*rc = -ENODATA;
+		*bad = total;
+		return NULL;
+	}
+	w->len = 0;
+	*rc = fsck_src_read(s, off, w->buf, want, bad);
+	if (*rc < 0)
+		return NULL;
+	w->start = off;
+	w->len = want;
+	return w->buf;
+}
+
+uint64_t fsck_src_data(const struct fsck_src *s, uint64_t off)
+{
+	int i = off < s->len[0] ? 0 : 1;
+	uint64_t at = i ? off - s->len[0] : off;
+	off_t d;
+
+	if (s->mem[i] || at >= s->len[i])
+		return off;
+	d = lseek(s->fd[i], (off_t)at, SEEK_DATA);
+	if (d < 0 && errno == ENXIO)	/* a hole up to the end */
+		return off + (s->len[i] - at);
+	if (d < 0 || (uint64_t)d <= at)
+		return off;
+	if ((uint64_t)d > s->len[i])
+		d = (off_t)s->len[i];
+	return off + ((uint64_t)d - at);
+}
+
+void fsck_read_failed(struct fsck *f, int rc, uint64_t bad)
+{
+	if (f->read_rc)
 		return;
-	/* Whole pages only: the partial ones at either end stay. */
-	a = (a + page - 1) & ~(page - 1);
-	b &= ~(page - 1);
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED);
+	if (rc == -ENODATA)
+		f->read_rc = axfs_error_set(f->err, AXFS_ERR_IO, "'%s': byte %"
+					    PRIu64 ": unexpected end of file: "
+					    "the image changed while it was "
+					    "read", f->name, bad);
+	else
+		f->read_rc = axfs_error_sys(f->err, -rc, "cannot read '%s' at "
+					    "byte %" PRIu64, f->name, bad);
+	f->stop = 1;
+}
+
+const uint8_t *fsck_bytes(struct fsck *f, uint64_t off, uint64_t n)
+{
+	const uint8_t *p;
+	uint64_t bad = off;
+	int rc = 0;
+
+	if (f->read_rc)
+		return NULL;
+	p = fsck_src_view(&f->src, &f->win, off, n, &rc, &bad);
+	if (!p)
+		fsck_read_failed(f, rc, bad);
+	return p;
+}
+
+const uint8_t *fsck_region_view(struct fsck *f, enum axfs_region r,
+				uint64_t off, uint64_t n)
+{
+	const struct fsck_region *R = &f->r[r];
+
+	if (R->data)
+		return R->data + off;
+	return fsck_bytes(f, R->fsoffset + off, n);
+}
+
+int fsck_scan_nonzero(struct fsck *f, int r, uint64_t off, uint64_t n,
+		      uint64_t *first)
+{
+	const struct fsck_region *R = r >= 0 ? &f->r[r] : NULL;
+	uint64_t base = R ? R->fsoffset : 0, pos = 0;
+
+	if (R && R->data)
+		return fsck_first_nonzero(R->data + off, n, first);
+	while (pos < n) {
+		uint64_t at = base + off + pos, next, k, i;
+		const uint8_t *p;
+
+		/* A hole reads as zeros: skip it unread. */
+		next = fsck_src_data(&f->src, at);
+		if (next > at) {
+			pos += next - at < n - pos ? next - at : n - pos;
+			continue;
+		}
+		k = n - pos < f->win.cap ? n - pos : f->win.cap;
+		p = fsck_bytes(f, at, k);
+		if (!p)
+			return 0;
+		if (fsck_first_nonzero(p, k, &i)) {
+			*first = pos + i;
+			return 1;
+		}
+		pos += k;
+	}
+	return 0;
 }
 
 void fsck_input_close(struct fsck_input *in)

@@ -8,14 +8,15 @@
  *
  * These live here, not in fsck_data.c or fsck_deep.c, so that calls run
  * one way: fsck_data.c calls fsck_deep.c, both call this file, and this
- * file calls neither (only the unit's helpers: fsck_report()).
+ * file calls neither (only the unit's helpers: fsck_report()); the types
+ * all three share are in this file's header, fsck_sink.h, below both.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsck_data.h"
+#include "fsck_sink.h"
 
 struct fsck_deferred {
 	enum fsck_check check;

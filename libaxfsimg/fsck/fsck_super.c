@@ -18,14 +18,29 @@
 /* Says what follows the image in a longer file or device. */
 static void report_trailing(struct fsck *f)
 {
-	const uint8_t *p = f->img + f->size;
-	uint64_t n = f->len - f->size, i;
+	uint64_t n = f->len - f->size, i = 0;
+	const uint8_t *p = fsck_bytes(f, f->size, 1);
+	uint8_t b0;
 	const char *what;
 
-	for (i = 0; i < n && p[i] == p[0]; i++)
-		;
-	what = i < n ? "other bytes" : p[0] == 0 ? "all 0x00" :
-	       p[0] == 0xff ? "all 0xFF" : "other bytes";
+	if (!p)
+		return;
+	b0 = p[0];
+	/* Read a window at a time: a device may have gigabytes here. */
+	while (i < n) {
+		uint64_t k = n - i < f->win.cap ? n - i : f->win.cap, j;
+
+		p = fsck_bytes(f, f->size + i, k);
+		if (!p)
+			return;
+		for (j = 0; j < k && p[j] == b0; j++)
+			;
+		i += j;
+		if (j < k)
+			break;
+	}
+	what = i < n ? "other bytes" : b0 == 0 ? "all 0x00" :
+	       b0 == 0xff ? "all 0xFF" : "other bytes";
 	fsck_report(f, f->is_device ? FC_IMAGE_DEVICE : FC_IMAGE_TRAILING,
 		    f->size, FSCK_NO_INO, "the %s has %llu bytes; the image "
 		    "ends at size %llu, and the %llu bytes after it (not "
@@ -37,7 +52,7 @@ static void report_trailing(struct fsck *f)
 /* Returns 0 to go on, -1 when this is not an AXFS image at all. */
 int fsck_check_superblock(struct fsck *f)
 {
-	const uint8_t *sb = f->img;
+	const uint8_t *sb = f->sb, *p;
 	uint32_t magic = axfs_get_be32(sb + AXFS_SB_MAGIC);
 	int sig_ok, vmaj = sb[AXFS_SB_VERSION_MAJOR];
 	uint32_t cb;
@@ -45,18 +60,28 @@ int fsck_check_superblock(struct fsck *f)
 	sig_ok = memcmp(sb + AXFS_SB_SIGNATURE, AXFS_SIGNATURE,
 			AXFS_SIGNATURE_LEN) == 0;
 	if (magic != AXFS_MAGIC) {
-		const struct foreign_format *ff =
-			foreign_format(f->img, f->split ? f->seg1_len : f->len);
+		uint64_t head_len = f->split ? f->seg1_len : f->len;
+		const struct foreign_format *ff = NULL;
 		char other[96] = "";
+		int swapped = 0;
 
+		/* Each view may reuse the window: test one before the next. */
+		if (f->split && f->len - f->seg1_len >= 4) {
+			p = fsck_bytes(f, f->seg1_len, 4);
+			swapped = p && axfs_get_be32(p) == AXFS_MAGIC;
+		}
+		if (head_len > FOREIGN_PROBE_SIZE)
+			head_len = FOREIGN_PROBE_SIZE;
+		p = head_len ? fsck_bytes(f, 0, head_len) : NULL;
+		if (p)
+			ff = foreign_format(p, head_len);
 		if (ff)
 			snprintf(other, sizeof(other), " (the magic of %s at "
 				 "byte %llu: not an AXFS image)", ff->what,
 				 (unsigned long long)ff->offset);
 		fsck_report(f, FC_SB_MAGIC, AXFS_SB_MAGIC, FSCK_NO_INO,
 			    "magic is 0x%08x, not 0x%08x%s%s", magic, AXFS_MAGIC,
-			    f->split && f->len - f->seg1_len >= 4 &&
-			    axfs_get_be32(f->img + f->seg1_len) == AXFS_MAGIC ?
+			    swapped ?
 			    " (the second file starts with the superblock: the "
 			    "segments are swapped; give the mmap segment first)" :
 			    "", other);
@@ -144,15 +169,16 @@ int fsck_check_superblock(struct fsck *f)
 			    " and the file ends inside a 512-byte sector: on a "
 			    "loop device the driver cannot read the end magic" :
 			    "");
-	if (f->limit >= 4 &&
-	    axfs_get_be32(f->img + f->limit - 4) != AXFS_MAGIC)
+	p = f->limit >= 4 ? fsck_bytes(f, f->limit - 4, 4) : NULL;
+	if (p && axfs_get_be32(p) != AXFS_MAGIC)
 		fsck_report(f, FC_SB_END_MAGIC, f->limit - 4, FSCK_NO_INO,
 			    "the last 4 bytes are 0x%08x, not the magic",
-			    axfs_get_be32(f->img + f->limit - 4));
+			    axfs_get_be32(p));
 	if (f->size > 0xffffffffull) {
 		uint32_t at = (uint32_t)(f->size - 4);
 		int there = (uint64_t)at + 4 <= f->limit &&
-			    axfs_get_be32(f->img + at) == AXFS_MAGIC;
+			    (p = fsck_bytes(f, at, 4)) &&
+			    axfs_get_be32(p) == AXFS_MAGIC;
 
 		fsck_report(f, there ? FC_SB_OVER_4GIB : FC_SB_END_MAGIC_U32,
 			    AXFS_SB_SIZE, FSCK_NO_INO,
@@ -176,7 +202,7 @@ int fsck_check_superblock(struct fsck *f)
 /* The digest field: 20 bytes of SHA-1, then 20 zero bytes. */
 void fsck_check_digest_field(struct fsck *f)
 {
-	if (!fsck_all_zero(f->img + AXFS_SB_DIGEST + 20, AXFS_SB_DIGEST_LEN - 20))
+	if (!fsck_all_zero(f->sb + AXFS_SB_DIGEST + 20, AXFS_SB_DIGEST_LEN - 20))
 		fsck_report(f, FC_DIGEST_PADDING, AXFS_SB_DIGEST + 20,
 			    FSCK_NO_INO, "bytes 20..39 of the digest field "
 			    "are not zero");
@@ -227,11 +253,12 @@ static void span_name(const struct span *s, char *buf, size_t len)
 void fsck_read_descriptors(struct fsck *f)
 {
 	struct span sp[AXFS_REGION_COUNT];
+	uint8_t desc[AXFS_REGION_COUNT][AXFS_REGION_DESC_SIZE];
 	int n = 0;
 
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct fsck_region *R = &f->r[r];
-		uint64_t off = axfs_get_be64(f->img + AXFS_SB_REGION(r));
+		uint64_t off = axfs_get_be64(f->sb + AXFS_SB_REGION(r));
 		const uint8_t *d;
 
 		R->desc_off = off;
@@ -244,8 +271,11 @@ void fsck_read_descriptors(struct fsck *f)
 				    (unsigned long long)f->limit);
 			continue;
 		}
+		d = fsck_bytes(f, off, AXFS_REGION_DESC_SIZE);
+		if (!d)
+			return;
+		memcpy(desc[r], d, AXFS_REGION_DESC_SIZE);
 		R->desc_ok = 1;
-		d = f->img + off;
 		AXFS_REGION_DESC_DECODE(R, d);
 		if (off < AXFS_SUPER_SIZE)
 			fsck_report(f, FC_DESC_OVERLAP, AXFS_SB_REGION(r),
@@ -261,8 +291,8 @@ void fsck_read_descriptors(struct fsck *f)
 	/* Padding and incore once per distinct descriptor. */
 	qsort(sp, (size_t)n, sizeof(sp[0]), cmp_span);
 	for (int i = 0; i < n; i++) {
-		const uint8_t *d = f->img + sp[i].start;
 		int r = sp[i].kind;
+		const uint8_t *d = desc[r];
 
 		if (i > 0 && sp[i].start == sp[i - 1].start) {
 			/* Empty regions may share one all-zero descriptor. */
@@ -304,8 +334,8 @@ void fsck_read_descriptors(struct fsck *f)
 static void inflate_region(struct fsck *f, enum axfs_region r)
 {
 	struct fsck_region *R = &f->r[r];
-	const uint8_t *src = f->img + R->fsoffset;
 	uint64_t cap, have = 0, reserved = 0, in_used = 0, total_in = 0;
+	uint64_t fed = 0;	/* compressed bytes handed to zlib */
 	uint8_t *buf = NULL;
 	int ret = Z_OK;
 	const char *why = NULL;
@@ -317,7 +347,7 @@ static void inflate_region(struct fsck *f, enum axfs_region r)
 		cap = R->compressed_size * AXFS_ZLIB_MAX_RATIO + 64;
 	if (inflateReset(&f->zs) != Z_OK)
 		return;
-	f->zs.next_in = (Bytef *)(uintptr_t)src;
+	f->zs.avail_in = 0;
 	for (;;) {
 		uint64_t room;
 		uInt ai, ao, ai0, ao0;
@@ -349,12 +379,22 @@ static void inflate_region(struct fsck *f, enum axfs_region r)
 			reserved += grow;
 		}
 		room = reserved - have;
-		ai = R->compressed_size - total_in > (1u << 30) ? (1u << 30) :
-		     (uInt)(R->compressed_size - total_in);
+		/* The compressed bytes a window at a time. */
+		if (f->zs.avail_in == 0 && fed < R->compressed_size) {
+			uint64_t k = R->compressed_size - fed < f->win.cap ?
+				     R->compressed_size - fed : f->win.cap;
+			const uint8_t *src = fsck_bytes(f, R->fsoffset + fed, k);
+
+			if (!src)
+				break;
+			f->zs.next_in = (Bytef *)(uintptr_t)src;
+			f->zs.avail_in = (uInt)k;
+			fed += k;
+		}
+		ai = f->zs.avail_in;
 		ao = room > (1u << 30) ? (1u << 30) : (uInt)room;
 		ai0 = ai;
 		ao0 = ao;
-		f->zs.avail_in = ai;
 		f->zs.next_out = buf + have;
 		f->zs.avail_out = ao;
 		ret = inflate(&f->zs, Z_NO_FLUSH);
@@ -479,6 +519,7 @@ void fsck_check_regions(struct fsck *f)
 					    (unsigned long long)R->fsoffset,
 					    (unsigned long long)R->compressed_size);
 			R->range_ok = 1;
+			R->usable = 1;
 			R->data = (const uint8_t *)"";
 			continue;
 		}
@@ -618,7 +659,37 @@ static int region_over_bound(struct fsck *f, enum axfs_region r)
 	return 1;
 }
 
-/* Loads every region (raw regions are views of the image). */
+/* A metadata region stored raw: read once into memory charged to the
+ * budget, or seen in place when the image is in memory. */
+static void read_region(struct fsck *f, enum axfs_region r)
+{
+	struct fsck_region *R = &f->r[r];
+	const uint8_t *p;
+	uint8_t *buf;
+	uint64_t bad = R->fsoffset;
+	int rc = 0;
+	struct fsck_window none = { 0 };	/* no buffer: memory only */
+
+	p = fsck_src_view(&f->src, &none, R->fsoffset, R->size, &rc, &bad);
+	if (p) {
+		R->data = p;
+		return;
+	}
+	buf = fsck_alloc(f, R->size, 1, R->desc_off, "reading a region");
+	if (!buf)
+		return;
+	rc = fsck_src_read(&f->src, R->fsoffset, buf, R->size, &bad);
+	if (rc < 0) {
+		fsck_read_failed(f, rc, bad);
+		fsck_free(f, buf, R->size, 1);
+		return;
+	}
+	R->data = buf;
+	R->owned = buf;
+}
+
+/* Loads every region.  A data region stored raw (XIP pages, byte-aligned
+ * data, cblocks) stays in the image: its checks read what they need. */
 void fsck_load_regions(struct fsck *f)
 {
 	for (int r = 0; r < AXFS_REGION_COUNT && !fsck_stopped(f); r++) {
@@ -629,12 +700,28 @@ void fsck_load_regions(struct fsck *f)
 		if (region_over_bound(f, r) && R->compressed_size)
 			continue;
 		if (!R->compressed_size) {
-			R->data = f->img + R->fsoffset;
+			if (r == AXFS_R_XIP || r == AXFS_R_BYTE_ALIGNED ||
+			    r == AXFS_R_COMPRESSED) {
+				struct fsck_window none = { 0 };
+				uint64_t bad;
+				int rc;
+
+				/* A view when the image is in memory. */
+				R->data = fsck_src_view(&f->src, &none,
+							R->fsoffset, R->size,
+							&rc, &bad);
+			} else {
+				read_region(f, r);
+			}
+			R->usable = R->data || r == AXFS_R_XIP ||
+				    r == AXFS_R_BYTE_ALIGNED ||
+				    r == AXFS_R_COMPRESSED;
 			continue;
 		}
 		if (!f->zs_ok)
 			continue;
 		inflate_region(f, r);
+		R->usable = R->data != NULL;
 	}
 }
 
@@ -790,7 +877,7 @@ void fsck_check_counts(struct fsck *f)
 	{
 		struct fsck_region *X = &f->r[AXFS_R_XIP];
 
-		f->xip_pages = X->data ? X->size / AXFS_PAGE_SIZE : 0;
+		f->xip_pages = X->usable ? X->size / AXFS_PAGE_SIZE : 0;
 	}
 
 	/* Regions that are not tables: max_index counts their items. */
@@ -883,7 +970,7 @@ void fsck_check_slack(struct fsck *f)
 		if (gap_end > pos) {
 			uint64_t k;
 
-			if (fsck_first_nonzero(f->img + pos, gap_end - pos, &k))
+			if (fsck_scan_nonzero(f, -1, pos, gap_end - pos, &k))
 				fsck_report(f, FC_IMAGE_SLACK, pos + k,
 					    FSCK_NO_INO, "bytes %llu..%llu "
 					    "belong to no region and are not "
@@ -915,7 +1002,7 @@ void fsck_check_page_shift(struct fsck *f)
 	}
 	if (f->limit <= AXFS_SB_PAGE_SHIFT)
 		return;
-	ps = f->img[AXFS_SB_PAGE_SHIFT];
+	ps = f->sb[AXFS_SB_PAGE_SHIFT];
 	if (ps == 0)
 		fsck_report(f, FC_SB_NO_PAGE_SHIFT, AXFS_SB_PAGE_SHIFT,
 			    FSCK_NO_INO, "page_shift (byte 256) is 0: the later "

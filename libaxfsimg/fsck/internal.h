@@ -4,8 +4,9 @@
  * phases (fsck_super.c: superblock, descriptors, regions, counts, cblocks,
  * slack; fsck_tree.c: inodes, names, directories; fsck_data.c: nodes, XIP
  * pages, cblocks, byte-aligned data, with fsck_deep.c for --deep and
- * fsck_sink.c for what both use, see fsck_data.h) on the view fsck_input.c
- * makes; the phases use the helpers fsck_report.c (check table,
+ * fsck_sink.c for what both use: fsck_deep.h, fsck_sink.h) on the image
+ * as fsck_input.c reads it; the phases use the helpers fsck_report.c
+ * (check table,
  * findings), fsck_alloc.c (memory), fsck_tables.c (zlib, offsets, table
  * entries) and fsck_path.c (inodes' names and paths).  Nothing here is
  * exported: functions are fsck_*, not axfs_*.
@@ -149,6 +150,9 @@ struct fsck_region {
 	uint64_t fsoffset, size, compressed_size, max_index;
 	uint8_t depth, incore;
 	int range_ok;		/* stored bytes lie inside the image */
+	int usable;		/* its bytes can be read: in data, or (a data
+				 * region stored raw) read from the image on
+				 * demand, fsck_region_view() */
 	const uint8_t *data;	/* size bytes (raw or inflated), or NULL */
 	uint8_t *owned;		/* inflated copy to free */
 	/* Byte tables: usable entries (0 when not usable). */
@@ -164,19 +168,41 @@ struct fsck_range {
 	int overlaps;		/* starts inside an earlier range */
 };
 
+/*
+ * fsck_input.c: the image as read: one or two segments (a split image's
+ * mmap and store segments), each in memory (a buffer, a stream read to
+ * its claimed end, an MTD device) or read with pread() from a regular
+ * file or a block device as each check needs it, never copied whole nor
+ * mapped (a mapped file cut short kills with SIGBUS).  Reads are
+ * thread-safe: the digest thread and the deep check's workers read too.
+ */
+struct fsck_src {
+	const uint8_t *mem[2];	/* the segment in memory, or NULL: fd[] */
+	int fd[2];
+	uint64_t len[2];	/* image bytes [0, len[0]) then the store */
+};
+/* A read buffer: image bytes [start, start + len) in buf. */
+struct fsck_window {
+	uint8_t *buf;
+	uint64_t cap, start, len;
+};
+#define FSCK_WINDOW_SIZE (1u << 20)	/* >= AXFS_CBLOCK_MAX */
+
 struct fsck {
 	const char *name;
-	const uint8_t *img;
+	struct fsck_src src;
+	struct fsck_window win;	/* the calling thread's reads */
+	uint8_t sb[AXFS_SUPER_SIZE + 1];	/* the superblock, page_shift */
 	uint64_t len;		/* bytes available */
 	uint64_t limit;		/* the image: [0, limit) */
 	int split;		/* two segments were joined */
 	uint64_t seg1_len;	/* the mmap segment's length */
 	int is_device;
-	int mapped;		/* img is a read-only file mapping: pages
-				 * behind the readers may be released */
 	const struct axfs_fsck_opts *o;
 	struct axfs_fsck_result *res;
 	int stop;
+	int read_rc;		/* a read failed: the error, in *err */
+	struct axfs_error *err;
 	uint64_t per_check[FC_COUNT];
 	struct budget mem;	/* budget.h: the reader's rule */
 
@@ -269,14 +295,15 @@ int fsck_all_zero(const uint8_t *p, uint64_t n);
 /* 1 and *first (its index) when p[0, n) has a non-zero byte. */
 int fsck_first_nonzero(const uint8_t *p, uint64_t n, uint64_t *first);
 
-/* fsck_input.c: an image file, device or stream in one read-only view
- * (p, len).  Open, then load; close after either (also when they fail). */
+/* fsck_input.c: an image file, device or stream.  Open, then load;
+ * close after either (also when they fail). */
 struct fsck_input {
 	int fd;
 	const char *name;	/* path, or IMAGE_INPUT_STDIN_NAME for "-" */
 	uint64_t len;
 	int is_device;
-	int is_file;		/* a regular file: copied, never mapped */
+	int is_file;		/* a regular file: read with pread() */
+	int use_fd;		/* p is NULL: read fd as checks need it */
 	int mapped;
 	uint8_t *p;
 };
@@ -285,11 +312,34 @@ int fsck_input_open(struct fsck_input *in, const char *path,
 int fsck_input_load(struct fsck_input *in, uint64_t max_memory,
 		    struct axfs_error *err);
 void fsck_input_close(struct fsck_input *in);
-/* Bounded memory: when the image is a file mapping (mapped), give back
- * the pages of [from, to) a sequential reader has passed; touching them
- * again maps them again from the page cache.  Does nothing otherwise. */
-void fsck_release_pages(const uint8_t *img, int mapped, uint64_t from,
-			uint64_t to);
+
+/* Thread-safe reads of image bytes [off, off + n) (inside the segments):
+ * 0, or a negative errno (-ENODATA: the file ends early, it changed while
+ * it was read) with *bad the offset that failed. */
+int fsck_src_read(const struct fsck_src *s, uint64_t off, void *buf,
+		  uint64_t n, uint64_t *bad);
+/* A pointer to image bytes [off, off + n), n <= w->cap: into a segment in
+ * memory, or into w->buf, filled from off as far as it holds.  NULL and
+ * *rc, *bad on a read error. */
+const uint8_t *fsck_src_view(const struct fsck_src *s, struct fsck_window *w,
+			     uint64_t off, uint64_t n, int *rc, uint64_t *bad);
+/* The first byte at or after off that may not be zero: holes of a sparse
+ * file are skipped (SEEK_DATA); off itself where that is unknown. */
+uint64_t fsck_src_data(const struct fsck_src *s, uint64_t off);
+/* Image bytes [off, off + n) for the calling thread (f->win); NULL after
+ * a read error, which stops the check (fsck_read_failed). */
+const uint8_t *fsck_bytes(struct fsck *f, uint64_t off, uint64_t n);
+/* Region r's bytes [off, off + n): its data, or the image's (n <= the
+ * window's size). */
+const uint8_t *fsck_region_view(struct fsck *f, enum axfs_region r,
+				uint64_t off, uint64_t n);
+/* 1 and *first (relative to off) when region r's bytes [off, off + n)
+ * (r < 0: the image's) hold a non-zero byte; 0 otherwise or after a read
+ * error. */
+int fsck_scan_nonzero(struct fsck *f, int r, uint64_t off, uint64_t n,
+		      uint64_t *first);
+/* A read failed (rc, at byte bad): the check ends with that error. */
+void fsck_read_failed(struct fsck *f, int rc, uint64_t bad);
 
 
 /* fsck_super.c, in the order they run */

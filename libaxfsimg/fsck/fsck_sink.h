@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fsck_data.h - what fsck_data.c (nodes and where they point) shares with
- * fsck_deep.c (inflating every cblock on a pool of threads) and with
- * fsck_sink.c (where their findings go, and the helpers both use).
- * Calls run one way: fsck_data.c -> fsck_deep.c -> fsck_sink.c.
+ * fsck_sink.h - the bottom of the data checks: what the nodes claim
+ * (struct fsck_data, filled by fsck_data.c, read by fsck_deep.c), where
+ * findings go (straight to fsck_report(), or queued by a worker thread),
+ * a node's owner and the symlink-target check of a page.  fsck_sink.c
+ * defines these and calls neither fsck_data.c nor fsck_deep.c; calls and
+ * includes run one way: fsck_data.c -> fsck_deep.c (fsck_deep.h) ->
+ * fsck_sink.c (this header).
  */
-#ifndef LIBAXFSIMG_FSCK_FSCK_DATA_H
-#define LIBAXFSIMG_FSCK_FSCK_DATA_H
+#ifndef LIBAXFSIMG_FSCK_FSCK_SINK_H
+#define LIBAXFSIMG_FSCK_FSCK_SINK_H
 
 #include <stdint.h>
 #include "internal.h"
@@ -22,11 +25,13 @@
  * clip it to what exists). */
 #define NEED_ALL(n) (NEED_BYTES(n) + (((n) & NEED_SYMLINK) ? 1u : 0u))
 
+/* A page's place: where it starts, and which banode or cnode it is. */
 struct fsck_loc {
 	uint64_t off;		/* byte offset (banode) or cnode_offset */
 	uint64_t idx;		/* banode or cnode number */
 };
 
+/* What the nodes claim, per node and per place they point at. */
 struct fsck_data {
 	struct fsck *f;
 	uint16_t *need;		/* per node */
@@ -50,7 +55,6 @@ struct fsck_sink {
 	int direct;
 	struct fsck_deferred *head, **tail;
 };
-/* fsck_sink.c (calls neither fsck_data.c nor fsck_deep.c) */
 void fsck_sink_report(struct fsck_sink *s, enum fsck_check c, uint64_t off,
 		      uint64_t ino, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -67,14 +71,5 @@ uint64_t fsck_owner_of(const struct fsck_data *d, uint64_t node);
 void fsck_check_target(struct fsck_sink *s, const uint8_t *p, uint64_t avail,
 		       uint16_t need, uint64_t off, int off_is_data,
 		       uint64_t ino);
-
-/*
- * fsck_deep.c (called by fsck_data.c; calls fsck_sink.c):
- * inflates every cblock c < nc with valid[c] set, and checks the pages in
- * it: locs[first[c], first[c + 1]) sorted by offset.  Findings are
- * reported in cblock order whatever the number of threads.
- */
-void fsck_deep_cblocks(struct fsck_data *d, uint64_t nc, const uint64_t *first,
-		       const struct fsck_loc *locs, const uint8_t *valid);
 
 #endif

@@ -72,6 +72,7 @@ struct walk {
 	yaml_document_t *doc;
 	const char *name;
 	struct axfs_error *err;
+	size_t nglobs;		/* of every key, against GLOB_MAX_COUNT */
 };
 
 static int fail_at(struct walk *w, const yaml_mark_t *m, int code,
@@ -281,6 +282,14 @@ static int get_glob(struct walk *w, yaml_node_t *n, const char *key,
 
 	if ((rc = want_scalar(w, n, key, "a path glob", &s)) < 0)
 		return rc;
+	if (++w->nglobs > GLOB_MAX_COUNT)
+		return fail_at(w, &n->start_mark, AXFS_ERR_LIMIT, key,
+			       "more than %d globs in one policy",
+			       GLOB_MAX_COUNT);
+	if (n->data.scalar.length > GLOB_MAX_LEN)
+		return fail_at(w, &n->start_mark, AXFS_ERR_LIMIT, key,
+			       "a glob of %zu bytes: no image path is longer "
+			       "than %d", n->data.scalar.length, GLOB_MAX_LEN);
 	if (glob_check(s, why, sizeof(why)) < 0)
 		return FAIL(w, n, key, "bad glob '%s': %s", s, why);
 	if (!(*out = strdup(s)))
@@ -1259,7 +1268,7 @@ static int prescan(struct walk *w, const char *buf, size_t len)
 int axfs_policy_parse(struct axfs_policy *p, const char *name,
 		      const char *buf, size_t len, struct axfs_error *err)
 {
-	struct walk w = { p, NULL, name, err };
+	struct walk w = { p, NULL, name, err, 0 };
 	yaml_parser_t ps;
 	yaml_document_t doc, extra;
 	int rc = 0;

@@ -71,11 +71,6 @@ static struct cmd_step opt_xip(const struct cmd_opt *opt, const char *arg)
 	if (l->n >= GLOB_MAX_COUNT)
 		return cmd_stop(cmd_usage_error("--xip: more than %d globs",
 						GLOB_MAX_COUNT));
-	if (arg[0] != '/')
-		return cmd_stop(cmd_usage_error("--xip '%s': the pattern must "
-						"be an image path starting "
-						"with '/', such as '/bin/*'",
-						arg));
 	if (glob_check(arg, why, sizeof(why)) < 0)
 		return cmd_stop(cmd_usage_error("--xip '%s': %s", arg, why));
 	if (cmd_strings_add(opt->target, arg) < 0) {

@@ -83,11 +83,7 @@ int add_exclude(struct excludes *x, const char *glob, const char *where,
 
 	if ((rc = over_limit(x, glob, where, from_file)) != 0)
 		return rc;
-	if (glob[0] != '/' || glob_check(glob, why, sizeof(why)) < 0) {
-		if (glob[0] != '/')
-			snprintf(why, sizeof(why), "the pattern must be an "
-				 "image path starting with '/', such as "
-				 "'/usr/share/doc/**'");
+	if (glob_check(glob, why, sizeof(why)) < 0) {
 		if (from_file) {
 			cmd_error("%s: '%s': %s", where, glob, why);
 			return EXIT_OPERATIONAL;

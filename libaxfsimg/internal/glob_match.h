@@ -3,8 +3,10 @@
  * glob_match.h - path globs for --xip, --exclude, policy rules and the
  * policy's globs (the rules: axfs-policy(5), VALUE TYPES, glob).
  *
- * Patterns and paths are absolute image paths ("/usr/bin/ls"); a leading
- * "/" or "./" is optional on both.  `*` and `?` never match '/', `[...]`
+ * Paths are absolute image paths ("/usr/bin/ls").  A pattern with a '/'
+ * anywhere is anchored at the image root (a leading "/" or "./" is
+ * optional); one without matches the last name of a path at any depth
+ * ("*.pm", as tar, rsync and .gitignore take it).  `*` and `?` never match '/', `[...]`
  * is a bracket expression (with `!` or `^` negation and ranges), `**` as
  * a whole component matches any number of components (including none),
  * and a backslash escapes the next byte.  Bytes compare as unsigned; no
@@ -34,6 +36,7 @@ struct glob {
 	uint8_t (*set)[32];
 	size_t tail;		/* the last tokens: literal bytes that end
 				 * every path the glob matches */
+	int any_depth;		/* no '/': the last name, at any depth */
 };
 
 /* 1 if path matches pattern, 0 if not (compiles the pattern each time:

@@ -16,9 +16,13 @@
  * the literal bytes that end the pattern must end the path (a glob such as
  * "*.pm" rejects most paths with one memcmp).
  *
- * Semantics (documented in axfs-policy(5)):
- *  - patterns and paths are anchored at the image root; a leading "/" or
- *    "./" is optional on both and repeated slashes count as one;
+ * Semantics (documented once, in axfs-policy(5)):
+ *  - a pattern with a '/' anywhere is anchored at the image root; a
+ *    leading "/" or "./" is optional on patterns and paths, and repeated
+ *    slashes count as one;
+ *  - a pattern without '/' matches the last name of a path at any depth
+ *    ("*.pm" matches /a.pm and /usr/lib/x/b.pm), as in tar, rsync and
+ *    .gitignore: it is matched against that name alone;
  *  - `*` matches any run of bytes in one component (a leading '.' too),
  *    `?` exactly one byte, `[...]` one byte of a set (`!` or `^` negates,
  *    `a-z` ranges, `[:alpha:]` classes, `]` first is literal);
@@ -283,6 +287,9 @@ int glob_compile(struct glob *g, const char *pattern)
 		if (*p)
 			g->tok[g->ntok++] = T_SEP;
 	}
+	/* "*.pm": the last name at any depth ("**" is that already) */
+	g->any_depth = !strchr(pattern, '/') && g->ntok &&
+		       !(g->ntok == 1 && g->tok[0] == T_DSTAR);
 	/* the literal bytes that end the pattern end every path it matches */
 	while (g->tail < g->ntok && g->tok[g->ntok - 1 - g->tail] < 256)
 		g->tail++;
@@ -416,6 +423,15 @@ int glob_test(const struct glob *g, const char *path)
 			if (g->tok[g->ntok - g->tail + k] !=
 			    (unsigned char)end[(ptrdiff_t)k - (ptrdiff_t)g->tail])
 				return 0;
+	}
+	if (g->any_depth) {
+		const char *end = s + strlen(s), *name;
+
+		while (end > s && end[-1] == '/')
+			end--;
+		for (name = end; name > s && name[-1] != '/'; name--)
+			;
+		return end > name && match_comp(g, 0, g->ntok, name, end);
 	}
 	return match_path(g, s);
 }

@@ -174,6 +174,33 @@ START_TEST(test_check)
 }
 END_TEST
 
+/* A pattern without '/' matches the last name at any depth, as tar,
+ * rsync and .gitignore take it; one with '/' is anchored (issue 39 §4). */
+START_TEST(test_any_depth)
+{
+	YES("*.pm", "/a.pm");
+	YES("*.pm", "/usr/lib/x86_64-linux-gnu/perl-base/File/Spec/Unix.pm");
+	NO("*.pm", "/usr/lib/x.pmx");
+	NO("*.pm", "/a.pm/x");		/* the last name only */
+	NO("*.pm", "/");
+	YES("doc", "/doc");
+	YES("doc", "/usr/share/doc");
+	NO("doc", "/usr/share/docs");
+	YES("[a-c]?", "/x/y/b1");
+	YES("lib\\*", "/x/lib*");
+	NO("lib\\*", "/x/libc");
+	YES("**", "/a/b");			/* "**" is any depth already */
+	NO("**", "/");
+	/* with a '/' anywhere, anchored as before */
+	YES("usr/share", "/usr/share");
+	NO("usr/share", "/x/usr/share");
+	YES("./doc", "/doc");
+	NO("./doc", "/usr/doc");
+	NO("/doc", "/usr/doc");
+	YES("**/doc", "/usr/doc");
+}
+END_TEST
+
 /* No image path is longer than PATH_MAX: neither is a glob (issue 38 §3). */
 START_TEST(test_length_limit)
 {
@@ -294,6 +321,7 @@ Suite *suite_glob(void)
 	tcase_add_test(tc, test_escape);
 	tcase_add_test(tc, test_no_blowup);
 	tcase_add_test(tc, test_check);
+	tcase_add_test(tc, test_any_depth);
 	tcase_add_test(tc, test_length_limit);
 	tcase_add_test(tc, test_set_dedup);
 	tcase_add_test(tc, test_literal_tail);

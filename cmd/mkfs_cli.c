@@ -60,13 +60,17 @@ static struct cmd_step opt_compressor(const struct cmd_opt *opt,
 
 static struct cmd_step opt_xip(const struct cmd_opt *opt, const char *arg)
 {
+	const struct cmd_strings *l = opt->target;
 	char why[256];
 
-	if (arg[0] != '/')
-		return cmd_stop(cmd_usage_error("--xip '%s': the pattern must "
-						"be an image path starting "
-						"with '/', such as '/bin/*'",
-						arg));
+	if (strlen(arg) > GLOB_MAX_LEN)
+		return cmd_stop(cmd_usage_error("--xip: a glob of %zu bytes: "
+						"no image path is longer "
+						"than %d", strlen(arg),
+						GLOB_MAX_LEN));
+	if (l->n >= GLOB_MAX_COUNT)
+		return cmd_stop(cmd_usage_error("--xip: more than %d globs",
+						GLOB_MAX_COUNT));
 	if (glob_check(arg, why, sizeof(why)) < 0)
 		return cmd_stop(cmd_usage_error("--xip '%s': %s", arg, why));
 	if (cmd_strings_add(opt->target, arg) < 0) {

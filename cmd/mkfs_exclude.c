@@ -52,16 +52,38 @@ static int own(struct excludes *x, char *s)
 	return 0;
 }
 
+/* A glob past GLOB_MAX_LEN, or one too many: said without the glob,
+ * which may be megabytes long. */
+static int over_limit(const struct excludes *x, const char *glob,
+		      const char *where, int from_file)
+{
+	char why[128];
+	size_t len = strlen(glob);
+
+	if (len > GLOB_MAX_LEN)
+		snprintf(why, sizeof(why), "a glob of %zu bytes: no image "
+			 "path is longer than %d", len, GLOB_MAX_LEN);
+	else if (x->n >= GLOB_MAX_COUNT)
+		snprintf(why, sizeof(why), "more than %d --exclude globs",
+			 GLOB_MAX_COUNT);
+	else
+		return 0;
+	if (from_file) {
+		cmd_error("%s: %s", where, why);
+		return EXIT_OPERATIONAL;
+	}
+	return cmd_usage_error("--exclude: %s", why);
+}
+
 int add_exclude(struct excludes *x, const char *glob, const char *where,
 		int from_file)
 {
 	char why[256];
+	int rc;
 
-	if (glob[0] != '/' || glob_check(glob, why, sizeof(why)) < 0) {
-		if (glob[0] != '/')
-			snprintf(why, sizeof(why), "the pattern must be an "
-				 "image path starting with '/', such as "
-				 "'/usr/share/doc/**'");
+	if ((rc = over_limit(x, glob, where, from_file)) != 0)
+		return rc;
+	if (glob_check(glob, why, sizeof(why)) < 0) {
 		if (from_file) {
 			cmd_error("%s: '%s': %s", where, glob, why);
 			return EXIT_OPERATIONAL;

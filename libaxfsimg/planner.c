@@ -50,6 +50,7 @@
  */
 #include "planner.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,12 +151,31 @@ int plan_sync_link_members(struct tree *t)
 	return 0;
 }
 
-static int any_glob(const char *const *g, size_t n, const char *path)
+static int any_glob(const struct glob_set *s, const char *path)
 {
-	for (size_t i = 0; i < n; i++)
-		if (glob_match(g[i], path))
+	for (size_t k = 0; k < s->n; k++)
+		if (glob_test(&s->g[k], path))
 			return 1;
 	return 0;
+}
+
+/* The --xip globs or xip.exclude, each compiled once, duplicates dropped;
+ * <0 with err set (a glob past GLOB_MAX_LEN, or too many of them). */
+static int compile_globs(struct glob_set *s, const char *const *g, size_t n,
+			 const char *what, struct axfs_error *err)
+{
+	size_t bad = SIZE_MAX;
+
+	if (n > GLOB_MAX_COUNT)
+		return axfs_error_set(err, AXFS_ERR_LIMIT, "more than %d %s "
+				      "globs", GLOB_MAX_COUNT, what);
+	if (glob_set_init(s, g, n, &bad) == 0)
+		return 0;
+	if (bad == SIZE_MAX)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	return axfs_error_set(err, AXFS_ERR_LIMIT, "%s glob of %zu bytes: no "
+			      "image path is longer than %d", what,
+			      strlen(g[bad]), GLOB_MAX_LEN);
 }
 
 static int cmp_cand_loc(const void *a, const void *b)
@@ -282,10 +302,18 @@ static void reset_plan(struct tree *t)
 
 /* Flags from the entries' want_xip and from the globs, per master ino. */
 static int collect_flags(struct tree *t, const struct plan_opts *o,
-			 uint8_t *flag)
+			 uint8_t *flag, struct axfs_error *err)
 {
-	int globs = o->n_xip_globs || o->n_xip_exclude;
+	int globs = o->n_xip_globs || o->n_xip_exclude, rc = 0;
+	struct glob_set want, excl;
 
+	memset(&excl, 0, sizeof(excl));
+	if ((rc = compile_globs(&want, o->xip_globs, o->n_xip_globs,
+				"--xip", err)) < 0)
+		return rc;
+	if ((rc = compile_globs(&excl, o->xip_exclude, o->n_xip_exclude,
+				"xip.exclude", err)) < 0)
+		goto out;
 	for (size_t i = 0; i < t->count; i++) {
 		struct tree_entry *e = t->by_ino[i];
 		struct tree_entry *m;
@@ -300,16 +328,23 @@ static int collect_flags(struct tree *t, const struct plan_opts *o,
 		if (globs) {
 			char *path = path_dup(e);
 
-			if (!path)
-				return -1;
-			if (any_glob(o->xip_globs, o->n_xip_globs, path))
+			if (!path) {
+				rc = axfs_error_set(err, AXFS_ERR_NOMEM,
+						    "out of memory planning "
+						    "%zu entries", t->count);
+				goto out;
+			}
+			if (any_glob(&want, path))
 				flag[m->ino] |= F_GLOB;
-			if (any_glob(o->xip_exclude, o->n_xip_exclude, path))
+			if (any_glob(&excl, path))
 				flag[m->ino] |= F_EXCL;
 			free(path);
 		}
 	}
-	return 0;
+out:
+	glob_set_free(&want);
+	glob_set_free(&excl);
+	return rc;
 }
 
 static uint8_t whole_reason(const struct tree_entry *m, uint8_t f)
@@ -518,8 +553,12 @@ int plan_tree(struct tree *t, const struct plan_opts *o,
 				      "planning");
 	reset_plan(t);
 	flag = calloc(t->count ? t->count : 1, 1);
-	if (!flag || collect_flags(t, o, flag) < 0)
+	if (!flag)
 		goto nomem;
+	if ((rc = collect_flags(t, o, flag, err)) < 0) {
+		reset_plan(t);
+		goto out;
+	}
 	whole = plan_whole_files(t, o, flag);
 	if (whole == UINT64_MAX)
 		goto nomem;

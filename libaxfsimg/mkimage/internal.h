@@ -19,6 +19,7 @@
 
 #include "opts_size.h"
 #include "axfs_build.h"
+#include "glob_match.h"
 #include "outfile.h"
 #include "stages.h"
 #include "policy_apply.h"
@@ -48,7 +49,15 @@ struct build_exclude {
 	char **where;		/* "--exclude", "list:3", "p.yaml:2:3: exclude[0]" */
 	uint64_t *matched;	/* entries each glob matched itself */
 	size_t n;
+	struct glob_set set;	/* the distinct globs, compiled */
 	uint64_t count;		/* entries left out, with those below */
+	/* The last path tested ("/a/b/c"): its first `known` bytes name a
+	 * directory that no glob matches, nor any directory above it, and
+	 * its first `below` bytes (when not 0) an excluded one.  Sources
+	 * give a directory before what it holds, so each entry's
+	 * directories are tested once, not once an entry. */
+	char *prev;
+	size_t prev_cap, known, below;
 };
 int build_exclude_init(struct build_exclude *x, const struct axfs_build_opts *o,
 		       struct axfs_error *err);

@@ -72,6 +72,7 @@ struct walk {
 	yaml_document_t *doc;
 	const char *name;
 	struct axfs_error *err;
+	size_t nglobs;		/* of every key, against GLOB_MAX_COUNT */
 };
 
 static int fail_at(struct walk *w, const yaml_mark_t *m, int code,
@@ -281,6 +282,14 @@ static int get_glob(struct walk *w, yaml_node_t *n, const char *key,
 
 	if ((rc = want_scalar(w, n, key, "a path glob", &s)) < 0)
 		return rc;
+	if (++w->nglobs > GLOB_MAX_COUNT)
+		return fail_at(w, &n->start_mark, AXFS_ERR_LIMIT, key,
+			       "more than %d globs in one policy",
+			       GLOB_MAX_COUNT);
+	if (n->data.scalar.length > GLOB_MAX_LEN)
+		return fail_at(w, &n->start_mark, AXFS_ERR_LIMIT, key,
+			       "a glob of %zu bytes: no image path is longer "
+			       "than %d", n->data.scalar.length, GLOB_MAX_LEN);
 	if (glob_check(s, why, sizeof(why)) < 0)
 		return FAIL(w, n, key, "bad glob '%s': %s", s, why);
 	if (!(*out = strdup(s)))
@@ -1036,54 +1045,230 @@ static int yaml_failed(struct walk *w, yaml_parser_t *ps, const char *buf,
 }
 
 /*
- * libyaml's scanner slows down with every level of flow nesting ("[[[["),
- * so a hostile file of 100,000 brackets takes half a minute.  A policy is
- * four levels deep at most; one cheap pass over the events refuses
- * anything deeper than MAX_DEPTH before the document is built.  Syntax
- * errors are left to the loader, which reports them the same way.
+ * One cheap pass over the events, before the document is built, refuses
+ * two kinds of small file that cost far more than their size:
+ *
+ *  - nesting: libyaml's scanner slows down with every level of flow
+ *    nesting ("[[[["), so 100,000 brackets take half a minute.  A policy
+ *    is four levels deep at most; anything deeper than MAX_DEPTH is
+ *    refused.
+ *  - aliases: libyaml's document shares an anchored node between its
+ *    aliases, but the walk below copies what it reads (a glob is strdup'ed
+ *    and checked each time an alias names it), so 1,000 aliases of a
+ *    1 MiB glob cost 1 GiB, and nested anchors ("billion laughs") grow
+ *    exponentially.  libyaml leaves this guard to its caller.  The pass
+ *    counts what the document holds with every alias expanded (the bytes
+ *    of its scalars and its nodes) and refuses it past what a policy
+ *    written out in full could hold: POLICY_MAX_BYTES of scalars, a node
+ *    for every two bytes.  The error names the alias that crosses the
+ *    limit.  An alias inside the node it names (`&a [*a]`, which libyaml
+ *    loads as a cycle) is refused too.
+ *
+ * Syntax errors are left to the loader, which reports them the same way.
  */
 #define MAX_DEPTH 32
+#define POLICY_MAX_NODES (POLICY_MAX_BYTES / 2)
 
-static int check_depth(struct walk *w, const char *buf, size_t len)
+/* What an anchored node expands to; complete once its end event is seen. */
+struct anchor {
+	char *name;
+	uint64_t bytes, nodes;
+	int complete;
+};
+
+struct prescan {
+	struct anchor *v;	/* every definition, in order */
+	size_t n, nalloc;
+	size_t *slot;		/* open addressing: 1 + index in v, 0 free */
+	size_t cap;		/* a power of two, or 0 */
+	uint64_t bytes, nodes;	/* the document so far, aliases expanded */
+	struct {
+		size_t a;	/* 1 + the anchor of an open collection, or 0 */
+		uint64_t bytes, nodes;	/* the totals before it started */
+	} open[MAX_DEPTH + 1];
+};
+
+static size_t anchor_hash(const char *s)
 {
-	yaml_parser_t ps;
+	size_t h = (size_t)14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
+	return h;
+}
+
+/* The slot of name: where it is, or the free one where it would go. */
+static size_t *anchor_slot(struct prescan *ps, const char *name)
+{
+	size_t i = anchor_hash(name) & (ps->cap - 1);
+
+	while (ps->slot[i] && strcmp(ps->v[ps->slot[i] - 1].name, name))
+		i = (i + 1) & (ps->cap - 1);
+	return &ps->slot[i];
+}
+
+static struct anchor *anchor_find(struct prescan *ps, const char *name)
+{
+	size_t *sl = ps->cap ? anchor_slot(ps, name) : NULL;
+
+	return sl && *sl ? &ps->v[*sl - 1] : NULL;
+}
+
+/* A new definition of name (a name defined again names the new node from
+ * here on, as YAML says); its 1-based index, or 0 when out of memory. */
+static size_t anchor_define(struct prescan *ps, const char *name)
+{
+	if (ps->n == ps->nalloc) {
+		size_t na = ps->nalloc ? 2 * ps->nalloc : 16;
+		struct anchor *v = realloc(ps->v, na * sizeof(*v));
+
+		if (!v)
+			return 0;
+		ps->v = v;
+		ps->nalloc = na;
+	}
+	if (2 * (ps->n + 1) > ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 64, *old = ps->slot;
+		size_t ocap = ps->cap;
+
+		if (!(ps->slot = calloc(cap, sizeof(*ps->slot)))) {
+			ps->slot = old;
+			return 0;
+		}
+		ps->cap = cap;
+		for (size_t k = 0; k < ocap; k++)
+			if (old[k])
+				*anchor_slot(ps, ps->v[old[k] - 1].name) = old[k];
+		free(old);
+	}
+	memset(&ps->v[ps->n], 0, sizeof(ps->v[ps->n]));
+	if (!(ps->v[ps->n].name = strdup(name)))
+		return 0;
+	ps->n++;
+	*anchor_slot(ps, name) = ps->n;
+	return ps->n;
+}
+
+static void prescan_free(struct prescan *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->v[i].name);
+	free(ps->v);
+	free(ps->slot);
+}
+
+/* Adds a node (or an alias's expansion) to the totals; <0 past a limit. */
+static int prescan_add(struct walk *w, struct prescan *ps,
+		       const yaml_event_t *ev, uint64_t bytes, uint64_t nodes)
+{
+	ps->bytes += bytes;
+	ps->nodes += nodes;
+	if (ps->bytes <= POLICY_MAX_BYTES && ps->nodes <= POLICY_MAX_NODES)
+		return 0;
+	if (ps->bytes > POLICY_MAX_BYTES)
+		return fail_at(w, &ev->start_mark, AXFS_ERR_LIMIT, NULL,
+			       "%s expands the policy to more than %u MiB of "
+			       "values, more than a policy written out in "
+			       "full can hold", ev->type == YAML_ALIAS_EVENT ?
+			       "this alias" : "this value",
+			       POLICY_MAX_BYTES >> 20);
+	return fail_at(w, &ev->start_mark, AXFS_ERR_LIMIT, NULL,
+		       "%s expands the policy to more than %u nodes, more "
+		       "than a policy written out in full can hold",
+		       ev->type == YAML_ALIAS_EVENT ? "this alias" : "this value",
+		       (unsigned)POLICY_MAX_NODES);
+}
+
+static int prescan_event(struct walk *w, struct prescan *ps, int *depth,
+			 const yaml_event_t *ev)
+{
+	const char *anchor;
+	struct anchor *a;
+	size_t ai = 0;
+
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.anchor) {
+			if (!(ai = anchor_define(ps, (const char *)ev->data.scalar.anchor)))
+				return nomem(w);
+			a = &ps->v[ai - 1];
+			a->bytes = ev->data.scalar.length;
+			a->nodes = 1;
+			a->complete = 1;
+		}
+		return prescan_add(w, ps, ev, ev->data.scalar.length, 1);
+	case YAML_ALIAS_EVENT:
+		a = anchor_find(ps, (const char *)ev->data.alias.anchor);
+		if (!a)
+			return 0;	/* undefined: the loader says so */
+		if (!a->complete)
+			return fail_at(w, &ev->start_mark, AXFS_ERR_PARSE, NULL,
+				       "alias '*%s' inside the node it names "
+				       "(a cycle)", a->name);
+		return prescan_add(w, ps, ev, a->bytes, a->nodes);
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (++*depth > MAX_DEPTH)
+			return fail_at(w, &ev->start_mark, AXFS_ERR_PARSE, NULL,
+				       "nested deeper than %d levels; a policy is never that deep",
+				       MAX_DEPTH);
+		anchor = (const char *)(ev->type == YAML_SEQUENCE_START_EVENT ?
+					ev->data.sequence_start.anchor :
+					ev->data.mapping_start.anchor);
+		if (anchor && !(ai = anchor_define(ps, anchor)))
+			return nomem(w);
+		ps->open[*depth].a = ai;
+		ps->open[*depth].bytes = ps->bytes;
+		ps->open[*depth].nodes = ps->nodes;
+		return prescan_add(w, ps, ev, 0, 1);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		if (*depth <= 0)
+			return 0;
+		if ((ai = ps->open[*depth].a)) {
+			a = &ps->v[ai - 1];
+			a->bytes = ps->bytes - ps->open[*depth].bytes;
+			a->nodes = ps->nodes - ps->open[*depth].nodes;
+			a->complete = 1;
+		}
+		--*depth;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int prescan(struct walk *w, const char *buf, size_t len)
+{
+	struct prescan ps;
+	yaml_parser_t yp;
 	yaml_event_t ev;
 	int depth = 0, rc = 0;
 
-	if (!yaml_parser_initialize(&ps))
+	memset(&ps, 0, sizeof(ps));
+	if (!yaml_parser_initialize(&yp))
 		return nomem(w);
-	yaml_parser_set_input_string(&ps, (const unsigned char *)buf, len);
+	yaml_parser_set_input_string(&yp, (const unsigned char *)buf, len);
 	for (;;) {
 		int end;
 
-		if (!yaml_parser_parse(&ps, &ev))
+		if (!yaml_parser_parse(&yp, &ev))
 			break;
-		if (ev.type == YAML_SEQUENCE_START_EVENT ||
-		    ev.type == YAML_MAPPING_START_EVENT) {
-			if (++depth > MAX_DEPTH) {
-				rc = fail_at(w, &ev.start_mark, AXFS_ERR_PARSE, NULL,
-					     "nested deeper than %d levels; a policy is never that deep",
-					     MAX_DEPTH);
-				yaml_event_delete(&ev);
-				break;
-			}
-		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
-			   ev.type == YAML_MAPPING_END_EVENT) {
-			depth--;
-		}
+		rc = prescan_event(w, &ps, &depth, &ev);
 		end = ev.type == YAML_STREAM_END_EVENT;
 		yaml_event_delete(&ev);
-		if (end)
+		if (end || rc < 0)
 			break;
 	}
-	yaml_parser_delete(&ps);
+	yaml_parser_delete(&yp);
+	prescan_free(&ps);
 	return rc;
 }
 
 int axfs_policy_parse(struct axfs_policy *p, const char *name,
 		      const char *buf, size_t len, struct axfs_error *err)
 {
-	struct walk w = { p, NULL, name, err };
+	struct walk w = { p, NULL, name, err, 0 };
 	yaml_parser_t ps;
 	yaml_document_t doc, extra;
 	int rc = 0;
@@ -1095,7 +1280,7 @@ int axfs_policy_parse(struct axfs_policy *p, const char *name,
 				      name, POLICY_MAX_BYTES >> 20);
 	if (!(p->file = strdup(name)))
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
-	if ((rc = check_depth(&w, buf, len)) < 0) {
+	if ((rc = prescan(&w, buf, len)) < 0) {
 		axfs_policy_free(p);
 		return rc;
 	}

@@ -15,6 +15,7 @@
  */
 #include "policy_apply.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,14 @@ struct apply {
 	size_t *files_hits, *excl_hits;	/* per xip.files / xip.exclude glob */
 	char *path;			/* "/a/b" of the entry being visited */
 	size_t cap;
+	/* compiled once, duplicates dropped: xip.files, xip.exclude and
+	 * the rules' globs; a rule's glob is tested once an entry however
+	 * many rules share it (rule_hit holds the result for the entry
+	 * numbered rule_seen) */
+	struct glob_set files, excl, rules;
+	const char **rule_pat;
+	int8_t *rule_hit;
+	uint64_t *rule_seen, entry;
 };
 
 static int path_reserve(struct apply *a, size_t need, struct axfs_error *err)
@@ -58,6 +67,19 @@ static void apply_owners(const struct axfs_policy *p, struct tree_entry *e)
 		apply_owners(p, e->children[i]);
 }
 
+/* Whether the glob of rule i matches the entry at path: tested at most
+ * once an entry for the rules that share it. */
+static int rule_matches(struct apply *a, size_t i, const char *path)
+{
+	size_t k = a->rules.which[i];
+
+	if (a->rule_seen[k] != a->entry) {
+		a->rule_seen[k] = a->entry;
+		a->rule_hit[k] = (int8_t)glob_test(&a->rules.g[k], path);
+	}
+	return a->rule_hit[k];
+}
+
 /* xip.files, then the rules in order, then xip.exclude, on one entry. */
 static void apply_entry(struct apply *a, struct tree_entry *e)
 {
@@ -67,9 +89,10 @@ static void apply_entry(struct apply *a, struct tree_entry *e)
 	/* page decisions belong to the entry that holds the data */
 	struct tree_entry *data = e->link_master ? e->link_master : e;
 
-	for (size_t i = 0; i < p->n_xip_files; i++) {
-		if (is_reg && glob_match(p->xip_files[i], path)) {
-			a->files_hits[i]++;
+	a->entry++;		/* rule_seen starts at 0: none tested */
+	for (size_t k = 0; is_reg && k < a->files.n; k++) {
+		if (glob_test(&a->files.g[k], path)) {
+			a->files_hits[a->files.orig[k]]++;
 			data->want_xip = 1;
 			data->reason_override = TREE_WHY_WHOLE_FILE;
 		}
@@ -79,7 +102,7 @@ static void apply_entry(struct apply *a, struct tree_entry *e)
 
 		if (r->type != AXFS_FT_NONE && r->type != e->type)
 			continue;
-		if (!glob_match(r->match, path))
+		if (!rule_matches(a, i, path))
 			continue;
 		r->matched++;
 		if (r->has_mode)
@@ -101,10 +124,10 @@ static void apply_entry(struct apply *a, struct tree_entry *e)
 				data->reason_override = TREE_WHY_POLICY_RULE;
 		}
 	}
-	for (size_t i = 0; i < p->n_xip_exclude; i++) {
-		if (!glob_match(p->xip_exclude[i], path))
+	for (size_t k = 0; k < a->excl.n; k++) {
+		if (!glob_test(&a->excl.g[k], path))
 			continue;
-		a->excl_hits[i]++;
+		a->excl_hits[a->excl.orig[k]]++;
 		if (is_reg && data->want_xip == 1) {
 			data->want_xip = 0;
 			data->reason_override = TREE_WHY_EXCLUDED;
@@ -191,11 +214,49 @@ static int add_devices(struct axfs_policy *p, struct tree *t,
 	return rc;
 }
 
+/* Compiles the policy's globs once.  The parser has checked them (a
+ * struct filled by hand may hold anything: a glob past GLOB_MAX_LEN is
+ * refused here too). */
+static int compile_globs(struct apply *a, struct axfs_error *err)
+{
+	const struct axfs_policy *p = a->p;
+	size_t bad = SIZE_MAX;
+	const char *what = "xip.files";
+
+	if (glob_set_init(&a->files, (const char *const *)p->xip_files,
+			  p->n_xip_files, &bad) < 0)
+		goto fail;
+	what = "xip.exclude";
+	if (glob_set_init(&a->excl, (const char *const *)p->xip_exclude,
+			  p->n_xip_exclude, &bad) < 0)
+		goto fail;
+	what = "files";
+	for (size_t i = 0; i < p->n_rules; i++)
+		a->rule_pat[i] = p->rules[i].match;
+	if (glob_set_init(&a->rules, a->rule_pat, p->n_rules, &bad) < 0)
+		goto fail;
+	a->rule_hit = calloc(a->rules.n + 1, sizeof(*a->rule_hit));
+	a->rule_seen = calloc(a->rules.n + 1, sizeof(*a->rule_seen));
+	if (!a->rule_hit || !a->rule_seen) {
+		bad = SIZE_MAX;
+		goto fail;
+	}
+	return 0;
+fail:
+	if (bad == SIZE_MAX)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	return axfs_error_set(err, AXFS_ERR_LIMIT, "%s: %s[%zu]: a glob longer "
+			      "than %d bytes", pname(p), what, bad, GLOB_MAX_LEN);
+}
+
 int policy_apply(struct axfs_policy *p, struct tree *t,
 		 const struct axfs_logger *log, struct axfs_error *err)
 {
-	struct apply a = { p, NULL, NULL, NULL, 0 };
+	struct apply a;
 	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.p = p;
 
 	if (t->by_ino)
 		return axfs_error_set(err, AXFS_ERR_INVALID,
@@ -210,22 +271,26 @@ int policy_apply(struct axfs_policy *p, struct tree *t,
 		p->rules[i].matched = 0;
 	a.files_hits = calloc(p->n_xip_files + 1, sizeof(size_t));
 	a.excl_hits = calloc(p->n_xip_exclude + 1, sizeof(size_t));
-	if (!a.files_hits || !a.excl_hits || path_reserve(&a, 256, err) < 0) {
+	a.rule_pat = calloc(p->n_rules + 1, sizeof(*a.rule_pat));
+	if (!a.files_hits || !a.excl_hits || !a.rule_pat ||
+	    path_reserve(&a, 256, err) < 0) {
 		rc = axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	if ((rc = compile_globs(&a, err)) < 0)
+		goto out;
 	strcpy(a.path, "/");
 	if ((rc = apply_walk(&a, t->root, 1, err)) < 0)
 		goto out;
 
 	for (size_t i = 0; i < p->n_xip_files; i++)
-		if (!a.files_hits[i])
+		if (!a.files_hits[i] && a.files.first[i] == i)
 			axfs_log(log, AXFS_LOG_WARN,
 				 "%s:%zu:%zu: xip.files[%zu]: '%s' matches no regular file",
 				 pname(p), p->xip_files_pos[i].line,
 				 p->xip_files_pos[i].column, i, p->xip_files[i]);
 	for (size_t i = 0; i < p->n_xip_exclude; i++)
-		if (!a.excl_hits[i])
+		if (!a.excl_hits[i] && a.excl.first[i] == i)
 			axfs_log(log, AXFS_LOG_WARN,
 				 "%s:%zu:%zu: xip.exclude[%zu]: '%s' matches nothing",
 				 pname(p), p->xip_exclude_pos[i].line,
@@ -250,5 +315,11 @@ out:
 	free(a.files_hits);
 	free(a.excl_hits);
 	free(a.path);
+	glob_set_free(&a.files);
+	glob_set_free(&a.excl);
+	glob_set_free(&a.rules);
+	free(a.rule_pat);
+	free(a.rule_hit);
+	free(a.rule_seen);
 	return rc;
 }

@@ -211,6 +211,29 @@ test_expect_success 'absurdly deep nesting fails fast' '
 	policy_fails deep.yaml "deep.yaml:1:39: nested deeper than 32 levels; a policy is never that deep"
 '
 
+# Aliases count as what they expand to (issue 38 §2): 5000 aliases of a
+# 4000-byte glob are 20 MB of globs from a 40 KB file.  Refused at the
+# alias that passes 16 MiB (the 4194th, on line 4197), not copied.
+test_expect_success 'an alias bomb is refused at the alias that passes 16 MiB' '
+	awk "BEGIN { g = \"/\"; for (i = 1; i < 4000; i++) g = g \"a\";
+		print \"xip:\"; print \"  files:\"; print \"  - &x \\\"\" g \"\\\"\";
+		for (i = 0; i < 5000; i++) print \"  - *x\" }" |
+	policy_fails bomb.yaml "bomb.yaml:4197:5: this alias expands the policy to more than 16 MiB of values, more than a policy written out in full can hold"
+'
+
+test_expect_success 'nested aliases (a billion laughs) are refused by their node count' '
+	awk "BEGIN { print \"a0: &a0 [x, x, x, x, x, x, x, x, x, x]\";
+		for (i = 1; i < 10; i++) { printf \"a%d: &a%d [*a%d\", i, i, i - 1;
+			for (j = 1; j < 10; j++) printf \", *a%d\", i - 1; print \"]\" } }" |
+	policy_fails laughs.yaml "laughs.yaml:7:40: this alias expands the policy to more than 8388608 nodes, more than a policy written out in full can hold"
+'
+
+test_expect_success 'an alias inside the node it names is refused' '
+	policy_fails cycle.yaml "cycle.yaml:1:40: alias '\''*a'\'' inside the node it names (a cycle)" <<-EOF
+	files: &a [ {match: /x, mode: "0644"}, *a ]
+	EOF
+'
+
 test_expect_success 'a policy that cannot be read' '
 	"$AXFS" mkfs -c missing.yaml tree -o out.axfs 2>err; test $? -eq 8 &&
 	grep -x "axfs mkfs: cannot open .missing.yaml.: No such file or directory" err &&

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Path globs: *, ?, [...], **, escapes, and patterns that must be refused. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +174,141 @@ START_TEST(test_check)
 }
 END_TEST
 
+/* A pattern without '/' matches the last name at any depth, as tar,
+ * rsync and .gitignore take it; one with '/' is anchored (issue 39 §4). */
+START_TEST(test_any_depth)
+{
+	YES("*.pm", "/a.pm");
+	YES("*.pm", "/usr/lib/x86_64-linux-gnu/perl-base/File/Spec/Unix.pm");
+	NO("*.pm", "/usr/lib/x.pmx");
+	NO("*.pm", "/a.pm/x");		/* the last name only */
+	NO("*.pm", "/");
+	YES("doc", "/doc");
+	YES("doc", "/usr/share/doc");
+	NO("doc", "/usr/share/docs");
+	YES("[a-c]?", "/x/y/b1");
+	YES("lib\\*", "/x/lib*");
+	NO("lib\\*", "/x/libc");
+	YES("**", "/a/b");			/* "**" is any depth already */
+	NO("**", "/");
+	/* with a '/' anywhere, anchored as before */
+	YES("usr/share", "/usr/share");
+	NO("usr/share", "/x/usr/share");
+	YES("./doc", "/doc");
+	NO("./doc", "/usr/doc");
+	NO("/doc", "/usr/doc");
+	YES("**/doc", "/usr/doc");
+}
+END_TEST
+
+/* No image path is longer than PATH_MAX: neither is a glob (issue 38 §3). */
+START_TEST(test_length_limit)
+{
+	char *pat = malloc(GLOB_MAX_LEN + 2);
+	struct glob g;
+
+	ck_assert_ptr_nonnull(pat);
+	pat[0] = '/';
+	memset(pat + 1, 'a', GLOB_MAX_LEN - 1);
+	pat[GLOB_MAX_LEN] = '\0';
+	OK(pat);
+	ck_assert_int_eq(glob_compile(&g, pat), 0);
+	ck_assert_int_eq(glob_test(&g, pat), 1);
+	glob_free(&g);
+	strcat(pat, "a");
+	BAD(pat, "longer than 4096 bytes");
+	ck_assert_int_eq(glob_compile(&g, pat), -1);
+	ck_assert_int_eq(glob_match(pat, pat), -1);
+	free(pat);
+}
+END_TEST
+
+/* A set holds each pattern once, compiled once, in order. */
+START_TEST(test_set_dedup)
+{
+	const char *pats[] = { "/a/*", "/b", "/a/*", "*.pm", "/b", "/a/*" };
+	struct glob_set s;
+	size_t bad = 99;
+
+	ck_assert_int_eq(glob_set_init(&s, pats, 6, &bad), 0);
+	ck_assert_uint_eq(s.n, 3);
+	ck_assert_uint_eq(s.orig[0], 0);
+	ck_assert_uint_eq(s.orig[1], 1);
+	ck_assert_uint_eq(s.orig[2], 3);
+	ck_assert_uint_eq(s.first[2], 0);
+	ck_assert_uint_eq(s.first[4], 1);
+	ck_assert_uint_eq(s.first[5], 0);
+	ck_assert_uint_eq(s.first[3], 3);
+	ck_assert_uint_eq(s.which[5], 0);
+	ck_assert_uint_eq(s.which[4], 1);
+	ck_assert_uint_eq(s.which[3], 2);
+	ck_assert_int_eq(glob_test(&s.g[0], "/a/x"), 1);
+	ck_assert_int_eq(glob_test(&s.g[1], "/a/x"), 0);
+	glob_set_free(&s);
+	ck_assert_int_eq(glob_set_init(&s, pats, 0, NULL), 0);
+	ck_assert_uint_eq(s.n, 0);
+	glob_set_free(&s);
+}
+END_TEST
+
+/* The literal end of a pattern is checked first, from the end of the
+ * path; it must not reject what the full match accepts. */
+START_TEST(test_literal_tail)
+{
+	YES("/usr/**/*.pm", "/usr/lib/x.pm");
+	NO("/usr/**/*.pm", "/usr/lib/x.pmx");
+	NO("/usr/**/*.pm", "/usr/lib/pm");
+	YES("/a/b", "/a/b/");			/* a trailing '/' of a path */
+	YES("/x\\*", "/x*");
+	NO("/x\\*", "/xy");
+	YES("/x[.]pm", "/x.pm");
+	YES("/lib/*so*", "/lib/libc.so.6");
+	YES("/dev/tty?", "/dev/tty1");
+	NO("/ab", "/b");
+	NO("/abc/x", "/x");
+}
+END_TEST
+
+/* Patterns of the largest size, built to defeat each shortcut, stay
+ * bounded: brackets are sets compared in one step, a star's last piece is
+ * matched from the end. */
+START_TEST(test_long_hostile)
+{
+	char *pat = malloc(GLOB_MAX_LEN + 1), *path = malloc(4200);
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(pat);
+	ck_assert_ptr_nonnull(path);
+	/* a "**" component, then star, bracket, star, bracket ... b: every
+	 * component of the path is tried */
+	n += (size_t)sprintf(pat, "/**/");
+	while (n + 8 < GLOB_MAX_LEN)
+		n += (size_t)sprintf(pat + n, "*[a-z]");
+	strcpy(pat + n, "*b");
+	for (n = 0; n + 200 < 4096; n += 128) {
+		path[n] = '/';
+		memset(path + n + 1, 'a', 127);
+	}
+	path[n] = '\0';
+	NO(pat, path);		/* the end 'b' is missing */
+	path[n - 1] = 'b';
+	NO(pat, path);		/* 'b' ends it, too few bytes for the rest */
+	/* one bracket expression of 4000 bytes against 4000 bytes */
+	strcpy(pat, "/*[");
+	for (n = 3; n + 4 < GLOB_MAX_LEN; n += 3)
+		memcpy(pat + n, "a-a", 3);
+	strcpy(pat + n, "]x");
+	path[0] = '/';
+	memset(path + 1, 'a', 250);
+	path[251] = '\0';
+	NO(pat, path);
+	path[250] = 'x';
+	YES(pat, path);
+	free(pat);
+	free(path);
+}
+END_TEST
+
 Suite *suite_glob(void)
 {
 	Suite *s = suite_create("glob");
@@ -185,6 +321,11 @@ Suite *suite_glob(void)
 	tcase_add_test(tc, test_escape);
 	tcase_add_test(tc, test_no_blowup);
 	tcase_add_test(tc, test_check);
+	tcase_add_test(tc, test_any_depth);
+	tcase_add_test(tc, test_length_limit);
+	tcase_add_test(tc, test_set_dedup);
+	tcase_add_test(tc, test_literal_tail);
+	tcase_add_test(tc, test_long_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -552,6 +552,36 @@ START_TEST(test_aliases)
 }
 END_TEST
 
+/* Aliases count as what they expand to: 5000 aliases of a 4000-byte
+ * glob are 20 MB from 40 KB of text (issue 38 §2).  Refused at the alias
+ * that passes 16 MiB, before anything is copied; and an alias inside the
+ * node it names (a cycle). */
+START_TEST(test_alias_bomb)
+{
+	size_t n = 5000, glen = 4000, len = 0;
+	char *text = malloc(glen + 64 + 8 * n);
+
+	ck_assert_ptr_nonnull(text);
+	len += (size_t)sprintf(text, "exclude:\n- &x \"/");
+	memset(text + len, 'a', glen - 1);
+	len += glen - 1;
+	len += (size_t)sprintf(text + len, "\"\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(text + len, "- *x\n");
+	/* 4000 + 7 ("exclude") + k * 4000 > 16 MiB from the 4194th alias,
+	 * on line 2 + 4194 */
+	ERR(text, "p.yaml:4196:3: this alias expands the policy to more than "
+	    "16 MiB of values, more than a policy written out in full can "
+	    "hold");
+	ck_assert_int_eq(err.code, AXFS_ERR_LIMIT);
+	free(text);
+	ERR("files: &a [ {match: /x, mode: \"0644\"}, *a ]\n",
+	    "p.yaml:1:40: alias '*a' inside the node it names (a cycle)");
+	ERR("xip:\n  files: &l [/a, /b]\n  exclude: [*l, *l]\n",
+	    "p.yaml:2:10: xip.exclude[0]: expected a path glob, got a list");
+}
+END_TEST
+
 START_TEST(test_load_file)
 {
 	char path[] = "/tmp/axfs-test-policy-XXXXXX";
@@ -799,6 +829,7 @@ Suite *suite_policy(void)
 	tcase_add_test(tc, test_yaml_syntax);
 	tcase_add_test(tc, test_deep_nesting);
 	tcase_add_test(tc, test_aliases);
+	tcase_add_test(tc, test_alias_bomb);
 	tcase_add_test(tc, test_load_file);
 	suite_add_tcase(s, tc);
 

@@ -199,6 +199,8 @@ static int fsck_run_image(const uint8_t *img, uint64_t len, int split,
 	if (!fsck_stopped(f))
 		fsck_check_tree(f);
 	if (!fsck_stopped(f))
+		fsck_check_share(f);
+	if (!fsck_stopped(f))
 		fsck_check_data(f);
 	if (!fsck_stopped(f))
 		fsck_check_blocks(f);

@@ -24,17 +24,14 @@
  * image's (share.h), whatever PATHs select. */
 static int add_share(struct extract *x, const struct axfs_inode_info *in)
 {
-	if (x->nall == x->all_cap) {
-		size_t ncap = x->all_cap ? x->all_cap * 2 : 1024;
-		struct share_file *n = realloc(x->all, ncap * sizeof(*n));
+	struct share_file *n = cmd_grow(x->all, x->nall, &x->all_cap,
+					sizeof(*n), 1024);
 
-		if (!n) {
-			cmd_error("out of memory");
-			return -1;
-		}
-		x->all = n;
-		x->all_cap = ncap;
+	if (!n) {
+		cmd_error("out of memory");
+		return -1;
 	}
+	x->all = n;
 	x->all[x->nall].array_index = in->array_index;
 	x->all[x->nall].size = in->size;
 	x->all[x->nall].mode_index = in->mode_index;
@@ -46,6 +43,7 @@ int extract_count_fn(void *ctx, const char *path,
 		     const struct axfs_inode_info *in)
 {
 	struct extract *x = ctx;
+	struct reg *n;
 
 	if (S_ISREG(in->mode) && add_share(x, in) < 0)
 		return 1;
@@ -54,17 +52,12 @@ int extract_count_fn(void *ctx, const char *path,
 	x->files_total++;
 	if (!S_ISREG(in->mode))
 		return 0;
-	if (x->nregs == x->regs_cap) {
-		size_t ncap = x->regs_cap ? x->regs_cap * 2 : 1024;
-		struct reg *n = realloc(x->regs, ncap * sizeof(*n));
-
-		if (!n) {
-			cmd_error("out of memory");
-			return 1;
-		}
-		x->regs = n;
-		x->regs_cap = ncap;
+	n = cmd_grow(x->regs, x->nregs, &x->regs_cap, sizeof(*n), 1024);
+	if (!n) {
+		cmd_error("out of memory");
+		return 1;
 	}
+	x->regs = n;
 	memset(&x->regs[x->nregs], 0, sizeof(x->regs[0]));
 	x->regs[x->nregs].ino = in->ino;
 	x->regs[x->nregs].size = in->size;

@@ -179,17 +179,12 @@ static int relink(struct tar_out *t, struct source_entry *ent)
 			return 0;
 		}
 	}
-	if (t->nrelinks == t->relinks_cap) {
-		size_t ncap = t->relinks_cap ? t->relinks_cap * 2 : 16;
-
-		n = realloc(t->relinks, ncap * sizeof(*n));
-		if (!n) {
-			cmd_error("out of memory");
-			return -1;
-		}
-		t->relinks = n;
-		t->relinks_cap = ncap;
+	n = cmd_grow(t->relinks, t->nrelinks, &t->relinks_cap, sizeof(*n), 16);
+	if (!n) {
+		cmd_error("out of memory");
+		return -1;
 	}
+	t->relinks = n;
 	t->relinks[t->nrelinks].from = ent->hardlink_to;
 	t->relinks[t->nrelinks++].to = ent->path;
 	ent->hardlink_to = NULL;	/* this one holds the data now */

@@ -40,19 +40,17 @@ const char *cmd_color(FILE *f, const char *sgr)
 	return cmd_color_enabled(f) ? sgr : "";
 }
 
-enum msg_kind { MSG_ERROR, MSG_WARNING, MSG_INFO };
-
 /* "axfs mkfs: text": on a terminal an error's "axfs mkfs:" is red and a
  * warning's "warning:" yellow, so they stand out among other output.  A
  * progress bar is erased first, not to be left mixed into the line. */
-static void msg_prefix(enum msg_kind kind)
+static void msg_prefix(enum cmd_msg_kind kind)
 {
 	cmd_progress_clear();
 	fflush(stdout);
-	if (kind == MSG_ERROR)
+	if (kind == CMD_MSG_ERROR)
 		fprintf(stderr, "%s%s:%s ", cmd_color(stderr, CMD_RED), cmd_name,
 			cmd_color(stderr, CMD_RESET));
-	else if (kind == MSG_WARNING)
+	else if (kind == CMD_MSG_WARNING)
 		fprintf(stderr, "%s: %swarning:%s ", cmd_name,
 			cmd_color(stderr, CMD_YELLOW),
 			cmd_color(stderr, CMD_RESET));
@@ -66,7 +64,7 @@ static void msg_prefix(enum msg_kind kind)
  * newline or escape sequence in them may reach the terminal or forge a
  * line.  Callers pass names as they are.
  */
-static void vmsg(enum msg_kind kind, const char *fmt, va_list ap)
+static void vmsg(enum cmd_msg_kind kind, const char *fmt, va_list ap)
 {
 	char small[1024], *text = small;
 	va_list aq;
@@ -89,34 +87,14 @@ static void vmsg(enum msg_kind kind, const char *fmt, va_list ap)
 		free(text);
 }
 
-void cmd_error(const char *fmt, ...)
+void cmd_msg(enum cmd_msg_kind kind, const char *fmt, ...)
 {
 	va_list ap;
 
-	va_start(ap, fmt);
-	vmsg(MSG_ERROR, fmt, ap);
-	va_end(ap);
-}
-
-void cmd_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cmd_verbosity < 1)
+	if (cmd_verbosity < (int)kind)
 		return;
 	va_start(ap, fmt);
-	vmsg(MSG_WARNING, fmt, ap);
-	va_end(ap);
-}
-
-void cmd_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cmd_verbosity < 2)
-		return;
-	va_start(ap, fmt);
-	vmsg(MSG_INFO, fmt, ap);
+	vmsg(kind, fmt, ap);
 	va_end(ap);
 }
 
@@ -125,10 +103,25 @@ int cmd_usage_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(MSG_ERROR, fmt, ap);
+	vmsg(CMD_MSG_ERROR, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", cmd_name);
 	return EXIT_USAGE;
+}
+
+void *cmd_grow(void *v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	size_t ncap = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return v;
+	if (ncap < *cap || ncap > SIZE_MAX / size)
+		return NULL;
+	p = realloc(v, ncap * size);
+	if (p)
+		*cap = ncap;
+	return p;
 }
 
 int cmd_print_version(void)
@@ -153,7 +146,7 @@ int cmd_finish_stdout(int rc)
 
 		/* A reader that went away is not worth a message. */
 		if (e != EPIPE) {
-			msg_prefix(MSG_ERROR);
+			msg_prefix(CMD_MSG_ERROR);
 			fprintf(stderr, "error writing to standard output: %s\n",
 				strerror(e ? e : EIO));
 		}
@@ -167,12 +160,12 @@ static void logger_fn(void *ctx, enum axfs_log_level level, const char *msg)
 	(void)ctx;
 	if (level <= AXFS_LOG_WARN) {
 		if (cmd_verbosity >= 1 || level == AXFS_LOG_ALERT) {
-			msg_prefix(MSG_WARNING);
+			msg_prefix(CMD_MSG_WARNING);
 			cmd_put_escaped(stderr, msg);
 			fputc('\n', stderr);
 		}
 	} else if ((int)level + 1 <= cmd_verbosity) {
-		msg_prefix(MSG_INFO);
+		msg_prefix(CMD_MSG_INFO);
 		cmd_put_escaped(stderr, msg);
 		fputc('\n', stderr);
 	}

@@ -22,11 +22,21 @@ extern const char *cmd_name;
 /* -q lowers, -v raises: 0 quiet, 1 normal, 2 verbose, 3 debug. */
 extern int cmd_verbosity;
 
-void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cmd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cmd_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A message on stderr, "axfs mkfs: text" (escaped, common.c), shown
+ * when cmd_verbosity is at least its kind: errors always, warnings
+ * unless -q, notes with -v. */
+enum cmd_msg_kind { CMD_MSG_ERROR, CMD_MSG_WARNING, CMD_MSG_INFO };
+void cmd_msg(enum cmd_msg_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define cmd_error(...)	cmd_msg(CMD_MSG_ERROR, __VA_ARGS__)
+#define cmd_warn(...)	cmd_msg(CMD_MSG_WARNING, __VA_ARGS__)
+#define cmd_info(...)	cmd_msg(CMD_MSG_INFO, __VA_ARGS__)
 /* Prints the error plus "Try 'axfs X --help'." and returns EXIT_USAGE. */
 int cmd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The array v of *cap elements of `size` bytes, n of them used, with
+ * room for one more: v itself, or v moved to twice its capacity (first
+ * elements at first); NULL, v unchanged, when memory runs out. */
+void *cmd_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
 /* "axfs mkfs (axfs-tools) 0.1.0" on stdout. */
 int cmd_print_version(void);
 /* Flushes stdout and reports a write error (EPIPE, ENOSPC...): returns

@@ -123,6 +123,22 @@ static const struct tree_entry *data_of(const struct tree_entry *e)
 	return e->link_master ? e->link_master : e;
 }
 
+/* Up to want bytes of the file open at h, fewer only at its end (*got). */
+static int read_full(struct source *s, void *h, uint8_t *buf, size_t want,
+		     size_t *got, struct axfs_error *err)
+{
+	size_t n;
+
+	for (*got = 0; *got < want; *got += n) {
+		if (s->ops->data_read(s, h, buf + *got, want - *got, &n,
+				      err) < 0)
+			return -1;
+		if (!n)
+			break;
+	}
+	return 0;
+}
+
 /* 0 same bytes, 1 different, -1 trouble (reported). */
 static int compare_data(struct diff *d, const struct tree_entry *ea,
 			const struct tree_entry *eb)
@@ -144,24 +160,11 @@ static int compare_data(struct diff *d, const struct tree_entry *ea,
 	}
 	while (left) {
 		size_t want = left < DIFF_CHUNK ? (size_t)left : DIFF_CHUNK;
-		size_t ga = 0, gb = 0, n;
+		size_t ga, gb;
 
-		while (ga < want) {
-			if (sa->ops->data_read(sa, ha, d->buf_a + ga,
-					       want - ga, &n, &err) < 0)
-				goto read_fail;
-			if (!n)
-				break;
-			ga += n;
-		}
-		while (gb < want) {
-			if (sb->ops->data_read(sb, hb, d->buf_b + gb,
-					       want - gb, &n, &err) < 0)
-				goto read_fail;
-			if (!n)
-				break;
-			gb += n;
-		}
+		if (read_full(sa, ha, d->buf_a, want, &ga, &err) < 0 ||
+		    read_full(sb, hb, d->buf_b, want, &gb, &err) < 0)
+			goto read_fail;
 		if (ga != want || gb != want) {
 			cmd_error("'%s': shorter than its size", d->path);
 			goto out;

@@ -111,7 +111,7 @@ static int extract_fn(void *ctx, const char *path,
 			return 1;
 		}
 		x->next_reg++;
-		if (r->link_to != NO_LINK)
+		if (r->link_to != SHARE_NO_LINK)
 			rc = extract_make_link(x, pfd, name, path,
 					       &x->regs[r->link_to]);
 		else
@@ -132,7 +132,7 @@ static int extract_fn(void *ctx, const char *path,
 
 static int extract(const char *image, const char *store, const char *dir,
 		   char **paths, int npaths, int force, int same_perms,
-		   uint64_t max_size, unsigned int jobs)
+		   uint64_t max_size, uint64_t max_ratio, unsigned int jobs)
 {
 	struct axfs_stream_opts so = { .struct_size = sizeof(so),
 				       .threads = jobs > 1 ? jobs : 0 };
@@ -151,6 +151,7 @@ static int extract(const char *image, const char *store, const char *dir,
 	x.dir = dir;
 	x.force = force;
 	x.same_perms = same_perms;
+	x.max_ratio = max_ratio;
 	x.as_root = geteuid() == 0;
 	x.paths = &sel;
 	if (cmd_open_image(&x.img, image, store, 0) != 0)
@@ -284,6 +285,7 @@ out:
 	for (size_t i = 0; i < x.nregs; i++)
 		free(x.regs[i].path);
 	free(x.regs);
+	free(x.all);
 	free(x.files);
 	extract_paths_free(&sel);
 	axfs_image_close(x.img);
@@ -297,6 +299,7 @@ int cmd_extract(int argc, char **argv)
 	int force = 0, same_perms = 0, c, first;
 	unsigned long long jobs = 0;
 	uint64_t max_size = 0;
+	unsigned long long max_ratio = SHARE_MAX_RATIO;
 	const struct cmd_opt options[] = {
 		{ CMD_FLAG('f', "force", &force, 1, "extract into a non-empty "
 			   "DIR, replacing what is in\nthe way (never a "
@@ -312,6 +315,13 @@ int cmd_extract(int argc, char **argv)
 		  .min = 1, .bad = "invalid size '%s' for --max-size: use a "
 				   "number of bytes with an optional unit "
 				   "(64KiB, 2G)" },
+		{ CMD_COUNT(0, "max-ratio", "N", &max_ratio, 1, 1000000,
+			    "refuse an image whose files would write\nmore "
+			    "than N times the data it holds (default 8:\n"
+			    "files that share data but not their owner\nare "
+			    "written once each)"),
+		  .bad = "invalid ratio '%s' for --max-ratio: use 1 to "
+			 "1000000" },
 		{ CMD_FLAG('p', "same-permissions", &same_perms, 1, "without "
 			   "root too, modes exactly as in the image") },
 		{ CMD_STRING(0, "tar", "FILE", &tar, "write a pax archive "
@@ -342,7 +352,8 @@ int cmd_extract(int argc, char **argv)
 			return c;
 		return cmd_finish_stdout(extract_tar(image, store, tar,
 						     argv + first,
-						     argc - first));
+						     argc - first,
+						     max_ratio));
 	}
 	if (jobs == 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -352,5 +363,5 @@ int cmd_extract(int argc, char **argv)
 	}
 	return cmd_finish_stdout(extract(image, store, dir, argv + first,
 					 argc - first, force, same_perms, max_size,
-					 (unsigned int)jobs));
+					 max_ratio, (unsigned int)jobs));
 }

@@ -113,7 +113,7 @@ int extract_pop_to(struct extract *x, size_t keep)
 int extract_make_dir(struct extract *x, int pfd, const char *name,
 		     const char *path, const struct axfs_inode_info *in)
 {
-	struct level *l;
+	struct level *l, *n;
 	int fd, reuse = 0;
 
 	while (mkdirat(pfd, name, 0700) < 0) {
@@ -127,17 +127,12 @@ int extract_make_dir(struct extract *x, int pfd, const char *name,
 	fd = extract_open_dir(pfd, name);
 	if (fd < 0)
 		return extract_fail(x, errno, "open directory", path);
-	if (x->depth == x->cap) {
-		size_t ncap = x->cap * 2;
-		struct level *n = realloc(x->lv, ncap * sizeof(*n));
-
-		if (!n) {
-			close(fd);
-			return extract_fail(x, ENOMEM, "create directory", path);
-		}
-		x->lv = n;
-		x->cap = ncap;
+	n = cmd_grow(x->lv, x->depth, &x->cap, sizeof(*n), 64);
+	if (!n) {
+		close(fd);
+		return extract_fail(x, ENOMEM, "create directory", path);
 	}
+	x->lv = n;
 	l = &x->lv[x->depth];
 	l->name = strdup(name);
 	if (!l->name) {

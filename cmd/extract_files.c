@@ -149,7 +149,7 @@ int extract_make_file(struct extract *x, int pfd, const char *name,
 	if (fchmod(fd, extract_final_mode(x, in->mode)) < 0 ||
 	    futimens(fd, x->times) < 0)
 		goto fail;
-	if (me->has_links) {
+	if (me->links) {
 		/* What the rest of the group is linked to. */
 		if (fstat(fd, &st) < 0)
 			goto fail;
@@ -173,6 +173,76 @@ fail_quiet:
 	if (fd >= 0)
 		close(fd);
 	unlinkat(pfd, name, 0);	/* no half-written file left behind */
+	return -1;
+}
+
+/* What extract_make_copy() reads at once. */
+#define COPY_CHUNK (256u * 1024u)
+
+int extract_make_copy(struct extract *x, int pfd, const char *name,
+		      const char *path, int src, struct stat *made)
+{
+	struct axfs_stream_piece pc = { 0, 0, NULL, 0 };
+	uint8_t *buf = malloc(COPY_CHUNK);
+	uint64_t end = 0;
+	struct stat st;
+	int fd = -1, reuse, e;
+
+	if (!buf || fstat(src, &st) < 0) {
+		e = buf ? errno : ENOMEM;
+		free(buf);
+		return extract_fail(x, e, "copy", path);
+	}
+	for (;;) {
+		fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL |
+			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			break;
+		if (errno != EEXIST) {
+			free(buf);
+			return extract_fail(x, errno, "create", path);
+		}
+		if (extract_make_room(x, pfd, name, path, 0, &reuse) < 0) {
+			free(buf);
+			return -1;
+		}
+	}
+	while (pc.offset < (uint64_t)st.st_size) {
+		ssize_t n = pread(src, buf, COPY_CHUNK, (off_t)pc.offset);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			errno = EIO;	/* the file we wrote is shorter */
+		if (n <= 0)
+			goto fail;
+		pc.data = buf;
+		pc.len = (size_t)n;
+		if (write_piece(fd, &pc, &end) < 0)
+			goto fail;
+		pc.offset += (uint64_t)n;
+		x->bytes_done += (uint64_t)n;
+		extract_progress_draw(x);
+	}
+	if ((end < (uint64_t)st.st_size &&
+	     ftruncate(fd, st.st_size) < 0) ||
+	    (x->as_root && fchown(fd, st.st_uid, st.st_gid) < 0) ||
+	    fchmod(fd, st.st_mode & 07777) < 0 ||
+	    futimens(fd, x->times) < 0 || fstat(fd, made) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	free(buf);
+	return 0;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	extract_fail(x, e, "write", path);
+	unlinkat(pfd, name, 0);	/* no half-written copy left behind */
 	return -1;
 }
 

@@ -70,6 +70,38 @@ static int open_link_target(struct extract *x, const struct reg *m)
 }
 
 /*
+ * The file system holds no more links to m (EMLINK: ext4 allows 65,000):
+ * a copy of it at pfd/name instead, counted by the pre-walk
+ * (extract_check_space()), which the group's next members are linked to.
+ * fd: m, opened by open_link_target().
+ */
+static int copy_instead(struct extract *x, int fd, int pfd, const char *name,
+			const char *path, struct reg *m)
+{
+	char proc[64], *p;
+	struct stat st;
+	int src, rc;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	src = open(proc, O_RDONLY | O_CLOEXEC);
+	if (src < 0)
+		return extract_fail(x, errno, "open the file to copy for",
+				    path);
+	rc = extract_make_copy(x, pfd, name, path, src, &st);
+	close(src);
+	if (rc < 0)
+		return -1;
+	p = strdup(path);
+	if (!p)
+		return extract_fail(x, ENOMEM, "create", path);
+	free(m->path);
+	m->path = p;
+	m->dev = st.st_dev;
+	m->st_ino = st.st_ino;
+	return 0;
+}
+
+/*
  * Another member of a link group: a hard link to the group's first file
  * (same data, mode, owner and time: nothing else to set).  linkat()
  * through /proc/self/fd links the very file we opened, whatever has
@@ -77,7 +109,7 @@ static int open_link_target(struct extract *x, const struct reg *m)
  * same for root.
  */
 int extract_make_link(struct extract *x, int pfd, const char *name,
-		      const char *path, const struct reg *m)
+		      const char *path, struct reg *m)
 {
 	char proc[64];
 	int fd, rc, reuse;
@@ -98,72 +130,72 @@ int extract_make_link(struct extract *x, int pfd, const char *name,
 			return -1;
 		}
 	}
+	if (rc < 0 && errno == EMLINK) {
+		rc = copy_instead(x, fd, pfd, name, path, m);
+		close(fd);
+		return rc;
+	}
 	close(fd);
 	if (rc < 0)
 		return extract_fail(x, errno, "create hard link", path);
 	return 0;
 }
 
-/* Regular files by what a link group shares, then in walk order. */
-static int by_share(const void *a, const void *b, void *ctx)
+/* The link groups of f[0, n) (share.h); link_to[] gets them. */
+static int groups(struct extract *x, const struct share_file *f, size_t n,
+		  size_t *link_to, struct share_totals *t)
 {
-	const struct reg *regs = ctx;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct reg *p = &regs[i], *q = &regs[j];
-
-	if (p->array_index != q->array_index)
-		return p->array_index < q->array_index ? -1 : 1;
-	if (p->size != q->size)
-		return p->size < q->size ? -1 : 1;
-	if (p->mode_index != q->mode_index)
-		return p->mode_index < q->mode_index ? -1 : 1;
-	return i < j ? -1 : i > j;
+	if (share_link_groups(f, n, link_to, t, &x->err) < 0) {
+		cmd_error("%s", x->err.msg);
+		return -1;
+	}
+	return 0;
 }
 
 /*
  * Link groups: non-empty regular files that share their nodes (same
  * inode_array_index and size) and their mode/owner tuple, the rule of
- * the image source (libaxfsimg/source/source_image.c) that --tar writes as hard
- * links.  The first in walk order is written, the others linked to it;
- * the data of the first files only is read, and counted in bytes_total.
+ * share.h, which the image source (and so --tar) follows too.  The first
+ * in walk order is written, the others linked to it; the data of the
+ * first files only is read, and counted in bytes_total.  The groups of
+ * all the image's files give what extracting it writes (x->share).
  */
 int extract_find_links(struct extract *x)
 {
-	size_t *idx, m = 0;
+	struct share_file *f = malloc((x->nregs + 1) * sizeof(*f));
+	size_t *link = malloc((x->nregs + 1) * sizeof(*link));
+	int rc = -1;
 
-	idx = malloc((x->nregs + 1) * sizeof(*idx));
 	x->files = malloc((x->nregs + 1) * sizeof(*x->files));
-	if (!idx || !x->files) {
-		free(idx);
+	if (!f || !link || !x->files) {
 		cmd_error("out of memory");
-		return -1;
+		goto out;
 	}
-	for (size_t i = 0; i < x->nregs; i++)
-		if (x->regs[i].size > 0)
-			idx[m++] = i;
-	qsort_r(idx, m, sizeof(*idx), by_share, x->regs);
-	for (size_t i = 1; i < m; i++) {
-		struct reg *p = &x->regs[idx[i - 1]];
-		struct reg *r = &x->regs[idx[i]];
-
-		if (p->array_index == r->array_index && p->size == r->size &&
-		    p->mode_index == r->mode_index) {
-			r->link_to = p->link_to == NO_LINK ? idx[i - 1] :
-				     p->link_to;
-			x->regs[r->link_to].has_links = 1;
-		}
+	for (size_t i = 0; i < x->nregs; i++) {
+		f[i].array_index = x->regs[i].array_index;
+		f[i].size = x->regs[i].size;
+		f[i].mode_index = x->regs[i].mode_index;
 	}
-	free(idx);
+	if (groups(x, f, x->nregs, link, NULL) < 0 ||
+	    groups(x, x->all, x->nall, NULL, &x->share) < 0)
+		goto out;
 	for (size_t i = 0; i < x->nregs; i++) {
 		struct reg *r = &x->regs[i];
 
-		if (r->link_to != NO_LINK)
+		r->link_to = link[i];
+		if (r->link_to != SHARE_NO_LINK) {
+			x->regs[r->link_to].links++;
 			continue;
+		}
 		r->stream_index = x->nfiles;
 		x->files[x->nfiles].ino = r->ino;
 		x->files[x->nfiles].size = r->size;
 		x->nfiles++;
 		x->bytes_total += r->size;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(f);
+	free(link);
+	return rc;
 }

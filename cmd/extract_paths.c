@@ -11,17 +11,12 @@
 static int add_link(void *ctx, const char *path, uint64_t ino)
 {
 	struct extract_paths *s = ctx;
+	char **n = cmd_grow(s->links, s->nlinks, &s->links_cap, sizeof(*n), 8);
 
 	(void)ino;
-	if (s->nlinks == s->links_cap) {
-		size_t ncap = s->links_cap ? s->links_cap * 2 : 8;
-		char **n = realloc(s->links, ncap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		s->links = n;
-		s->links_cap = ncap;
-	}
+	if (!n)
+		return -1;
+	s->links = n;
 	s->links[s->nlinks] = strdup(path);
 	if (!s->links[s->nlinks])
 		return -1;

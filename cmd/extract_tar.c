@@ -30,7 +30,7 @@
 #include "extract_paths.h"
 #include "image_operands.h"
 #include "extract_tar.h"
-#include "image_operands.h"
+#include "extract_tree.h"
 #include "signals.h"
 #include "outfile.h"
 #include "axfs_reader.h"
@@ -179,17 +179,12 @@ static int relink(struct tar_out *t, struct source_entry *ent)
 			return 0;
 		}
 	}
-	if (t->nrelinks == t->relinks_cap) {
-		size_t ncap = t->relinks_cap ? t->relinks_cap * 2 : 16;
-
-		n = realloc(t->relinks, ncap * sizeof(*n));
-		if (!n) {
-			cmd_error("out of memory");
-			return -1;
-		}
-		t->relinks = n;
-		t->relinks_cap = ncap;
+	n = cmd_grow(t->relinks, t->nrelinks, &t->relinks_cap, sizeof(*n), 16);
+	if (!n) {
+		cmd_error("out of memory");
+		return -1;
 	}
+	t->relinks = n;
 	t->relinks[t->nrelinks].from = ent->hardlink_to;
 	t->relinks[t->nrelinks++].to = ent->path;
 	ent->hardlink_to = NULL;	/* this one holds the data now */
@@ -243,11 +238,12 @@ static int resolve_paths(struct extract_paths *sel, const char *image,
 }
 
 int extract_tar(const char *image, const char *store, const char *file,
-		char **paths, int npaths)
+		char **paths, int npaths, uint64_t max_ratio)
 {
 	struct outfile of = { NULL, NULL, -1, 0 };
 	struct extract_paths sel;
 	struct source_opts so;
+	struct share_totals share;
 	struct axfs_error err;
 	struct tar_out t;
 	int to_stdout = strcmp(file, "-") == 0;
@@ -285,6 +281,10 @@ int extract_tar(const char *image, const char *store, const char *file,
 		extract_paths_free(&sel);
 		return EXIT_OPERATIONAL;
 	}
+	/* The bound of share.h, before anything is written. */
+	if (source_image_share(t.src, &share) < 0 ||
+	    extract_check_ratio(t.src->name, &share, max_ratio) < 0)
+		goto out;
 	t.buf = malloc(TAR_CHUNK);
 	t.a = archive_write_new();
 	if (!t.buf || !t.a) {

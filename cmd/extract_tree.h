@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -21,6 +22,7 @@
 #include "axfs_reader.h"
 #include "axfs_stream.h"
 #include "extract_paths.h"
+#include "share.h"
 
 /* Directory file descriptors kept open at once; deeper ones are closed
  * and reopened (by name, O_NOFOLLOW) when needed again. */
@@ -35,17 +37,17 @@ struct level {
 /* A regular file met by the pre-walk, in walk order. */
 struct reg {
 	uint64_t ino, size, array_index, mode_index;
-	size_t link_to;			/* NO_LINK, or the group's first file */
+	size_t link_to;			/* SHARE_NO_LINK, or the group's
+					 * first file */
 	size_t stream_index;		/* its data in `files` (first files) */
-	int has_links;			/* first file of a link group */
+	uint64_t links;			/* first file: the others of its group */
 	/* Where a first file with links was created, to link the others
-	 * to it (set by the second walk). */
+	 * to it (set by the second walk; a copy's once the file system
+	 * holds no more links to it: EMLINK). */
 	char *path;
 	dev_t dev;
 	ino_t st_ino;
 };
-
-#define NO_LINK ((size_t)-1)
 
 struct extract {
 	struct axfs_image *img;
@@ -61,6 +63,12 @@ struct extract {
 	size_t open_dirs;
 	/* totals (pre-walk) and progress */
 	uint64_t files_total, bytes_total;
+	/* The bound (share.h): every regular file of the image, and what
+	 * extracting them writes against what the image holds. */
+	struct share_file *all;
+	size_t nall, all_cap;
+	struct share_totals share;
+	uint64_t max_ratio;		/* --max-ratio */
 	uint64_t files_done, bytes_done;
 	/* what could not be restored */
 	uint64_t not_owned, skipped_devices;
@@ -90,18 +98,26 @@ int extract_count_fn(void *ctx, const char *path,
  * the image extracted into dir, else 0. */
 int extract_input_in_target(struct axfs_image *img, const char *dir,
 			    const char *input, const char *role);
-/* 0 when the bytes to write fit under max_size (0: no limit) and in the
- * free space of the file system of dfd, else -1 (reported). */
+/* 0 when what the image's files would write is within --max-ratio
+ * times what it holds, and the bytes to write (with the copies DIR's
+ * link limit will need) fit under max_size (0: no limit) and in the free
+ * space of the file system of dfd, else -1 (reported). */
 int extract_check_space(struct extract *x, int dfd, uint64_t max_size);
+/* The same ratio check for --tar, on the image source's totals. */
+int extract_check_ratio(const char *image, const struct share_totals *t,
+			uint64_t max_ratio);
 
 /* ---- extract_links.c: link groups ---- */
 
 /* Groups x->regs into link groups and lists the data to read (x->files,
- * x->bytes_total); 0, or -1 (reported). */
+ * x->bytes_total); the totals of all the image's files (x->share).  0,
+ * or -1 (reported). */
 int extract_find_links(struct extract *x);
-/* A hard link at pfd/name to the first file of its group, m. */
+/* A hard link at pfd/name to the first file of its group, m; a copy of
+ * it when the file system holds no more links to m (EMLINK), to which
+ * the group's next members are linked. */
 int extract_make_link(struct extract *x, int pfd, const char *name,
-		      const char *path, const struct reg *m);
+		      const char *path, struct reg *m);
 
 /* ---- extract_files.c: the writers; each returns 0 or -1 (reported) ---- */
 
@@ -116,6 +132,10 @@ int extract_make_symlink(struct extract *x, int pfd, const char *name,
 			 const char *path, const struct axfs_inode_info *in);
 int extract_make_special(struct extract *x, int pfd, const char *name,
 			 const char *path, const struct axfs_inode_info *in);
+/* A copy at pfd/name of the regular file open for reading at src, with
+ * its owner and mode and the image time; *made: what was created. */
+int extract_make_copy(struct extract *x, int pfd, const char *name,
+		      const char *path, int src, struct stat *made);
 
 /* ---- extract_dirs.c: directories ---- */
 

@@ -229,6 +229,8 @@ static int fsck_run_image(const struct fsck_src *src, int split,
 	if (!fsck_stopped(f))
 		fsck_check_tree(f);
 	if (!fsck_stopped(f))
+		fsck_check_share(f);
+	if (!fsck_stopped(f))
 		fsck_check_data(f);
 	if (!fsck_stopped(f))
 		fsck_check_blocks(f);

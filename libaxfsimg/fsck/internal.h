@@ -106,6 +106,7 @@
 	X(NODE_INDEX, "node.index", ERROR, "a node index lies outside the XIP region or the cnode/banode tables") \
 	X(NODE_UNUSED, "node.unused", WARNING, "nodes are used by no file") \
 	X(NODE_OVERLAP, "node.overlap", WARNING, "files share only some nodes, or share nodes with different sizes") \
+	X(NODE_AMPLIFIED, "node.amplified", WARNING, "files share nodes but not their mode and owner, so that extracting them writes more than 8 times the data the image holds (extract refuses that unless --max-ratio allows it)") \
 	X(NODE_XIP_ORDER, "node.xip-order", NOTICE, "an XIP page is followed by a non-XIP page: the 2008 driver's read() returns wrong data for an unaligned read across them (mmap, exec and this project's driver are not affected)") \
 	X(XIP_SHARED, "xip.shared", WARNING, "an XIP page is used by more than one node") \
 	X(XIP_UNUSED, "xip.unused", WARNING, "XIP pages are used by no node") \
@@ -356,6 +357,10 @@ void fsck_check_blocks(struct fsck *f);	/* after fsck_check_data() */
 /* fsck_tree.c */
 void fsck_check_tree(struct fsck *f);
 void fsck_tree_free(struct fsck *f);
+
+/* fsck_share.c: node.amplified (after fsck_check_tree(), which lists
+ * the files' ranges) */
+void fsck_check_share(struct fsck *f);
 
 /* fsck_data.c */
 void fsck_check_data(struct fsck *f);

@@ -139,6 +139,10 @@ int source_archive_open(struct source **out, const char *path,
 int source_image_open(struct source **out, const char *path,
 		      const struct source_opts *opts,
 		      struct axfs_error *err);
+/* What extracting the image source src writes (each hard link group
+ * once) and what it holds (share.h); -1 when src is not an image. */
+struct share_totals;
+int source_image_share(const struct source *src, struct share_totals *t);
 /* 1 if PATH is a file that starts with the AXFS magic. */
 int source_is_image(const char *path);
 

@@ -48,6 +48,23 @@ static int need_table(struct axfs_image *img, enum axfs_region from,
 				img->entries[r]);
 }
 
+/* Inode ino, which must hold data: a regular file or a symlink (else an
+ * error "inode N is a TYPE" followed by why). */
+static int data_inode(struct axfs_image *img, uint64_t ino,
+		      struct axfs_inode_info *in, const char *why,
+		      struct axfs_error *err)
+{
+	int rc = axfs_image_inode(img, ino, in, err);
+
+	if (rc < 0)
+		return rc;
+	if (!S_ISREG(in->mode) && !S_ISLNK(in->mode))
+		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+				      "inode %" PRIu64 " is a %s%s", ino,
+				      reader_type_name(in->mode), why);
+	return 0;
+}
+
 int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 			     uint64_t page, struct axfs_page_loc *loc,
 			     struct axfs_error *err)
@@ -57,13 +74,9 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
 	int rc;
 
 	memset(loc, 0, sizeof(*loc));
-	rc = axfs_image_inode(img, ino, &in, err);
+	rc = data_inode(img, ino, &in, ": it has no pages", err);
 	if (rc < 0)
 		return rc;
-	if (!S_ISREG(in.mode) && !S_ISLNK(in.mode))
-		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				      "inode %" PRIu64 " is a %s: it has no "
-				      "pages", ino, reader_type_name(in.mode));
 	pages = in.size / AXFS_PAGE_SIZE + (in.size % AXFS_PAGE_SIZE != 0);
 	if (page >= pages)
 		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
@@ -306,13 +319,9 @@ int axfs_image_read(struct axfs_image *img, uint64_t ino, uint64_t off,
 	int rc;
 
 	*got = 0;
-	rc = axfs_image_inode(img, ino, &in, err);
+	rc = data_inode(img, ino, &in, ", not a regular file", err);
 	if (rc < 0)
 		return rc;
-	if (!S_ISREG(in.mode) && !S_ISLNK(in.mode))
-		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				      "inode %" PRIu64 " is a %s, not a regular "
-				      "file", ino, reader_type_name(in.mode));
 	while (len > 0 && off < in.size) {
 		uint64_t pg = off / AXFS_PAGE_SIZE;
 		size_t in_page = (size_t)(off % AXFS_PAGE_SIZE);

@@ -80,6 +80,18 @@ static int fail(struct resolver *r, int code, const char *why)
 			      r->path, why);
 }
 
+/* The inode the walk is at, which must be a directory (*d: its info). */
+static int at_dir(struct resolver *r, struct axfs_inode_info *d)
+{
+	int rc = axfs_image_inode(r->img, r->lv[r->depth - 1].ino, d, r->err);
+
+	if (rc < 0)
+		return rc;
+	if (!S_ISDIR(d->mode))
+		return fail(r, AXFS_ERR_NOT_FOUND, "not a directory");
+	return 0;
+}
+
 /* The text still to resolve after following the link at the top of the
  * stack: its target, then `rest` (which is empty or starts with '/'). */
 static int follow(struct resolver *r, const char *rest, char **todo)
@@ -151,13 +163,9 @@ static int resolve(struct axfs_image *img, const char *path,
 			;
 		last = !*q;
 		want_dir = last && *p == '/';
-		rc = axfs_image_inode(img, r.lv[r.depth - 1].ino, &d, err);
+		rc = at_dir(&r, &d);
 		if (rc < 0)
 			goto out;
-		if (!S_ISDIR(d.mode)) {
-			rc = fail(&r, AXFS_ERR_NOT_FOUND, "not a directory");
-			goto out;
-		}
 		if (len == 1 && s[0] == '.')
 			continue;
 		if (len == 2 && s[0] == '.' && s[1] == '.') {
@@ -206,13 +214,9 @@ static int resolve(struct axfs_image *img, const char *path,
 		}
 	}
 	if (want_dir) {
-		rc = axfs_image_inode(img, r.lv[r.depth - 1].ino, &d, err);
+		rc = at_dir(&r, &d);
 		if (rc < 0)
 			goto out;
-		if (!S_ISDIR(d.mode)) {
-			rc = fail(&r, AXFS_ERR_NOT_FOUND, "not a directory");
-			goto out;
-		}
 	}
 	*ino = r.lv[r.depth - 1].ino;
 	if (real) {

@@ -38,8 +38,8 @@
 #include "axfs_format.h"
 #include "axfs_reader.h"
 #include "internal.h"
+#include "share.h"
 
-#define NO_LINK ((size_t)-1)
 
 struct img_rec {
 	char *path;			/* image path without the leading '/' */
@@ -56,6 +56,7 @@ struct img_source {
 	struct img_rec *recs;
 	size_t n, cap, next;
 	int64_t timestamp;
+	struct share_totals share;	/* find_links() */
 };
 
 struct img_handle {
@@ -97,7 +98,7 @@ static int collect_fn(void *ctx, const char *path,
 	r->array_index = in->array_index;
 	r->mode_index = in->mode_index;
 	r->rdev = (uint32_t)in->file_size;
-	r->link_to = NO_LINK;
+	r->link_to = SHARE_NO_LINK;
 	if (S_ISLNK(in->mode)) {
 		char target[AXFS_PAGE_SIZE + 1];
 
@@ -120,46 +121,39 @@ nomem:
 	return 1;
 }
 
-/* Records of regular files sorted by what a hard link group shares. */
-static int by_share(const void *a, const void *b, void *ctx)
-{
-	const struct img_rec *recs = ctx;
-	const struct img_rec *x = &recs[*(const size_t *)a];
-	const struct img_rec *y = &recs[*(const size_t *)b];
-
-	if (x->array_index != y->array_index)
-		return x->array_index < y->array_index ? -1 : 1;
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	if (x->mode_index != y->mode_index)
-		return x->mode_index < y->mode_index ? -1 : 1;
-	/* Walk order last: the group's first member leads it. */
-	return *(const size_t *)a < *(const size_t *)b ? -1 :
-	       *(const size_t *)a > *(const size_t *)b;
-}
-
+/* The hard link groups, by share.h's rule, and what extracting the
+ * image writes against what it holds. */
 static int find_links(struct img_source *s, struct axfs_error *err)
 {
-	size_t *idx, m = 0;
+	struct share_file *f = malloc((s->n + 1) * sizeof(*f));
+	size_t *rec = malloc((s->n + 1) * sizeof(*rec));
+	size_t *link = malloc((s->n + 1) * sizeof(*link));
+	size_t m = 0;
+	int rc = -1;
 
-	idx = malloc((s->n + 1) * sizeof(*idx));
-	if (!idx)
-		return axfs_error_sys(err, ENOMEM, "'%s'", s->base.name);
-	for (size_t i = 0; i < s->n; i++)
-		if (S_ISREG(s->recs[i].mode) && s->recs[i].size > 0)
-			idx[m++] = i;
-	qsort_r(idx, m, sizeof(*idx), by_share, s->recs);
-	for (size_t i = 1; i < m; i++) {
-		struct img_rec *p = &s->recs[idx[i - 1]];
-		struct img_rec *r = &s->recs[idx[i]];
-
-		if (p->array_index == r->array_index && p->size == r->size &&
-		    p->mode_index == r->mode_index)
-			r->link_to = p->link_to == NO_LINK ? idx[i - 1] :
-				     p->link_to;
+	if (!f || !rec || !link) {
+		rc = axfs_error_sys(err, ENOMEM, "'%s'", s->base.name);
+		goto out;
 	}
-	free(idx);
-	return 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct img_rec *r = &s->recs[i];
+
+		if (!S_ISREG(r->mode))
+			continue;
+		f[m].array_index = r->array_index;
+		f[m].size = r->size;
+		f[m].mode_index = r->mode_index;
+		rec[m++] = i;
+	}
+	rc = share_link_groups(f, m, link, &s->share, err);
+	for (size_t k = 0; rc == 0 && k < m; k++)
+		if (link[k] != SHARE_NO_LINK)
+			s->recs[rec[k]].link_to = rec[link[k]];
+out:
+	free(f);
+	free(rec);
+	free(link);
+	return rc;
 }
 
 static int img_next(struct source *src, struct source_entry *ent,
@@ -184,7 +178,7 @@ static int img_next(struct source *src, struct source_entry *ent,
 		ent->rdev_minor = AXFS_DEV_MINOR(r->rdev);
 	}
 	ent->link_target = r->link_target;
-	if (r->link_to != NO_LINK)
+	if (r->link_to != SHARE_NO_LINK)
 		ent->hardlink_to = s->recs[r->link_to].path;
 	if (ent->type == AXFS_FT_REG) {
 		ent->data.spool_offset = r->ino;
@@ -348,4 +342,12 @@ int source_is_image(const char *path)
 	n = pread(fd, m, sizeof(m), AXFS_SB_MAGIC);
 	close(fd);
 	return n == (ssize_t)sizeof(m) && axfs_get_be32(m) == AXFS_MAGIC;
+}
+
+int source_image_share(const struct source *src, struct share_totals *t)
+{
+	if (!src || src->ops != &img_ops)
+		return -1;
+	*t = ((const struct img_source *)src)->share;
+	return 0;
 }

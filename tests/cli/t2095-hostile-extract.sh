@@ -7,6 +7,7 @@
 # links and the size is bounded before writing, ordinary users get no
 # set-user-ID bits, and names are escaped in every line for people.
 . "$(dirname "$0")/lib.sh"
+. "$AXFS_TOP/tests/cli/lib-hostile.sh"
 
 test_lazy_prereq STRACE 'command -v strace'
 # strace that can delay a system call (strace >= 4.22: inject delay_exit).
@@ -15,6 +16,8 @@ test_lazy_prereq STRACE_DELAY '
 	strace -f -qq -o /dev/null -e trace=getpid \
 		-e inject=getpid:delay_exit=1 true
 '
+# DIR on ext2/3/4, which allows 65,000 links to a file (EMLINK past them).
+test_lazy_prereq EXT_LINK_LIMIT 'test "$(stat -f -c %T .)" = ext2/ext3'
 # A mount namespace of its own (for a small tmpfs at DIR).
 test_lazy_prereq UNSHARE_MOUNT 'command -v unshare && unshare -m true'
 
@@ -175,6 +178,109 @@ test_expect_success '--max-size: usage errors' '
 	test_expect_code 16 "$AXFS" extract --max-size 1M --tar - img.axfs 2>err &&
 	grep "are for a target directory, not --tar" err &&
 	test ! -e x
+'
+
+# Issue 38 §1: inodes that share a node range but not their mode and
+# owner cannot be hard links and are written once each; what an image's
+# files would write may be at most --max-ratio (8) times what it holds
+# (share.h), into DIR and as --tar, and fsck says node.amplified.
+# own.axfs: /big (8 MiB) and 300 empty files, each with its own owner
+# (its own mode without root), given /big's node range; sz.axfs: 100 of
+# them with /big's owner, the k-th k bytes shorter.
+test_expect_success 'setup: images of a few KiB whose 300 inodes share one 8 MiB range, each with its own owner, and 100 whose sizes differ by one byte' '
+	mkdir -p own sz &&
+	yes axfs | head -c 8388608 >own/big && cp own/big sz/big &&
+	i=0 && while test $i -lt 300; do
+		f=$(printf e%03d $i) && : >own/$f &&
+		if test "$(id -u)" = 0; then
+			chown $((1000 + i)):$((1000 + i)) own/$f
+		else
+			chmod $(printf %o $((256 + i))) own/$f
+		fi &&
+		{ test $i -ge 100 || : >sz/$f; } && i=$((i + 1)) || exit 1
+	done &&
+	for d in own sz; do
+		"$AXFS" mkfs -q --compress-metadata=no $d -o $d.axfs &&
+		step=1 && { test $d = sz || step=0; } &&
+		P $d.axfs share /big $step $(cd $d && ls -d e* | sed "s|^|/|") &&
+		P $d.axfs digest || exit 1
+	done &&
+	test $(stat -c %s own.axfs) -le 32768 && test $(stat -c %s sz.axfs) -le 32768
+'
+
+test_expect_success 'extract refuses them before writing anything (exit 8, no DIR), into DIR and as --tar' '
+	for d in own sz; do
+		test_expect_code 8 "$AXFS" extract $d.axfs $d.x 2>err &&
+		cat err &&
+		grep "^axfs extract: .$d.axfs. would write [0-9]* bytes of file data from the 8388608 bytes it holds, more than --max-ratio 8 times" err &&
+		test ! -e $d.x &&
+		test_expect_code 8 "$AXFS" extract --tar $d.tar $d.axfs 2>err &&
+		grep "^axfs extract: .$d.axfs. would write [0-9]* bytes .* more than --max-ratio 8 times" err &&
+		test ! -e $d.tar &&
+		test_expect_code 8 "$AXFS" extract --tar - $d.axfs >out.tar 2>err &&
+		test ! -s out.tar || exit 1
+	done
+'
+
+test_expect_success 'fsck: node.amplified, a warning that --strict makes an error' '
+	for d in own sz; do
+		"$AXFS" fsck $d.axfs >fsck.out &&
+		grep "^$d.axfs: byte [0-9]*: warning: files share node ranges but not their mode and owner: .* more than 8 times \[node.amplified\]$" fsck.out &&
+		test_expect_code 4 "$AXFS" fsck --strict $d.axfs >fsck.out &&
+		grep "node.amplified" fsck.out || exit 1
+	done &&
+	"$AXFS" fsck --strict img.axfs >fsck.out && ! grep node.amplified fsck.out
+'
+
+test_expect_success '--max-ratio raises the bound: 21 modes of one 64 KiB range extract, each file its data, and as --tar' '
+	mkdir few && yes few | head -c 65536 >few/big &&
+	for i in 00 01 02 03 04 05 06 07 10 11 12 13 14 15 16 17 20 21 22 23; do
+		: >few/e$i && chmod 4$i few/e$i || exit 1
+	done &&
+	"$AXFS" mkfs -q --compress-metadata=no few -o few.axfs &&
+	P few.axfs share /big 0 $(cd few && ls -d e* | sed "s|^|/|") && P few.axfs digest &&
+	test_expect_code 8 "$AXFS" extract few.axfs fx 2>err &&
+	grep "would write 1376256 bytes of file data from the 65536 bytes it holds, more than --max-ratio 8 times" err &&
+	"$AXFS" extract -q --max-ratio 21 few.axfs fx &&
+	for f in fx/e*; do cmp few/big $f || exit 1; done &&
+	test "$(stat -c %a fx/e17)" = 417 &&
+	test_expect_code 8 "$AXFS" extract --max-ratio 20 --tar few.tar few.axfs &&
+	"$AXFS" extract --max-ratio 21 --tar few.tar few.axfs &&
+	test $(tar tvf few.tar | grep -c " 65536 ") = 21
+'
+
+test_expect_success '--max-ratio: usage errors' '
+	test_expect_code 16 "$AXFS" extract --max-ratio 0 img.axfs x 2>err &&
+	grep "invalid ratio .0. for --max-ratio: use 1 to 1000000" err &&
+	test_expect_code 16 "$AXFS" extract --max-ratio many img.axfs x &&
+	test ! -e x
+'
+
+# A group of more links than DIR allows to one file: the first file holds
+# 65,000, a copy (counted before writing) the rest, instead of a failure
+# half-way.  mkfs stores the two identical files of the tree, with 65,000
+# and 21 links, as one link group of 65,021 inodes.
+test_expect_success EXT_LINK_LIMIT 'a link group larger than the link limit (65,000 on ext4): a copy for the rest, not a failure half-way' '
+	python3 - <<-\EOF &&
+	import os
+	os.makedirs("ml/d")
+	for name, links in (("a", 64999), ("b", 20)):
+	    with open("ml/" + name, "wb") as f:
+	        f.write(b"axfs link limit\n" * 300)
+	    for i in range(links):
+	        d = "ml/d/%s%d" % (name, i // 10000)
+	        os.makedirs(d, exist_ok=True)
+	        os.link("ml/" + name, "%s/%05d" % (d, i))
+	EOF
+	"$AXFS" mkfs -q ml -o ml.axfs &&
+	"$AXFS" extract -q ml.axfs mlx &&
+	find mlx -type f -exec stat -c "%h %i" {} + | sort | uniq -c >counts &&
+	cat counts &&
+	test $(wc -l <counts) = 2 &&
+	grep -q "^ *65000 65000 " counts && grep -q "^ *21 21 " counts &&
+	for f in mlx/a mlx/b mlx/d/b0/00019 mlx/d/a6/64998; do
+		cmp ml/a $f || exit 1
+	done
 '
 
 test_expect_success ROOT,UNSHARE_MOUNT 'more than the free space of DIR is refused before writing (a 512 KiB tmpfs)' '

@@ -7,7 +7,7 @@
 # several trees and options pass with 0.
 . "$(dirname "$0")/lib.sh"
 
-P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
+. "$AXFS_TOP/tests/cli/lib-hostile.sh"
 
 # expect CHECK OFFSET [RC [FSCK-ARGUMENTS...]]: fsck exits RC and prints
 # "IMAGE: byte OFFSET: ...[CHECK]", IMAGE being the first argument that is

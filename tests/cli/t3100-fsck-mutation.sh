@@ -20,7 +20,7 @@ scale=${AXFS_SWEEP_SCALE:-1}
 div=1 spread=40
 test "${AXFS_SANITIZED:-0}" = 1 && div=16 spread=10
 sweep() { python3 "$AXFS_TOP/tests/tools/fsck_sweep.py" --axfs "$AXFS" "$@"; }
-P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
+. "$AXFS_TOP/tests/cli/lib-hostile.sh"
 
 mk_tree() {
 	python3 - "$1" "$AXFS_TOP/tests/tools" <<-'EOF'

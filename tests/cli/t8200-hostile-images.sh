@@ -9,19 +9,11 @@
 # corrupt (exit 4).  Cases that make the tree unsafe (names with '/', '..'
 # or NUL, duplicates, cycles, shared subtrees) must be refused by extract.
 . "$(dirname "$0")/lib.sh"
-
-P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
+. "$AXFS_TOP/tests/cli/lib-hostile.sh"
 
 # The memory limit: far more than any of these images needs, far less than
-# an allocation sized from a patched count.  ASan reserves terabytes of
-# address space, so the sanitizer pass relies on its own allocator limit.
-limit_memory() {
-	if test "${AXFS_SANITIZED:-0}" = 1; then
-		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=1024"
-	else
-		ulimit -v 1048576
-	fi
-}
+# an allocation sized from a patched count.
+MEMORY_MIB=1024
 
 # name_off IMG INO: byte offset in IMG of the name of inode INO (raw strings).
 name_off() {
@@ -35,7 +27,7 @@ run_all() {
 	img=$1
 	: >"$img.err"
 	(
-		limit_memory
+		limit_memory $MEMORY_MIB
 		timeout 60 "$AXFS" dump "$img" >/dev/null 2>>"$img.err"; echo $? >"$img.dump"
 		timeout 60 "$AXFS" dump --pages "$img" >/dev/null 2>>"$img.err" || true
 		timeout 60 "$AXFS" dump --json "$img" >/dev/null 2>>"$img.err" || true
@@ -53,7 +45,7 @@ run_all() {
 			return 1
 		fi
 	done
-	if grep -i -E "out of memory|cannot allocate|Sanitizer|runtime error" "$img.err"; then
+	if ! no_alloc_failure "$img.err"; then
 		echo "$img: an allocation failed or a sanitizer spoke" >&2
 		return 1
 	fi

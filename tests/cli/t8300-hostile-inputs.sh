@@ -8,25 +8,10 @@
 # the claim); fsck ends an image cut short with a message, not SIGBUS; a
 # profile that never ends is an error.  See libaxfsimg/README.md, Memory.
 . "$(dirname "$0")/lib.sh"
-
-P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
+. "$AXFS_TOP/tests/cli/lib-hostile.sh"
 
 # Far below the 1 GiB the bombs claim, far above what the commands need.
-# ASan reserves terabytes of address space: under the sanitizers its own
-# allocator limit says the same (an allocation over it fails the test
-# through the "out of memory"/Sanitizer check below).
-limit_memory() {
-	if test "${AXFS_SANITIZED:-0}" = 1; then
-		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=512"
-	else
-		ulimit -v 600000
-	fi
-}
-
-# no_alloc_failure FILE: FILE holds no sign of a failed allocation.
-no_alloc_failure() {
-	! grep -i -E "out of memory|cannot allocate|Sanitizer|runtime error" "$1"
-}
+MEMORY_MIB=586
 
 test_expect_success 'setup: a small image' '
 	mkdir -p tree/d &&
@@ -36,7 +21,7 @@ test_expect_success 'setup: a small image' '
 '
 
 test_expect_success 'fsck /dev/zero: stops at the superblock (bad magic, byte 0), exit 4' '
-	(limit_memory; timeout 20 "$AXFS" fsck /dev/zero >out 2>err; echo $? >rc) &&
+	(limit_memory $MEMORY_MIB; timeout 20 "$AXFS" fsck /dev/zero >out 2>err; echo $? >rc) &&
 	test "$(cat rc)" = 4 &&
 	grep "^/dev/zero: byte 0: magic is 0x00000000" out &&
 	no_alloc_failure err
@@ -44,7 +29,7 @@ test_expect_success 'fsck /dev/zero: stops at the superblock (bad magic, byte 0)
 
 test_expect_success 'dump, cat, extract, diff of /dev/zero and of - from /dev/zero: bad magic at byte 0, exit 8' '
 	(
-		limit_memory
+		limit_memory $MEMORY_MIB
 		timeout 20 "$AXFS" dump /dev/zero >/dev/null 2>err1; echo $? >rc1
 		timeout 20 "$AXFS" cat - /d/x </dev/zero >/dev/null 2>err2; echo $? >rc2
 		timeout 20 "$AXFS" extract - xout </dev/zero 2>err3; echo $? >rc3
@@ -60,7 +45,7 @@ test_expect_success 'dump, cat, extract, diff of /dev/zero and of - from /dev/ze
 test_expect_success 'a FIFO is read as far as the superblock claims, not to its end' '
 	mkfifo fifo &&
 	{ cat img.axfs; yes; } >fifo 2>/dev/null &
-	(limit_memory; timeout 20 "$AXFS" fsck fifo >out 2>err; echo $? >rc) &&
+	(limit_memory $MEMORY_MIB; timeout 20 "$AXFS" fsck fifo >out 2>err; echo $? >rc) &&
 	kill $! 2>/dev/null; wait $! 2>/dev/null;
 	test "$(cat rc)" = 0 && grep "^fifo: clean" out
 '
@@ -73,10 +58,10 @@ test_expect_success 'a pipe that goes on after the image: dump - reads only the 
 test_expect_success 'a stream whose superblock claims 1 TiB: refused at once (byte 72), within --max-memory' '
 	head -c 264 img.axfs >huge.sb &&
 	P huge.sb set sb.size 1099511627776 &&
-	{ cat huge.sb; cat /dev/zero; } | { limit_memory; timeout 20 "$AXFS" dump - >/dev/null 2>err; echo $? >rc; } ;
+	{ cat huge.sb; cat /dev/zero; } | { limit_memory $MEMORY_MIB; timeout 20 "$AXFS" dump - >/dev/null 2>err; echo $? >rc; } ;
 	test "$(cat rc)" = 8 &&
 	grep "byte 72: the superblock claims 1099511627776 bytes, more than" err &&
-	{ cat huge.sb; cat /dev/zero; } | { limit_memory; timeout 20 "$AXFS" fsck --max-memory 1MiB - >/dev/null 2>err; echo $? >rc; } ;
+	{ cat huge.sb; cat /dev/zero; } | { limit_memory $MEMORY_MIB; timeout 20 "$AXFS" fsck --max-memory 1MiB - >/dev/null 2>err; echo $? >rc; } ;
 	test "$(cat rc)" = 8 &&
 	grep "more than the 1048576 this reads" err
 '
@@ -93,7 +78,7 @@ test_expect_success 'every reader refuses it by the superblock counts, naming re
 	desc=$(P bomb.axfs get sb.region.strings) &&
 	want="byte $((desc + 8)): region .strings. claims 1073741824 bytes; the superblock.s" &&
 	(
-		limit_memory
+		limit_memory $MEMORY_MIB
 		timeout 60 "$AXFS" dump bomb.axfs >/dev/null 2>e.dump; echo $? >r.dump
 		timeout 60 "$AXFS" cat bomb.axfs /d/x >/dev/null 2>e.cat; echo $? >r.cat
 		timeout 60 "$AXFS" extract -q bomb.axfs xb 2>e.extract; echo $? >r.extract
@@ -115,7 +100,7 @@ test_expect_success 'claims the counts allow are refused by the memory budget (6
 	cp bomb.axfs bomb2.axfs &&
 	P bomb2.axfs set sb.files 4194304 --digest &&
 	desc=$(P bomb2.axfs get sb.region.strings) &&
-	(limit_memory; timeout 60 "$AXFS" dump bomb2.axfs >/dev/null 2>err; echo $? >rc) &&
+	(limit_memory $MEMORY_MIB; timeout 60 "$AXFS" dump bomb2.axfs >/dev/null 2>err; echo $? >rc) &&
 	test "$(cat rc)" = 8 &&
 	size=$(stat -c %s bomb2.axfs) &&
 	grep "byte $((desc + 8)): region .strings. needs [0-9]* bytes; 0 of the $((67108864 + 8 * size))-byte memory budget" err &&
@@ -126,7 +111,7 @@ test_expect_success 'claims the counts allow are refused by the memory budget (6
 # region before inflating any of it.
 test_expect_success 'fsck of the bomb: the same bound, named, exit 4, nothing inflated' '
 	desc=$(P bomb.axfs get sb.region.strings) &&
-	(limit_memory; timeout 60 "$AXFS" fsck bomb.axfs >out 2>err; echo $? >rc) &&
+	(limit_memory $MEMORY_MIB; timeout 60 "$AXFS" fsck bomb.axfs >out 2>err; echo $? >rc) &&
 	test "$(cat rc)" = 4 &&
 	grep "^bomb.axfs: byte $((desc + 8)): .*region .strings. claims 1073741824 bytes.*\[region.bound\]\$" out &&
 	! grep "limit.memory\|region.inflate" out &&

@@ -34,7 +34,7 @@ same() {
 	done
 }
 
-P() { python3 "$AXFS_TOP/tests/tools/axfs_patch.py" "$@"; }
+. "$AXFS_TOP/tests/cli/lib-hostile.sh"
 
 FILES="a b c dense a2 z"
 

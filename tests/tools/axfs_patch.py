@@ -17,6 +17,12 @@ offsets the superblock gives, byte tables of `depth` bytes per entry.
   axfs_patch.py IMAGE region NAME         "fsoffset size compressed_size
                                           max_index depth" of a region
   axfs_patch.py IMAGE entry TABLE I       value of a byte-table entry
+  axfs_patch.py IMAGE share FROM STEP PATH...
+                                          give each file PATH the node
+                                          range of file FROM (its
+                                          array_index, num_entries and
+                                          size); the k-th PATH (from 0)
+                                          is k*STEP bytes shorter
   axfs_patch.py IMAGE page INO P          where page P of inode INO is:
                                           "NODE xip OFFSET", "NODE ba OFFSET
                                           BANODE" or "NODE compressed CBLOCK
@@ -246,6 +252,18 @@ def main(argv):
     elif cmd == "entry":
         print(img.entry(args[0], int(args[1], 0)))
         return
+    elif cmd == "share":
+        src, step = img.lookup(args[0]), int(args[1], 0)
+        size = img.entry("inode_file_size", src)
+        for k, path in enumerate(args[2:]):
+            ino = img.lookup(path)
+            for table, v in (("inode_array_index", None),
+                             ("inode_num_entries", None),
+                             ("inode_file_size", size - k * step)):
+                if v is None:
+                    v = img.entry(table, src)
+                o, w = img.target("entry.%s.%d" % (table, ino))
+                img.data[o:o + w] = v.to_bytes(w, "big")
     elif cmd == "page":
         print(img.page(int(args[0], 0), int(args[1], 0)))
         return

@@ -18,16 +18,14 @@
 #include "unit.h"
 #include "axfs_reader.h"
 
-static char dir[64];
-static uint8_t *img_buf;
-static size_t img_len;
+static struct unit_fixture fx;
 
 static void mk(const char *rel, const char *link_target, int is_dir)
 {
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/tree/%s", dir, rel);
+	snprintf(path, sizeof(path), "%s/tree/%s", fx.dir, rel);
 	if (link_target) {
 		ck_assert_int_eq(symlink(link_target, path), 0);
 	} else if (is_dir) {
@@ -44,9 +42,7 @@ static void setup(void)
 {
 	char name[16], target[64];
 
-	snprintf(dir, sizeof(dir), "/tmp/axfs-resolve.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	mk("", NULL, 1);
+	unit_fixture_begin(&fx, "resolve");
 	mk("usr", NULL, 1);
 	mk("usr/bin", NULL, 1);
 	mk("usr/bin/ls", NULL, 0);
@@ -80,19 +76,12 @@ static void setup(void)
 			snprintf(target, sizeof(target), "usr");
 		mk(name, target, 0);
 	}
-	img_buf = unit_build_tree_image(dir, 4096, &img_len);
+	unit_fixture_build(&fx, 4096);
 }
 
 static void teardown(void)
 {
-	free(img_buf);
-	img_buf = NULL;
-	unit_remove_tree(dir);
-}
-
-static struct axfs_image *open_img(void)
-{
-	return unit_open_buffer(img_buf, img_len);
+	unit_fixture_end(&fx);
 }
 
 /* The links followed, as on_link saw them: "/bin /etc/abs ". */
@@ -149,7 +138,7 @@ static void fails(struct axfs_image *img, const char *path,
 
 START_TEST(test_follows_as_the_kernel)
 {
-	struct axfs_image *img = open_img();
+	struct axfs_image *img = unit_fixture_open(&fx);
 
 	resolves(img, "/", 0, "/", "");
 	resolves(img, "", 0, "/", "");
@@ -197,7 +186,7 @@ END_TEST
 
 START_TEST(test_errors_name_the_path)
 {
-	struct axfs_image *img = open_img();
+	struct axfs_image *img = unit_fixture_open(&fx);
 	struct axfs_error err;
 	uint64_t ino;
 
@@ -241,7 +230,7 @@ static int stop(void *ctx, const char *path, uint64_t ino)
 
 START_TEST(test_on_link_stops)
 {
-	struct axfs_image *img = open_img();
+	struct axfs_image *img = unit_fixture_open(&fx);
 	struct axfs_error err;
 	uint64_t ino;
 	char *real = NULL;
@@ -258,27 +247,27 @@ START_TEST(test_split_segment_probe)
 	char path[128];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/img", dir);
+	snprintf(path, sizeof(path), "%s/img", fx.dir);
 	ck_assert_int_eq(axfs_image_is_split_segment(path), 0);
 	/* All but the last byte of an image whose mmap_size says 256 looks
 	 * like an mmap segment; the whole image does not. */
-	snprintf(path, sizeof(path), "%s/seg", dir);
+	snprintf(path, sizeof(path), "%s/seg", fx.dir);
 	f = fopen(path, "wb");
 	ck_assert_ptr_nonnull(f);
 	{
-		uint8_t *copy = malloc(img_len);
+		uint8_t *copy = malloc(fx.len);
 
 		ck_assert_ptr_nonnull(copy);
-		memcpy(copy, img_buf, img_len);
+		memcpy(copy, fx.buf, fx.len);
 		memset(copy + 88, 0, 8);	/* mmap_size, u64 at 88 */
 		copy[88 + 6] = 0x01;
-		ck_assert_uint_eq(fwrite(copy, 1, img_len - 1, f),
-				  img_len - 1);
+		ck_assert_uint_eq(fwrite(copy, 1, fx.len - 1, f),
+				  fx.len - 1);
 		free(copy);
 	}
 	fclose(f);
 	ck_assert_int_eq(axfs_image_is_split_segment(path), 1);
-	snprintf(path, sizeof(path), "%s/none", dir);
+	snprintf(path, sizeof(path), "%s/none", fx.dir);
 	ck_assert_int_eq(axfs_image_is_split_segment(path), 0);
 }
 END_TEST

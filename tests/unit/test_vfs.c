@@ -26,16 +26,14 @@
 #define NFILES		40
 #define NTHREADS	8
 
-static char dir[64];
-static uint8_t *img_buf;
-static size_t img_len;
+static struct unit_fixture fx;
 
 static void put_file(const char *name, size_t len, unsigned int seed)
 {
 	char path[160];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/tree/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/tree/%s", fx.dir, name);
 	f = fopen(path, "wb");
 	ck_assert_ptr_nonnull(f);
 	for (size_t i = 0; i < len; i++)
@@ -48,35 +46,25 @@ static void setup(void)
 {
 	char path[160], name[32];
 
-	snprintf(dir, sizeof(dir), "/tmp/axfs-vfs.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/tree", dir);
-	ck_assert_int_eq(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/tree/sub", dir);
+	unit_fixture_begin(&fx, "vfs");
+	snprintf(path, sizeof(path), "%s/tree/sub", fx.dir);
 	ck_assert_int_eq(mkdir(path, 0750), 0);
-	snprintf(path, sizeof(path), "%s/tree/sub/deeper", dir);
+	snprintf(path, sizeof(path), "%s/tree/sub/deeper", fx.dir);
 	ck_assert_int_eq(mkdir(path, 0755), 0);
 	for (int i = 0; i < NFILES; i++) {
 		snprintf(name, sizeof(name), "sub/f%02d", i);
 		put_file(name, (size_t)i * 3001 + 17, (unsigned int)i + 1);
 	}
 	put_file("big", 300000, 99);
-	snprintf(path, sizeof(path), "%s/tree/link", dir);
+	snprintf(path, sizeof(path), "%s/tree/link", fx.dir);
 	ck_assert_int_eq(symlink("sub/f07", path), 0);
 
-	img_buf = unit_build_tree_image(dir, 8192, &img_len);
+	unit_fixture_build(&fx, 8192);
 }
 
 static void teardown(void)
 {
-	free(img_buf);
-	img_buf = NULL;
-	unit_remove_tree(dir);
-}
-
-static struct axfs_image *open_img(void)
-{
-	return unit_open_buffer(img_buf, img_len);
+	unit_fixture_end(&fx);
 }
 
 /* The inode number (vfs numbering) of path, through lookups. */
@@ -160,7 +148,8 @@ static uint64_t count_cblocks(struct axfs_image *img, struct reader *r)
 static void run_readers(size_t cache, int check_once)
 {
 	struct axfs_vfs_opts vo = { .struct_size = sizeof(vo), .cache_bytes = cache };
-	struct axfs_image *img = open_img(), *plain = open_img();
+	struct axfs_image *img = unit_fixture_open(&fx);
+	struct axfs_image *plain = unit_fixture_open(&fx);
 	struct axfs_cblock_pool_stats st;
 	struct reader r[NTHREADS];
 	pthread_t t[NTHREADS];
@@ -254,7 +243,7 @@ static int list_fn(void *ctx, const char *name, uint64_t ino, uint32_t type,
 
 START_TEST(test_vfs_attributes_lookup_readdir)
 {
-	struct axfs_image *img = open_img();
+	struct axfs_image *img = unit_fixture_open(&fx);
 	struct axfs_error err;
 	struct axfs_vfs *v;
 	struct listing l, part;
@@ -353,7 +342,7 @@ START_TEST(test_vfs_attributes_lookup_readdir)
 	axfs_vfs_statfs(v, &sfs);
 	ck_assert_uint_eq(sfs.f_bsize, 4096);
 	ck_assert_uint_eq(sfs.f_namemax, 255);
-	ck_assert_uint_eq(sfs.f_blocks, (img_len + 4095) / 4096);
+	ck_assert_uint_eq(sfs.f_blocks, (fx.len + 4095) / 4096);
 	axfs_vfs_free(v);
 	axfs_image_close(img);
 }
@@ -361,7 +350,8 @@ END_TEST
 
 START_TEST(test_vfs_pool_of_another_image)
 {
-	struct axfs_image *a = open_img(), *b = open_img(), *c;
+	struct axfs_image *a = unit_fixture_open(&fx);
+	struct axfs_image *b = unit_fixture_open(&fx), *c;
 	struct axfs_cblock_pool *p;
 	struct axfs_error err;
 
@@ -389,7 +379,7 @@ START_TEST(test_vfs_damaged_cblock)
 	uint64_t big, f3;
 	size_t got;
 
-	img = open_img();
+	img = unit_fixture_open(&fx);
 	ck_assert_int_eq(axfs_vfs_new(&v, img, NULL, &err), 0);
 	big = vfs_path(v, "big");
 	f3 = vfs_path(v, "sub/f03");
@@ -399,9 +389,9 @@ START_TEST(test_vfs_damaged_cblock)
 	ck_assert_uint_eq(loc.type, AXFS_NODE_COMPRESSED);
 	ck_assert_uint_gt(loc.stored_len, 40);
 	axfs_image_close(img);
-	memset(img_buf + loc.image_offset + 10, 0x5a, 24);
+	memset(fx.buf + loc.image_offset + 10, 0x5a, 24);
 
-	img = open_img();
+	img = unit_fixture_open(&fx);
 	ck_assert_int_eq(axfs_vfs_new(&v, img, NULL, &err), 0);
 	for (int k = 0; k < 2; k++) {
 		ck_assert_int_eq(axfs_vfs_read(v, big, 20 * 4096, buf, 4096,

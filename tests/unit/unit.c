@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "axfs_reader.h"
@@ -67,20 +68,6 @@ uint8_t *unit_read_file(const char *path, size_t *len)
 	return buf;
 }
 
-uint8_t *unit_build_tree_image(const char *dir, uint32_t block_size,
-			       size_t *len)
-{
-	struct axfs_build_opts o;
-	struct axfs_error err;
-	char src[PATH_MAX], out[PATH_MAX];
-
-	snprintf(src, sizeof(src), "%s/tree", dir);
-	snprintf(out, sizeof(out), "%s/img", dir);
-	unit_build_opts(&o, src, out, block_size);
-	ck_assert_msg(axfs_build(&o, NULL, &err) == 0, "%s", err.msg);
-	return unit_read_file(out, len);
-}
-
 struct axfs_image *unit_open_buffer(const uint8_t *buf, size_t len)
 {
 	struct axfs_image *img;
@@ -89,6 +76,42 @@ struct axfs_image *unit_open_buffer(const uint8_t *buf, size_t len)
 	ck_assert_msg(axfs_image_open_buffer(&img, buf, len, "img", NULL,
 					     &err) == 0, "%s", err.msg);
 	return img;
+}
+
+void unit_fixture_begin(struct unit_fixture *fx, const char *name)
+{
+	char tree[PATH_MAX];
+
+	memset(fx, 0, sizeof(*fx));
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/axfs-%s.XXXXXX", name);
+	ck_assert_ptr_nonnull(mkdtemp(fx->dir));
+	snprintf(tree, sizeof(tree), "%s/tree", fx->dir);
+	ck_assert_int_eq(mkdir(tree, 0755), 0);
+}
+
+void unit_fixture_build(struct unit_fixture *fx, uint32_t block_size)
+{
+	struct axfs_build_opts o;
+	struct axfs_error err;
+	char src[PATH_MAX], out[PATH_MAX];
+
+	snprintf(src, sizeof(src), "%s/tree", fx->dir);
+	snprintf(out, sizeof(out), "%s/img", fx->dir);
+	unit_build_opts(&o, src, out, block_size);
+	ck_assert_msg(axfs_build(&o, NULL, &err) == 0, "%s", err.msg);
+	fx->buf = unit_read_file(out, &fx->len);
+}
+
+struct axfs_image *unit_fixture_open(const struct unit_fixture *fx)
+{
+	return unit_open_buffer(fx->buf, fx->len);
+}
+
+void unit_fixture_end(struct unit_fixture *fx)
+{
+	free(fx->buf);
+	fx->buf = NULL;
+	unit_remove_tree(fx->dir);
 }
 
 void unit_remove_tree(const char *dir)

@@ -28,13 +28,29 @@ void unit_spool(struct pack_spool_file *s, const void *data, size_t len);
 
 /* The whole file at path, malloc()ed; the test fails if it cannot. */
 uint8_t *unit_read_file(const char *path, size_t *len);
-/* DIR/tree built into DIR/img (unit_build_opts(), BLOCK_SIZE blocks)
- * and the image's bytes, malloc()ed; the test fails if the build does. */
-uint8_t *unit_build_tree_image(const char *dir, uint32_t block_size,
-			       size_t *len);
 /* A reading handle on the image in buf, which must outlive it; the test
  * fails if it cannot be opened. */
 struct axfs_image *unit_open_buffer(const uint8_t *buf, size_t len);
+
+/*
+ * An image built from a real directory, the fixture of the suites that
+ * read one back: unit_fixture_begin() makes dir (a new
+ * /tmp/axfs-NAME.XXXXXX) and dir/tree (0755), where the suite's setup
+ * writes its tree; unit_fixture_build() builds dir/tree into dir/img
+ * (unit_build_opts(), BLOCK_SIZE blocks) and reads the image into buf;
+ * unit_fixture_end() frees it and removes dir.  The test fails if any
+ * step does.
+ */
+struct unit_fixture {
+	char dir[64];
+	uint8_t *buf;
+	size_t len;
+};
+void unit_fixture_begin(struct unit_fixture *fx, const char *name);
+void unit_fixture_build(struct unit_fixture *fx, uint32_t block_size);
+/* unit_open_buffer() on the fixture's image. */
+struct axfs_image *unit_fixture_open(const struct unit_fixture *fx);
+void unit_fixture_end(struct unit_fixture *fx);
 
 /* rm -rf dir; the test fails if it cannot. */
 void unit_remove_tree(const char *dir);

@@ -105,7 +105,10 @@ test_expect_success 'an absurd file size fails at the byte, leaving no partial f
 	cp img.axfs scratch.axfs &&
 	aoff=$(patch_table scratch.axfs inode_array_index $f 0) &&
 	test_expect_code 8 "$AXFS" extract big.axfs out 2>err &&
-	grep "byte $aoff: inode_array_index\[$f\]: .*past the last node" err &&
+	# The first page the size now claims past what its node holds (a
+	# byte-aligned page running past its region, as fsck says since
+	# issue 38 §5), or the first page past the last node.
+	grep -E "byte $aoff: inode_array_index\[$f\]: .*past the last node|byte [0-9]+: banode_offset\[[0-9]+\]: inode $f page [0-9]+: its [0-9]+ bytes at offset [0-9]+ do not fit in the byte_aligned region" err &&
 	test ! -e out/sub/file &&
 	test_expect_code 8 "$AXFS" dump --pages big.axfs >/dev/null 2>err &&
 	grep "byte $aoff:" err

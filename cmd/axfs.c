@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "suggest.h"
 #include "common.h"
@@ -100,18 +99,13 @@ static const struct cmd_usage *usage(void)
  * lines, and where there is none (a PREFIX other than /usr puts ours
  * elsewhere; mount(8) looks in /sbin only), fuse3's /sbin/mount.fuse,
  * which runs `axfs SOURCE DIR -o OPTIONS` from the shell's default PATH,
- * as for squashfuse.  SOURCE is no command: a path (mount(8) gives it
- * absolute) or an existing file, followed by the mount point.
+ * as for squashfuse.  SOURCE is no command: a path with a '/' (mount(8)
+ * gives it absolute), followed by the mount point.  A bare name stays an
+ * unknown command, with its "did you mean".
  */
 static int is_mount_source(int argc, char **argv)
 {
-	struct stat st;
-
-	if (argc < 2)
-		return 0;
-	if (strchr(argv[0], '/'))
-		return 1;
-	return stat(argv[0], &st) == 0 && !S_ISDIR(st.st_mode);
+	return argc >= 2 && strchr(argv[0], '/') != NULL;
 }
 
 static int run_mount_helper(int argc, char **argv)

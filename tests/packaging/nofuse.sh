@@ -41,7 +41,8 @@ test_expect_success 'axfs mount --help and --version answer with 0' '
 	grep -q "built without" help.out &&
 	grep -q -- "--version" help.out &&
 	"$nofuse" mount -V >version.out &&
-	grep -q "^axfs mount (axfs-tools) $(cat "$top/VERSION")$" version.out
+	# VERSION, followed in a git checkout by -N-gHASH (git describe)
+	grep -q "^axfs mount (axfs-tools) $(cat "$top/VERSION")\(-[0-9]*-g[0-9a-f]*\(-dirty\)\{0,1\}\)\{0,1\}$" version.out
 '
 
 test_expect_success 'axfs mount says it was built without libfuse3 and exits 8' '

@@ -63,8 +63,9 @@ struct glob_set {
 	size_t n, nin;
 };
 
-/* 0; -1 when out of memory or a pattern is longer than GLOB_MAX_LEN
- * (then *bad, when not NULL, is its index). */
+/* 0; -1 when out of memory, or when a pattern is longer than
+ * GLOB_MAX_LEN (then *bad, when not NULL, is its index; else it is left
+ * as it was). */
 int glob_set_init(struct glob_set *s, const char *const *pats, size_t n,
 		  size_t *bad);
 void glob_set_free(struct glob_set *s);

@@ -502,7 +502,7 @@ int glob_set_init(struct glob_set *s, const char *const *pats, size_t n,
 		s->first[i] = i;
 		s->which[i] = s->n;
 		if (glob_compile(&s->g[s->n], pats[i]) < 0) {
-			if (bad)
+			if (bad && strlen(pats[i]) > GLOB_MAX_LEN)
 				*bad = i;
 			goto fail;
 		}

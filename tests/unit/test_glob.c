@@ -251,6 +251,26 @@ START_TEST(test_set_dedup)
 }
 END_TEST
 
+/* A set with a glob past the limit is refused, naming which. */
+START_TEST(test_set_too_long)
+{
+	char *big = malloc(GLOB_MAX_LEN + 2);
+	const char *pats[3] = { "/a", NULL, "/b" };
+	struct glob_set s;
+	size_t bad = 99;
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', GLOB_MAX_LEN + 1);
+	big[GLOB_MAX_LEN + 1] = '\0';
+	pats[1] = big;
+	ck_assert_int_eq(glob_set_init(&s, pats, 3, &bad), -1);
+	ck_assert_uint_eq(bad, 1);
+	ck_assert_uint_eq(s.n, 0);
+	glob_set_free(&s);
+	free(big);
+}
+END_TEST
+
 /* The literal end of a pattern is checked first, from the end of the
  * path; it must not reject what the full match accepts. */
 START_TEST(test_literal_tail)
@@ -324,6 +344,7 @@ Suite *suite_glob(void)
 	tcase_add_test(tc, test_any_depth);
 	tcase_add_test(tc, test_length_limit);
 	tcase_add_test(tc, test_set_dedup);
+	tcase_add_test(tc, test_set_too_long);
 	tcase_add_test(tc, test_literal_tail);
 	tcase_add_test(tc, test_long_hostile);
 	suite_add_tcase(s, tc);

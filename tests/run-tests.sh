@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the test suites and ends with one line: "N passed, N failed".
 #   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel-smoke] [kernel]
-#                      [san-all] [matrix] [arm64] [armhf] [armhf-lpae]
+#                      [kernel-debug] [san-all] [matrix] [arm64] [armhf] [armhf-lpae]
 #                      [armhf-6.12] [riscv64] [rootfs] [packages]
 #   (default: unit cli fuzz san kernel-smoke, what `make check` runs)
 # Suites:
@@ -18,6 +18,10 @@
 #            (AXFS_KSMOKE=1 kernel/tests/run.sh: boot 1, every backend)
 #   kernel   the kernel module under qemu, the full suite (kernel/tests/run.sh:
 #            both boots)                             \
+#   kernel-debug  boot 1 with the corrupted images and the fuzz corpus
+#            on 6.1 built with KASAN, UBSAN and lockdep, panic_on_warn=1
+#            (run.sh with AXFS_KSUITE=debug; built once, cached; not yet
+#            in check-all: kernel/README.md)
 #   matrix   axfs.ko built against every kernel line and booted on them
 #            (kernel/tests/matrix.sh --boot)         |
 #   arm64    axfs.ko on Debian's arm64 kernel        | make check-all
@@ -87,6 +91,10 @@ run_job() {
 	fuzz)	sh "$top/tests/fuzz/replay.sh" ;;
 	kernel)	sh "$top/kernel/tests/run.sh" ;;
 	ksmoke)	AXFS_KSMOKE=1 sh "$top/kernel/tests/run.sh" ;;
+	kdebug)	# KASAN and lockdep make the guest about 3 times slower.
+		AXFS_KSUITE=debug AXFS_KSMOKE=1 AXFS_KHOSTILE=1 \
+		AXFS_KAPPEND=panic_on_warn=1 AXFS_KT_SLOW=$((${AXFS_KT_SLOW:-1} * 3)) \
+			sh "$top/kernel/tests/run.sh" ;;
 	matrix)	sh "$top/kernel/tests/matrix.sh" --boot ;;
 	arm64|armhf|riscv64)
 		sh "$top/kernel/tests/cross.sh" --arch "$kind" ;;
@@ -166,6 +174,8 @@ for s in $suites; do
 	kernel)	[ -f "$top/kernel/tests/run.sh" ] && echo "kernel -" ;;
 	kernel-smoke)
 		[ -f "$top/kernel/tests/run.sh" ] && echo "ksmoke -" ;;
+	kernel-debug)
+		[ -f "$top/kernel/tests/run.sh" ] && echo "kdebug -" ;;
 	matrix)	echo "matrix -" ;;
 	arm64|armhf|armhf-lpae|armhf-6.12|riscv64)
 		echo "$s -" ;;
@@ -259,6 +269,7 @@ while read -r kind name; do
 	fuzz) h="== fuzz regression corpus" ;;
 	kernel) h="== kernel module under qemu" ;;
 	ksmoke) h="== kernel module under qemu (smoke run)" ;;
+	kdebug) h="== kernel module on a KASAN, UBSAN, lockdep kernel (corrupted images)" ;;
 	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
 	arm64|armhf|armhf-lpae|armhf-6.12|riscv64) h="== axfs.ko on $kind under qemu" ;;
 	rootfs|rootfs-place) h="== AXFS as the root filesystem (kernel/tests/rootfs.sh)" ;;
@@ -294,7 +305,7 @@ while read -r kind name; do
 		grep -E '^(ok|not ok|#)' "$log"
 		count "$log"
 		;;
-	kernel|ksmoke|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|rootfs|rootfs-place|pkg)
+	kernel|ksmoke|kdebug|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|rootfs|rootfs-place|pkg)
 		grep -E '^(ok|not ok|#)' "$log"
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $id exited $rc" >>"$log"

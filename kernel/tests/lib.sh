@@ -9,7 +9,9 @@
 #   kt_kernel              Debian's kernel and headers (fetch-kernel.sh):
 #                          sets KVER KDIR VMLINUZ MODROOT; AXFS_KSUITE
 #                          picks the release (bullseye, trixie, newest...;
-#                          default: the host's own, 6.1 on Debian 12)
+#                          default: the host's own, 6.1 on Debian 12);
+#                          AXFS_KSUITE=debug: 6.1 built from source with
+#                          KASAN, UBSAN and lockdep (debug-kernel.sh)
 #   kt_build_module        make -C kernel, or for another AXFS_KSUITE
 #                          build-module.sh (its compiler, its build root)
 #                          in KT_BUILD_DIR; sets KO
@@ -113,6 +115,12 @@ kt_need_tools() {
 
 kt_kernel() {
 	local out
+	if [ "${AXFS_KSUITE:-}" = debug ]; then
+		out=$(sh "$KT_KERNEL/tests/debug-kernel.sh") ||
+			{ KT_SKIP="cannot build the debug kernel (debug-kernel.sh)"; return 1; }
+		eval "$out"
+		return 0
+	fi
 	# shellcheck disable=SC2086
 	out=$(sh "$KT_KERNEL/tests/fetch-kernel.sh" ${AXFS_KSUITE:-}) ||
 		{ KT_SKIP="cannot fetch Debian's kernel packages"; return 1; }
@@ -122,7 +130,9 @@ kt_kernel() {
 }
 
 kt_build_module() {
-	if [ -z "${AXFS_KSUITE:-}" ] || [ "$AXFS_KSUITE" = host ]; then
+	# The debug kernel is built with the host's gcc-12, in KDIR.
+	if [ -z "${AXFS_KSUITE:-}" ] || [ "$AXFS_KSUITE" = host ] ||
+	   [ "$AXFS_KSUITE" = debug ]; then
 		make -s -C "$KT_KERNEL" KDIR="$KDIR" modules >&2 || return 1
 		KO=$KT_KERNEL/axfs.ko
 	else

@@ -10,6 +10,10 @@
 #       profile) and the profiled image's checks on the host, no boot 2;
 #       with AXFS_KHOSTILE=1 boot 1 also tries the corrupted images
 #       (guest/hostile.sh, with slub_debug), as matrix.sh asks
+#   AXFS_KSUITE=debug AXFS_KSMOKE=1 AXFS_KHOSTILE=1 \
+#   AXFS_KAPPEND=panic_on_warn=1 sh ...           the same on 6.1 built with
+#       KASAN, UBSAN and lockdep (debug-kernel.sh; AXFS_KAPPEND is added
+#       to the guests' command lines)
 #
 # Prints one "ok N - name" / "not ok N - name" line per check.  Needs
 # root (apt-get download, mknod, chown) and qemu-system-x86 and
@@ -207,7 +211,7 @@ fi
 KT_INITRD=$W/initrd1.cpio
 kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
 # shellcheck disable=SC2046,SC2086
-kt_boot "$W/boot1.log" 300 "axfsplan=boot1 $boot1_opts" $boot1_loaders \
+kt_boot "$W/boot1.log" 300 "axfsplan=boot1 $boot1_opts ${AXFS_KAPPEND:-}" $boot1_loaders \
 	$(drive "$W/tree.img" tree) $(drive "$W/treemeta.img" treemeta) \
 	$(drive "$W/treebig.img" treebig) $(drive "$W/dual.store" store) \
 	$(drive "$W/dual.mmap" mmapseg) $(drive "$W/dual.storerw" storerw snapshot) \
@@ -283,7 +287,7 @@ EOF
 KT_INITRD=$W/initrd2.cpio
 kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
 # shellcheck disable=SC2046,SC2086
-kt_boot "$W/boot2.log" 300 "axfsplan=boot2 slub_debug=FZPU,kmalloc-*" \
+kt_boot "$W/boot2.log" 300 "axfsplan=boot2 slub_debug=FZPU,kmalloc-* ${AXFS_KAPPEND:-}" \
 	$(drive "$W/treeprof.img" prof) $(drive "$W/profdual.store" pstore) \
 	-device loader,file="$W/treeprof.img",addr=$PHYS_XIP,force-raw=on \
 	-device loader,file="$W/profdual.mmap",addr=$PHYS_DUAL,force-raw=on \

@@ -214,6 +214,15 @@ static struct cmd_step take_time(const struct cmd_opt *opt, const char *arg)
 	return cmd_opt_bad_value(opt, arg, msg);
 }
 
+/* The kinds whose value is parsed and checked before it is stored. */
+static struct cmd_step (*const parsers[])(const struct cmd_opt *,
+					  const char *) = {
+	[CMD_KIND_SIZE] = take_size,
+	[CMD_KIND_COUNT] = take_count,
+	[CMD_KIND_ENUM] = take_enum,
+	[CMD_KIND_TIME] = take_time,
+};
+
 /* The value of one option, stored where its row says, then the row's
  * check of it. */
 static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
@@ -238,16 +247,10 @@ static struct cmd_step take_value(const struct cmd_opt *opt, const char *arg)
 		}
 		break;
 	case CMD_KIND_SIZE:
-		step = take_size(opt, arg);
-		break;
 	case CMD_KIND_COUNT:
-		step = take_count(opt, arg);
-		break;
 	case CMD_KIND_ENUM:
-		step = take_enum(opt, arg);
-		break;
 	case CMD_KIND_TIME:
-		step = take_time(opt, arg);
+		step = parsers[opt->kind](opt, arg);
 		break;
 	case CMD_KIND_CALLBACK:
 		return opt->parse(opt, arg);

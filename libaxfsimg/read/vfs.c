@@ -273,6 +273,12 @@ static int fill_stat(struct axfs_image *h, const struct axfs_inode_info *in,
 	st->st_atim.tv_sec = st->st_mtim.tv_sec = st->st_ctim.tv_sec =
 		(time_t)sb->timestamp;
 	switch (in->mode & S_IFMT) {
+	case S_IFLNK:
+		if (in->size == 0 || in->size >= AXFS_PAGE_SIZE)
+			return bad_inode(h, ino, err, "a symbolic link target "
+					 "must be 1 to 4095 bytes");
+		/* Its size and blocks are a file's: */
+		/* fall through */
 	case S_IFREG:
 		if (in->size > INT64_MAX)
 			return bad_inode(h, ino, err, "file size beyond what "
@@ -284,13 +290,6 @@ static int fill_stat(struct axfs_image *h, const struct axfs_inode_info *in,
 		st->st_size = (off_t)(in->size > INT64_MAX ? INT64_MAX :
 				      in->size);
 		st->st_nlink = dir_nlink(h, in);
-		break;
-	case S_IFLNK:
-		if (in->size == 0 || in->size >= AXFS_PAGE_SIZE)
-			return bad_inode(h, ino, err, "a symbolic link target "
-					 "must be 1 to 4095 bytes");
-		st->st_size = (off_t)in->size;
-		st->st_blocks = (blkcnt_t)((in->size + 511) / 512);
 		break;
 	case S_IFCHR:
 	case S_IFBLK: {

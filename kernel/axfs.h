@@ -20,24 +20,16 @@
 #include "compat.h"
 
 /*
- * Every message starts "axfs: ".  <linux/printk.h>, included above or by
- * the .c file before this header, has set its default pr_fmt; pr_fmt is
- * expanded where pr_err() and friends are used, so redefining it here
- * covers every message after the #include "axfs.h" (as erofs does).
- */
-#undef pr_fmt
-#define pr_fmt(fmt) "axfs: " fmt
-
-/*
  * Messages about a mounted (or mounting) volume name its device:
- * "axfs (loop0): ...".  No trailing newline in fmt.
+ * "axfs (loop0): ...".  No trailing newline in fmt.  Other messages start
+ * "axfs: " (spelt out where they are).
  */
-__printf(3, 4)
-void axfs_printk(const struct super_block *sb, const char *level,
-		 const char *fmt, ...);
-#define axfs_err(sb, fmt, ...)	axfs_printk(sb, KERN_ERR, fmt, ##__VA_ARGS__)
-#define axfs_warn(sb, fmt, ...)	axfs_printk(sb, KERN_WARNING, fmt, ##__VA_ARGS__)
-#define axfs_info(sb, fmt, ...)	axfs_printk(sb, KERN_INFO, fmt, ##__VA_ARGS__)
+#define axfs_err(sb, fmt, ...) \
+	pr_err("axfs (%s): " fmt "\n", (sb)->s_id, ##__VA_ARGS__)
+#define axfs_warn(sb, fmt, ...) \
+	pr_warn("axfs (%s): " fmt "\n", (sb)->s_id, ##__VA_ARGS__)
+#define axfs_info(sb, fmt, ...) \
+	pr_info("axfs (%s): " fmt "\n", (sb)->s_id, ##__VA_ARGS__)
 /* For errors a reader can trigger at will (a corrupt page read in a loop). */
 #define axfs_err_ratelimited(sb, fmt, ...)				\
 do {									\
@@ -73,7 +65,7 @@ struct axfs_dev {
 	struct mtd_info *mtd;
 	struct block_device *bdev;
 	bool own;		/* opened by us (second_dev), not by the VFS */
-	void *opened;		/* what closing it needs (compat.h) */
+	struct file *bdev_file;	/* the block device we opened (second_dev=) */
 	u64 size;		/* bytes readable */
 };
 

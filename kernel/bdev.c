@@ -141,23 +141,25 @@ out:
 	return err;
 }
 
-/* Open a block device by path for second_dev=. */
+/* Open a block device by path for second_dev=, read-only and exclusive. */
 int axfs_bdev_open(struct axfs_dev *dev, const char *path, void *holder)
 {
-	struct block_device *bdev;
+	struct file *file;
 
-	bdev = axfs_bdev_open_path(path, holder, &dev->opened);
-	if (IS_ERR(bdev))
-		return PTR_ERR(bdev);
-	dev->bdev = bdev;
+	file = bdev_file_open_by_path(path, BLK_OPEN_READ, holder, NULL);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	dev->bdev_file = file;
+	dev->bdev = file_bdev(file);
 	dev->own = true;
-	dev->size = bdev_nr_bytes(bdev);
+	dev->size = bdev_nr_bytes(dev->bdev);
 	return 0;
 }
 
 void axfs_bdev_close(struct axfs_dev *dev)
 {
-	if (dev->bdev && dev->own)
-		axfs_bdev_release(dev->bdev, dev->opened);
+	if (dev->bdev_file)
+		bdev_fput(dev->bdev_file);
+	dev->bdev_file = NULL;
 	dev->bdev = NULL;
 }

@@ -32,6 +32,7 @@
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/proc_fs.h>
+#include <linux/slab.h>
 
 #ifndef AXFS_HAVE_PROBES
 #error "compat.h needs the Kbuild probes (axfs-probes.h): build with kernel/Kbuild"
@@ -139,6 +140,11 @@ static inline int axfs_backport_readonly_mmap_prepare(struct vm_area_desc *desc)
 #else
 #define AXFS_MMAP_PREPARE_OP(fn)
 #define AXFS_MMAP_PREPARE(fn)	fn
+#endif
+
+/* 7.0: kzalloc_obj(), an allocation sized and typed by what it is for. */
+#ifndef AXFS_HAVE_KZALLOC_OBJ
+#define kzalloc_obj(obj, gfp)	kzalloc(sizeof(obj), gfp)
 #endif
 
 /* ---- the page cache: folios -------------------------------------------- */
@@ -294,53 +300,72 @@ static inline int axfs_backport_lookup_bdev(const char *path, dev_t *dev)
 #endif
 
 /*
- * 6.9: a block device is opened as a file (bdev_file_open_by_path(),
- * file_bdev(), fput()).  Its handle had other types before (a struct
- * bdev_handle in 6.7 and 6.8, the holder in 6.5 and 6.6, nothing before),
- * so no older kernel can have these under their own names: the one pair
- * of driver helpers left, whose first branch is the upstream call.
- * *opened keeps what closing needs.
+ * 6.9: a block device is opened as a file: bdev_file_open_by_path(),
+ * file_bdev(), and (6.10) bdev_fput() to close it.  Before, the handle
+ * had other types (a struct bdev_handle in 6.7 and 6.8, the holder in
+ * 6.5 and 6.6, nothing before): the driver's "file" is then a box of
+ * the device and that handle, which only these three ever look into.
  */
-static inline struct block_device *
-axfs_bdev_open_path(const char *path, void *holder, void **opened)
+#ifndef AXFS_HAVE_BDEV_FILE
+struct axfs_backport_bdev_file {
+	struct block_device *bdev;
+	void *handle;
+};
+
+static inline struct file *
+axfs_backport_bdev_file_open_by_path(const char *path, void *holder)
 {
-#if defined(AXFS_HAVE_BDEV_FILE)
-	struct file *file = bdev_file_open_by_path(path, BLK_OPEN_READ, holder,
-						   NULL);
+	struct axfs_backport_bdev_file *box = kzalloc(sizeof(*box), GFP_KERNEL);
+	struct block_device *bdev;
 
-	if (IS_ERR(file))
-		return ERR_CAST(file);
-	*opened = file;
-	return file_bdev(file);
-#elif defined(AXFS_HAVE_BDEV_HANDLE)
-	struct bdev_handle *handle = bdev_open_by_path(path, BLK_OPEN_READ,
-						       holder, NULL);
-
-	if (IS_ERR(handle))
-		return ERR_CAST(handle);
-	*opened = handle;
-	return handle->bdev;
+	if (!box)
+		return ERR_PTR(-ENOMEM);
+#if defined(AXFS_HAVE_BDEV_HANDLE)
+	box->handle = bdev_open_by_path(path, BLK_OPEN_READ, holder, NULL);
+	bdev = IS_ERR(box->handle) ? ERR_CAST(box->handle) :
+	       ((struct bdev_handle *)box->handle)->bdev;
 #elif defined(AXFS_HAVE_BLK_OPEN_MODE)
-	*opened = holder;
-	return blkdev_get_by_path(path, BLK_OPEN_READ, holder, NULL);
+	box->handle = holder;
+	bdev = blkdev_get_by_path(path, BLK_OPEN_READ, holder, NULL);
 #else
-	*opened = NULL;
-	return blkdev_get_by_path(path, FMODE_READ | FMODE_EXCL, holder);
+	bdev = blkdev_get_by_path(path, FMODE_READ | FMODE_EXCL, holder);
 #endif
+	if (IS_ERR(bdev)) {
+		kfree(box);
+		return ERR_CAST(bdev);
+	}
+	box->bdev = bdev;
+	return (struct file *)box;
 }
 
-static inline void axfs_bdev_release(struct block_device *bdev, void *opened)
+#define bdev_file_open_by_path(path, mode, holder, hops) \
+	axfs_backport_bdev_file_open_by_path(path, holder)
+
+static inline struct block_device *axfs_backport_file_bdev(struct file *file)
 {
-#if defined(AXFS_HAVE_BDEV_FILE)
-	fput(opened);
-#elif defined(AXFS_HAVE_BDEV_HANDLE)
-	bdev_release(opened);
-#elif defined(AXFS_HAVE_BLK_OPEN_MODE)
-	blkdev_put(bdev, opened);
-#else
-	blkdev_put(bdev, FMODE_READ | FMODE_EXCL);
-#endif
+	return ((struct axfs_backport_bdev_file *)file)->bdev;
 }
+
+#define file_bdev(file)	axfs_backport_file_bdev(file)
+
+static inline void axfs_backport_bdev_fput(struct file *file)
+{
+	struct axfs_backport_bdev_file *box = (void *)file;
+
+#if defined(AXFS_HAVE_BDEV_HANDLE)
+	bdev_release(box->handle);
+#elif defined(AXFS_HAVE_BLK_OPEN_MODE)
+	blkdev_put(box->bdev, box->handle);
+#else
+	blkdev_put(box->bdev, FMODE_READ | FMODE_EXCL);
+#endif
+	kfree(box);
+}
+
+#define bdev_fput(file)	axfs_backport_bdev_fput(file)
+#elif !defined(AXFS_HAVE_BDEV_FPUT)
+#define bdev_fput(file)	fput(file)
+#endif
 
 /* ---- inodes and /proc -------------------------------------------------- */
 

@@ -231,7 +231,7 @@ int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
 	if (!sbi->blocks || !axfs_proc_dir || !sbi->parent)
 		return 0;	/* nothing to count, as in the 2008 driver */
 
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc_obj(*p, GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	p->sbi = sbi;
@@ -280,7 +280,7 @@ int axfs_profiling_module_init(void)
 {
 	axfs_proc_dir = proc_mkdir(AXFS_PROC_DIR, NULL);
 	if (!axfs_proc_dir)
-		pr_warn("cannot create /proc/%s; profiling disabled\n",
+		pr_warn("axfs: cannot create /proc/%s; profiling disabled\n",
 			AXFS_PROC_DIR);
 	return 0;
 }

@@ -14,6 +14,7 @@
  */
 #include <linux/backing-dev.h>
 #include <linux/blkdev.h>
+#include <linux/build_bug.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
@@ -32,20 +33,13 @@
 
 #include "axfs.h"
 
-/* ---- messages ----------------------------------------------------------- */
-
-void axfs_printk(const struct super_block *sb, const char *level,
-		 const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	printk("%saxfs (%s): %pV\n", level, sb->s_id, &vaf);
-	va_end(args);
-}
+/*
+ * Image pages are page-cache pages and the pages of user mappings, one to
+ * one: Kconfig has AXFS depend on PAGE_SIZE_4KB; out of tree (DKMS) a
+ * kernel with 16 or 64 KiB pages stops here.
+ */
+static_assert(PAGE_SIZE == AXFS_PAGE_SIZE,
+	      "AXFS needs a kernel with 4 KiB pages");
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -227,7 +221,7 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	bool dual;
 	int err;
 
-	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	sbi = kzalloc_obj(*sbi, GFP_KERNEL);
 	if (!sbi)
 		return -ENOMEM;
 	sb->s_fs_info = sbi;
@@ -354,13 +348,6 @@ static int axfs_get_tree(struct fs_context *fc)
 	struct axfs_options *ctx = fc->fs_private;
 	int err;
 
-	/*
-	 * Image pages are mapped one to one onto page-cache pages and user
-	 * mappings: a kernel with 16 or 64 KiB pages builds, but refuses.
-	 */
-	if (PAGE_SIZE != AXFS_PAGE_SIZE)
-		return invalfc(fc, "needs 4 KiB pages; this kernel has %lu KiB pages",
-			       PAGE_SIZE / 1024);
 	if (ctx->physaddr) {
 		err = axfs_physaddr_allowed(fc);
 		return err ? err : get_tree_nodev(fc, axfs_fill_super);
@@ -412,7 +399,7 @@ static int axfs_init_fs_context(struct fs_context *fc)
 {
 	struct axfs_options *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc_obj(*ctx, GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
 	fc->fs_private = ctx;

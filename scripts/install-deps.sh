@@ -14,7 +14,7 @@
 #             a static busybox for the guest)
 #     kernel-all  what make check-all's kernel jobs add (debootstrap for the
 #             build roots, qemu for arm64, armhf and riscv64, their cross
-#             compilers and C libraries, dtc)
+#             compilers and C libraries, dtc, sparse for the kernel patch builds)
 #     bench   what bench/kernel/run.sh builds its peers' images with
 #             (mksquashfs, mkfs.erofs)
 #     packages    what tests/packaging needs (the Debian packaging tools
@@ -69,7 +69,7 @@ for group in "$@"; do
 		      libc6-dev-arm64-cross:- libc6-dev-armhf-cross:-
 		      libc6-dev-riscv64-cross:- busybox-static:-
 		      squashfs-tools:cmd=mksquashfs
-		      device-tree-compiler:cmd=dtc" ;;
+		      device-tree-compiler:cmd=dtc sparse:" ;;
 	packages)
 		need="$need debhelper:- dh-dkms:- dkms: lintian: fakeroot: debootstrap:
 		      xz-utils:- dpkg-dev:- check:- libarchive-dev:- libdeflate-dev:-

@@ -99,42 +99,53 @@ enum axfs_compression_type {
 /*
  * The 18 regions, in the order their descriptor offsets appear in the
  * superblock: the offset of region r's descriptor is the u64 at
- * AXFS_SB_REGION_OFFSETS + 8 * r.  X(ID, name): AXFS_R_ID and the name
- * every tool and message uses.
+ * AXFS_SB_REGION_OFFSETS + 8 * r.
  */
-#define AXFS_REGIONS(X) \
-	X(STRINGS, strings) \
-	X(XIP, xip) \
-	X(BYTE_ALIGNED, byte_aligned) \
-	X(COMPRESSED, compressed) \
-	X(NODE_TYPE, node_type) \
-	X(NODE_INDEX, node_index) \
-	X(CNODE_OFFSET, cnode_offset) \
-	X(CNODE_INDEX, cnode_index) \
-	X(BANODE_OFFSET, banode_offset) \
-	X(CBLOCK_OFFSET, cblock_offset) \
-	X(INODE_FILE_SIZE, inode_file_size) \
-	X(INODE_NAME_OFFSET, inode_name_offset) \
-	X(INODE_NUM_ENTRIES, inode_num_entries) \
-	X(INODE_MODE_INDEX, inode_mode_index) \
-	X(INODE_ARRAY_INDEX, inode_array_index) \
-	X(MODES, modes) \
-	X(UIDS, uids) \
-	X(GIDS, gids)
-
 enum axfs_region {
-#define AXFS_REGION_ENUM_(id, name) AXFS_R_##id,
-	AXFS_REGIONS(AXFS_REGION_ENUM_)
-#undef AXFS_REGION_ENUM_
+	AXFS_R_STRINGS,
+	AXFS_R_XIP,
+	AXFS_R_BYTE_ALIGNED,
+	AXFS_R_COMPRESSED,
+	AXFS_R_NODE_TYPE,
+	AXFS_R_NODE_INDEX,
+	AXFS_R_CNODE_OFFSET,
+	AXFS_R_CNODE_INDEX,
+	AXFS_R_BANODE_OFFSET,
+	AXFS_R_CBLOCK_OFFSET,
+	AXFS_R_INODE_FILE_SIZE,
+	AXFS_R_INODE_NAME_OFFSET,
+	AXFS_R_INODE_NUM_ENTRIES,
+	AXFS_R_INODE_MODE_INDEX,
+	AXFS_R_INODE_ARRAY_INDEX,
+	AXFS_R_MODES,
+	AXFS_R_UIDS,
+	AXFS_R_GIDS,
 	AXFS_REGION_COUNT
 };
 
 /* "strings", "node_type", ...; "?" for a number that is not a region. */
 static inline const char *axfs_format_region_name(unsigned int r)
 {
-#define AXFS_REGION_NAME_(id, name) #name,
-	static const char *const names[] = { AXFS_REGIONS(AXFS_REGION_NAME_) };
-#undef AXFS_REGION_NAME_
+	static const char *const names[AXFS_REGION_COUNT] = {
+		[AXFS_R_STRINGS] = "strings",
+		[AXFS_R_XIP] = "xip",
+		[AXFS_R_BYTE_ALIGNED] = "byte_aligned",
+		[AXFS_R_COMPRESSED] = "compressed",
+		[AXFS_R_NODE_TYPE] = "node_type",
+		[AXFS_R_NODE_INDEX] = "node_index",
+		[AXFS_R_CNODE_OFFSET] = "cnode_offset",
+		[AXFS_R_CNODE_INDEX] = "cnode_index",
+		[AXFS_R_BANODE_OFFSET] = "banode_offset",
+		[AXFS_R_CBLOCK_OFFSET] = "cblock_offset",
+		[AXFS_R_INODE_FILE_SIZE] = "inode_file_size",
+		[AXFS_R_INODE_NAME_OFFSET] = "inode_name_offset",
+		[AXFS_R_INODE_NUM_ENTRIES] = "inode_num_entries",
+		[AXFS_R_INODE_MODE_INDEX] = "inode_mode_index",
+		[AXFS_R_INODE_ARRAY_INDEX] = "inode_array_index",
+		[AXFS_R_MODES] = "modes",
+		[AXFS_R_UIDS] = "uids",
+		[AXFS_R_GIDS] = "gids",
+	};
 
 	return r < AXFS_REGION_COUNT ? names[r] : "?";
 }

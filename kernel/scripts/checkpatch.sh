@@ -26,15 +26,14 @@ tree=$cache/linux-src/linux-source-6.1
 files="checkpatch.pl spelling.txt const_structs.checkpatch"
 
 EXCEPTIONS='
-kernel/super.c PRINTK_WITHOUT_KERN_LEVEL
 kernel/super.c CAMELCASE
 kernel/uncompress.c CAMELCASE
 kernel/compat.h DEPRECATED_API
+kernel/compat.h MACRO_ARG_UNUSED
 include/axfs/axfs_format.h CAMELCASE
 include/axfs/axfs_format.h PREFER_KERNEL_TYPES
 include/axfs/axfs_format.h LINE_SPACING
 include/axfs/axfs_format.h MACRO_ARG_REUSE
-include/axfs/axfs_format.h COMPLEX_MACRO
 '
 
 have() {

@@ -24,6 +24,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)	# kernel/
 top=$(dirname "$here")
 format=$top/include/axfs/axfs_format.h
 version=$(cat "$top/VERSION")
+# Who maintains the driver: the one line of MAINTAINER (also the identity
+# of the Signed-off-by lines).
+maintainer=$(cat "$top/MAINTAINER")
 
 die() { echo "mkpatch.sh: $*" >&2; exit 1; }
 [ -f "$format" ] || die "cannot find the format header '$format'"
@@ -57,11 +60,32 @@ copy_sources() {
 	done
 	cp "$here/Kconfig" "$1/Kconfig"
 	if [ "$2" = no ]; then
-		sed -i '/^#include "compat.h"$/d' "$1/axfs.h"
+		upstream_form "$1"
 	else
+		cp "$here/compat.mk" "$1/"
 		mkdir -p "$1/probes"
 		cp "$here"/probes/*.c "$here/probes/probe.sh" "$1/probes/"
 	fi
+}
+
+# upstream_form DIR: the sources in DIR as a tree without compat.h gets
+# them: no #include "compat.h", and the two operations that compat.h
+# wraps for older kernels set directly (AXFS_READ_FOLIO_OP(fn) and
+# AXFS_MMAP_PREPARE_OP(fn) lines, with the blank line after them, go;
+# AXFS_READ_FOLIO(fn) and AXFS_MMAP_PREPARE(fn) become fn).  Then no
+# name that compat.h defines for the driver (AXFS_*, axfs_*) may be left.
+upstream_form() {
+	for f in "$1"/*.c "$1"/*.h; do
+		sed -i -e '/^#include "compat.h"$/d' \
+			-e '/^AXFS_[A-Z_]*_OP([a-z0-9_]*)$/{N;d;}' \
+			-e 's/AXFS_\(READ_FOLIO\|MMAP_PREPARE\)(\([a-z0-9_]*\))/\2/g' "$f"
+	done
+	names=$(grep -o '\<\(AXFS\|axfs\)_[A-Za-z0-9_]*' "$here/compat.h" |
+		grep -v '^AXFS_HAVE_\|^AXFS_COMPAT_\|^axfs_backport_' | sort -u)
+	for n in $names; do
+		! grep -qw "$n" "$1"/*.c "$1"/*.h ||
+			die "$n (defined in compat.h) is still used without compat.h: $(grep -lw "$n" "$1"/*.c "$1"/*.h | tr '\n' ' ')"
+	done
 }
 
 # hook LINUX: source fs/axfs/Kconfig and build fs/axfs/, next to cramfs
@@ -82,14 +106,72 @@ hook() {
 	fi
 }
 
+# plain_makefile: Kbuild up to the blank line before its compat.mk part.
+plain_makefile() {
+	awk '/^# Out of tree/ { exit } { print }' "$here/Kbuild" | sed '$ { /^$/d; }'
+}
+
+# document LINUX: Documentation/filesystems/axfs.rst (kernel/axfs.rst) in
+# the filesystems' index, and the MAINTAINERS entry (MAINTAINER, the one
+# place that names who maintains AXFS), each unless already there; a patch
+# always has them (print_patch needs both files).
+document() {
+	idx=$1/Documentation/filesystems/index.rst
+	mnt=$1/MAINTAINERS
+	# A tree without them (a trimmed vendor tree) builds without them.
+	[ -f "$idx" ] && [ -f "$mnt" ] || return 0
+	cp "$here/axfs.rst" "$1/Documentation/filesystems/axfs.rst"
+	if ! grep -qx '   axfs' "$idx"; then
+		# The filesystems' list is sorted and has autofs in it.
+		awk '!done && list && /^   [a-z0-9]/ && $1 > "axfs" { print "   axfs"; done = 1 }
+		     /^   autofs$/ { list = 1 } { print }
+		     END { if (!done) exit 1 }' "$idx" >"$idx.tmp" ||
+			die "$idx: no place for axfs in the filesystems' list"
+		mv "$idx.tmp" "$idx"
+	fi
+	if ! grep -qx 'AXFS FILE SYSTEM' "$mnt"; then
+		# Before the first entry of the AX... or B... ones that sorts
+		# after it (the list is sorted by and large, not everywhere;
+		# entries start after a blank line, from the "3C59X" one on).
+		awk -v who="$maintainer" '
+			!done && blank && started &&
+			((/^AX/ && $0 > "AXFS FILE SYSTEM") || /^B/) {
+				print "AXFS FILE SYSTEM"
+				print "M:\t" who
+				print "L:\tlinux-fsdevel@vger.kernel.org"
+				print "S:\tMaintained"
+				print "F:\tDocumentation/filesystems/axfs.rst"
+				print "F:\tfs/axfs/"
+				print ""
+				done = 1
+			}
+			/^3C59X NETWORK DRIVER$|^A8293 MEDIA DRIVER$/ { started = 1 }
+			{ blank = ($0 == ""); print }
+			END { if (!done) exit 1 }' "$mnt" >"$mnt.tmp" ||
+			die "$mnt: no place for the AXFS entry"
+		mv "$mnt.tmp" "$mnt"
+	fi
+}
+
 # tree DEST [LINUX]: fs/axfs in DEST, for a tree like LINUX (default DEST).
 tree() {
 	if tree_needs_compat "${2:-$1}"; then compat=yes; else compat=no; fi
 	rm -rf "$1/fs/axfs"
 	copy_sources "$1/fs/axfs" "$compat"
-	# In a kernel tree the Kbuild file is the directory's Makefile.
-	cp "$here/Kbuild" "$1/fs/axfs/Makefile"
+	# PAGE_SIZE_4KB is in every architecture's Kconfig from 6.8 on; an
+	# older tree does without the dependency, and super.c's
+	# static_assert stops a build with larger pages.
+	grep -q '^config PAGE_SIZE_4KB$' "${2:-$1}/arch/Kconfig" 2>/dev/null ||
+		sed -i '/^\tdepends on PAGE_SIZE_4KB$/d' "$1/fs/axfs/Kconfig"
+	# In a kernel tree the Kbuild file is the directory's Makefile; with
+	# no compat.mk to include, the plain part of it.
+	if [ "$compat" = yes ]; then
+		cp "$here/Kbuild" "$1/fs/axfs/Makefile"
+	else
+		plain_makefile >"$1/fs/axfs/Makefile"
+	fi
 	hook "$1"
+	document "$1"
 }
 
 # udiff OLD NEW PATH: a unified diff of one file, with fixed labels (no
@@ -102,25 +184,41 @@ udiff() {
 print_patch() {
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	mkdir -p "$tmp/fs"
-	cp "$1/fs/Kconfig" "$1/fs/Makefile" "$tmp/fs/" 2>/dev/null ||
-		die "'$1' is not a kernel tree (no fs/Kconfig, fs/Makefile)"
+	mkdir -p "$tmp/fs" "$tmp/Documentation/filesystems"
+	for f in fs/Kconfig fs/Makefile Documentation/filesystems/index.rst MAINTAINERS; do
+		cp "$1/$f" "$tmp/$f" 2>/dev/null ||
+			die "'$1' is not a kernel tree (no $f)"
+	done
 	tree "$tmp" "$1"
+	{
+		udiff "$1/Documentation/filesystems/index.rst" \
+			"$tmp/Documentation/filesystems/index.rst" \
+			Documentation/filesystems/index.rst
+		udiff "" "$tmp/Documentation/filesystems/axfs.rst" \
+			Documentation/filesystems/axfs.rst
+		udiff "$1/MAINTAINERS" "$tmp/MAINTAINERS" MAINTAINERS
+		udiff "$1/fs/Kconfig" "$tmp/fs/Kconfig" fs/Kconfig
+		udiff "$1/fs/Makefile" "$tmp/fs/Makefile" fs/Makefile
+		for f in $(cd "$tmp/fs/axfs" && find . -type f | sed 's|^\./||' | LC_ALL=C sort); do
+			udiff "" "$tmp/fs/axfs/$f" "fs/axfs/$f"
+		done
+	} >"$tmp/diff"
 	cat <<EOF
-From: axfs-tools $version
-Subject: [PATCH] fs: add the AXFS filesystem (axfs-tools $version)
+From: $maintainer
+Subject: [PATCH] fs: add the AXFS filesystem
 
 AXFS, the Advanced XIP File System: a read-only, zlib-compressed
 filesystem whose pages are stored either compressed or uncompressed and
-page-aligned for execute-in-place.  Generated by kernel/scripts/mkpatch.sh
-of axfs-tools $version.
+page-aligned for execute-in-place.
 
+Generated by kernel/scripts/mkpatch.sh of axfs-tools $version.
+
+Signed-off-by: $maintainer
+---
 EOF
-	udiff "$1/fs/Kconfig" "$tmp/fs/Kconfig" fs/Kconfig
-	udiff "$1/fs/Makefile" "$tmp/fs/Makefile" fs/Makefile
-	for f in $(cd "$tmp/fs/axfs" && find . -type f | sed 's|^\./||' | LC_ALL=C sort); do
-		udiff "" "$tmp/fs/axfs/$f" "fs/axfs/$f"
-	done
+	(cd "$tmp" && git apply --stat diff)
+	echo
+	cat "$tmp/diff"
 }
 
 dkms() {

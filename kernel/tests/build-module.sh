@@ -37,7 +37,7 @@ echo "$kinfo"
 rm -rf "$out/kernel"
 mkdir -p "$out/kernel" "$out/include/axfs"
 out=$(cd "$out" && pwd)
-cp "$top"/kernel/*.c "$top"/kernel/*.h "$top"/kernel/Kbuild \
+cp "$top"/kernel/*.c "$top"/kernel/*.h "$top"/kernel/Kbuild "$top"/kernel/compat.mk \
 	"$top"/kernel/Makefile "$out/kernel/"
 cp -R "$top/kernel/probes" "$out/kernel/"
 rm -f "$out/kernel/axfs-probes.h" "$out/kernel"/*.mod.c

@@ -45,37 +45,20 @@ suite=${1:-}
 host_arch=$(dpkg --print-architecture)
 [ -n "$suite" ] || [ "$arch" = "$host_arch" ] || suite=bookworm
 
-# apt-get/apt-cache with the private configuration of $suite, if any.
+# apt-get/apt-cache with the private configuration of $suite, if any
+# (apt.sh: AXFS_CACHE_TOP/apt/SUITE-ARCH).
 APT_OPTS=
+. "$(dirname "$0")/apt.sh"
 private_apt() {
-	local d=$CACHE_TOP/apt/$suite-$arch s lines=
+	local sec="${MIRROR%/debian}/debian-security"
 	case $suite in
 	bullseye|bookworm|trixie)
-		lines="$MIRROR $suite
-${MIRROR%/debian}/debian-security $suite-security" ;;
-	newest)	lines="$MIRROR trixie-backports
-$MIRROR sid" ;;
-	*)	lines="$MIRROR $suite" ;;
+		apt_private "$suite-$arch" "$arch" "deb [arch=$arch] $MIRROR $suite main" \
+			"deb [arch=$arch] $sec $suite-security main" ;;
+	newest)	apt_private "$suite-$arch" "$arch" "deb [arch=$arch] $MIRROR trixie-backports main" \
+			"deb [arch=$arch] $MIRROR sid main" ;;
+	*)	apt_private "$suite-$arch" "$arch" "deb [arch=$arch] $MIRROR $suite main" ;;
 	esac
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-	echo "$lines" | while read -r url s; do
-		echo "deb [arch=$arch] $url $s main"
-	done >"$d/sources.list"
-	APT_OPTS="-o Dir::Etc::sourcelist=$d/sources.list
-		-o Dir::Etc::sourceparts=/dev/null -o Dir::State::Lists=$d/lists
-		-o Dir::Cache=$d/cache -o Dir::Etc::preferencesparts=/dev/null
-		-o APT::Architecture=$arch -o APT::Architectures=$arch
-		-o Debug::NoLocking=1"
-	(
-		flock 8
-		# Refresh the lists at most every 6 hours.
-		if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -360 2>/dev/null | head -n 1)" ]; then
-			say "apt-get update ($suite, $arch, private lists in $d)"
-			# shellcheck disable=SC2086
-			apt-get $APT_OPTS update -q >&2 </dev/null ||
-				say "apt-get update failed: using what is cached"
-		fi
-	) 8>"$d.lock"
 }
 
 apt_cache() {

@@ -22,33 +22,14 @@ say() { echo "fetch-source: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 suite=${1:?usage: fetch-source.sh SUITE}
-d=$CACHE_TOP/apt/src-$suite
+. "$(dirname "$0")/apt.sh"
 case $suite in
-trixie)	lines="$MIRROR trixie
-${MIRROR%/debian}/debian-security trixie-security" ;;
-newest)	lines="$MIRROR trixie-backports
-$MIRROR sid" ;;
-*)	lines="$MIRROR $suite" ;;
+trixie)	apt_private "src-$suite" amd64 "deb $MIRROR trixie main" \
+		"deb ${MIRROR%/debian}/debian-security trixie-security main" ;;
+newest)	apt_private "src-$suite" amd64 "deb $MIRROR trixie-backports main" \
+		"deb $MIRROR sid main" ;;
+*)	apt_private "src-$suite" amd64 "deb $MIRROR $suite main" ;;
 esac
-mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
-echo "$lines" | while read -r url s; do
-	echo "deb [arch=amd64] $url $s main"
-done >"$d/sources.list"
-APT_OPTS="-o Dir::Etc::sourcelist=$d/sources.list
-	-o Dir::Etc::sourceparts=/dev/null -o Dir::State::Lists=$d/lists
-	-o Dir::Cache=$d/cache -o Dir::Etc::preferencesparts=/dev/null
-	-o APT::Architecture=amd64 -o APT::Architectures=amd64
-	-o Debug::NoLocking=1"
-(
-	flock 8
-	# Refresh the lists at most every 6 hours.
-	if [ -z "$(find "$d/lists" -maxdepth 1 -name '*Packages*' -mmin -360 2>/dev/null | head -n 1)" ]; then
-		say "apt-get update ($suite, private lists in $d)"
-		# shellcheck disable=SC2086
-		apt-get $APT_OPTS update -q >&2 </dev/null ||
-			say "apt-get update failed: using what is cached"
-	fi
-) 8>"$d.lock"
 
 # The highest linux-source-X.Y package and its highest version.
 # shellcheck disable=SC2086

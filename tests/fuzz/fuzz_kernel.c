@@ -74,20 +74,6 @@ int axfs_mtd_read(struct mtd_info *mtd, void *dst, u64 offset, u64 len)
 	return dev_read(&mtd->dev, dst, offset, len);
 }
 
-/* super.c's axfs_printk() formats with %pV, which user space lacks. */
-void axfs_printk(const struct super_block *sb, const char *level,
-		 const char *fmt, ...)
-{
-	char prefix[sizeof(sb->s_id) + 16] = "axfs (";
-	va_list ap;
-
-	strcat(prefix, sb->s_id);
-	strcat(prefix, "): ");
-	va_start(ap, fmt);
-	kshim_vlog(level[0] - '0', prefix, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- mount and unmount ------------------------------------------------- */
 
 /*

@@ -33,7 +33,6 @@ KT_MODULES="virtio_pci virtio_blk loop mtd mtdblock chipreg map_ram"
 # check-all's armhf-lpae); also cross-built (not booted) by the default
 # run: SUITE:FLAVOUR.
 KT_XBUILDS="bookworm:armmp-lpae trixie:armmp trixie:armmp-lpae"
-KT_PAGESIZE_BOOT=
 KT_IOMEM_RESERVED=no			# /proc/iomem omits no-map reserved-memory:
 					# physaddr= mounts there give physsize=
 # Without LPAE 32-bit ARM has no special PTEs (ARCH_HAS_PTE_SPECIAL):

@@ -25,7 +25,6 @@ KT_PHYS_SIZE=256M
 KT_SYSRAM=0x90000000
 KT_MODULES="virtio_pci virtio_blk loop mtd mtdblock chipreg map_ram"
 KT_XBUILDS=
-KT_PAGESIZE_BOOT=
 KT_IOMEM_RESERVED=yes			# /proc/iomem lists no-map reserved-memory
 # XIP pages mapped with vmf_insert_mixed() count in a process's RSS only
 # where the architecture has no special PTEs (32-bit ARM without LPAE).

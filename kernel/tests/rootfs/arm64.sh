@@ -23,7 +23,7 @@ ra_setup() {
 	eval "$out"
 	KT_GUEST_BUSYBOX=$GUEST_BUSYBOX
 	mkdir -p "$W/kernel" "$W/include/axfs"
-	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$W/kernel/"
+	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$W/kernel/"
 	cp -R "$KT_KERNEL/probes" "$W/kernel/"
 	rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
 	cp "$KT_TOP/include/axfs/axfs_format.h" "$W/include/axfs/"

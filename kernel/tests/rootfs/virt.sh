@@ -35,7 +35,7 @@ ra_setup() {
 	KT_GUEST_BUSYBOX=$GUEST_BUSYBOX
 	# Built in a copy: other tests may build kernel/ at the same time.
 	mkdir -p "$W/kernel" "$W/include/axfs"
-	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$W/kernel/"
+	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$W/kernel/"
 	cp -R "$KT_KERNEL/probes" "$W/kernel/"
 	rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
 	cp "$KT_TOP/include/axfs/axfs_format.h" "$W/include/axfs/"

@@ -24,11 +24,12 @@ here=$(cd "$(dirname "$0")/.." && pwd)	# kernel/
 top=$(dirname "$here")
 format=$top/include/axfs/axfs_format.h
 version=$(cat "$top/VERSION")
-# Who maintains the driver: the one line of MAINTAINER (also the identity
-# of the Signed-off-by lines).
-maintainer=$(cat "$top/MAINTAINER")
+# Who maintains the driver: the Maintainer: line of MAINTAINERS, the one
+# place the project says it (also the identity of the Signed-off-by lines).
+maintainer=$(sed -n 's/^Maintainer: //p' "$top/MAINTAINERS")
 
 die() { echo "mkpatch.sh: $*" >&2; exit 1; }
+[ -n "$maintainer" ] || die "no 'Maintainer:' line in '$top/MAINTAINERS'"
 [ -f "$format" ] || die "cannot find the format header '$format'"
 
 # The driver is written against the newest kernel; compat.h and the

@@ -42,8 +42,8 @@ test_expect_success "the patch for $NEWEST_LINE holds no compat layer and is sig
 	make -s -C "$top/kernel" patch KSRC="$NEWEST" PATCH="$TRASH/axfs.patch" &&
 	! grep -E "^\+\+\+ b/fs/axfs/(compat\.(h|mk)|probes/)" axfs.patch &&
 	! grep -E "AXFS_HAVE_|axfs_backport|AXFS_[A-Z_]*_OP\(|compat\.h" axfs.patch &&
-	grep -qx "Signed-off-by: $(cat "$top/MAINTAINER")" axfs.patch &&
-	grep -qx "From: $(cat "$top/MAINTAINER")" axfs.patch
+	grep -qx "Signed-off-by: $(sed -n "s/^Maintainer: //p" "$top/MAINTAINERS")" axfs.patch &&
+	grep -qx "From: $(sed -n "s/^Maintainer: //p" "$top/MAINTAINERS")" axfs.patch
 '
 
 # checkpatch.pl LINE: 0 errors and 0 warnings, else the messages.

@@ -73,7 +73,19 @@ struct walk {
 	const char *name;
 	struct axfs_error *err;
 	size_t nglobs;		/* of every key, against GLOB_MAX_COUNT */
+	size_t *dev_slot;	/* devices by path: 1 + index, 0 free */
+	size_t dev_cap;		/* a power of two, twice the devices */
 };
+
+/* FNV-1a: anchor names and device paths in their hash tables. */
+static size_t str_hash(const char *s)
+{
+	size_t h = (size_t)14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
+	return h;
+}
 
 static int fail_at(struct walk *w, const yaml_mark_t *m, int code,
 		   const char *key, const char *fmt, ...)
@@ -800,6 +812,7 @@ static int parse_device(struct walk *w, yaml_node_t *n, size_t idx)
 	struct axfs_policy_device *d = &w->p->devices[idx];
 	yaml_node_t *v, *major = NULL, *minor = NULL, *type = NULL, *pathn = NULL;
 	int has_mode = 0, rc;
+	size_t i;
 	char path[64], key[96];
 	const char *k;
 
@@ -863,14 +876,19 @@ static int parse_device(struct walk *w, yaml_node_t *n, size_t idx)
 	}
 	if (!has_mode)
 		d->mode = d->type == AXFS_FT_DIR ? 0755 : 0600;
-	for (size_t i = 0; i < idx; i++) {
-		const struct axfs_policy_device *o = &w->p->devices[i];
+	/* a hash of the paths so far: 500,000 devices cost no 10^11
+	 * comparisons */
+	for (i = str_hash(d->path) & (w->dev_cap - 1); w->dev_slot[i];
+	     i = (i + 1) & (w->dev_cap - 1)) {
+		const struct axfs_policy_device *o = &w->p->devices[w->dev_slot[i] - 1];
 
-		snprintf(key, sizeof(key), "%s.path", path);
-		if (!strcmp(o->path, d->path))
+		if (!strcmp(o->path, d->path)) {
+			snprintf(key, sizeof(key), "%s.path", path);
 			return FAIL(w, pathn, key, "duplicate device '%s' (first at line %zu, column %zu)",
 				    d->path, o->line, o->column);
+		}
 	}
+	w->dev_slot[i] = idx + 1;
 	return 0;
 }
 
@@ -888,11 +906,17 @@ static int parse_devices(struct walk *w, yaml_node_t *n)
 		return 0;
 	if (!(w->p->devices = calloc(count, sizeof(*w->p->devices))))
 		return nomem(w);
+	for (w->dev_cap = 16; w->dev_cap < 2 * count; w->dev_cap *= 2)
+		;
+	if (!(w->dev_slot = calloc(w->dev_cap, sizeof(*w->dev_slot))))
+		return nomem(w);
+	rc = 0;
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
-	     it < n->data.sequence.items.top; it++, i++)
-		if ((rc = parse_device(w, node_at(w, *it), i)) < 0)
-			return rc;
-	return 0;
+	     rc == 0 && it < n->data.sequence.items.top; it++, i++)
+		rc = parse_device(w, node_at(w, *it), i);
+	free(w->dev_slot);
+	w->dev_slot = NULL;
+	return rc < 0 ? rc : 0;
 }
 
 static int parse_split(struct walk *w, yaml_node_t *n)
@@ -1088,19 +1112,10 @@ struct prescan {
 	} open[MAX_DEPTH + 1];
 };
 
-static size_t anchor_hash(const char *s)
-{
-	size_t h = (size_t)14695981039346656037ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
-	return h;
-}
-
 /* The slot of name: where it is, or the free one where it would go. */
 static size_t *anchor_slot(struct prescan *ps, const char *name)
 {
-	size_t i = anchor_hash(name) & (ps->cap - 1);
+	size_t i = str_hash(name) & (ps->cap - 1);
 
 	while (ps->slot[i] && strcmp(ps->v[ps->slot[i] - 1].name, name))
 		i = (i + 1) & (ps->cap - 1);
@@ -1268,7 +1283,7 @@ static int prescan(struct walk *w, const char *buf, size_t len)
 int axfs_policy_parse(struct axfs_policy *p, const char *name,
 		      const char *buf, size_t len, struct axfs_error *err)
 {
-	struct walk w = { p, NULL, name, err, 0 };
+	struct walk w = { p, NULL, name, err, 0, NULL, 0 };
 	yaml_parser_t ps;
 	yaml_document_t doc, extra;
 	int rc = 0;

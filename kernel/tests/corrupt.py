@@ -24,8 +24,11 @@ HUGE.img, if named, is a sparse 3 GiB image (a few KiB on disk) whose
 superblock claims 8 Mi inodes and whose strings region claims 2 GiB of
 zeros: every check of the superblock and the descriptors passes, so the
 mount must load that region and fail cleanly (no allocation warning, no
-OOM kill, no 2 GiB read at once) where the RAM is not there.  It is a
-virtio disk of its own, not part of OUTDIR (which goes into a cpio).
+OOM kill, no 2 GiB read at once) where the RAM is not there.  Beside it,
+HUGE-ram.img: the same in 1 GiB with a 380 MiB strings region, less than
+a 512 MiB guest's RAM but more than it has free (the driver before the
+bound OOM-killed the mounting process there).  Each is a virtio disk of
+its own, not part of OUTDIR (which goes into a cpio).
 """
 
 import os
@@ -110,19 +113,16 @@ class Image:
         return self.get("inode_array_index", self.find(path)) + page
 
 
-HUGE_SIZE = 3 << 30
-
-
-def write_huge(raw, path):
+def write_huge(raw, path, total, strings_at, strings_size):
     img = raw.copy()
-    img.set_sb("size", HUGE_SIZE)
+    img.set_sb("size", total)
     img.set_sb("files", 1 << 23)
-    img.set_desc("strings", "fsoffset", 1 << 30)
-    img.set_desc("strings", "size", (2 << 30) - 4096)
+    img.set_desc("strings", "fsoffset", strings_at)
+    img.set_desc("strings", "size", strings_size)
     with open(path, "wb") as f:
         f.write(img.b)
-        f.truncate(HUGE_SIZE - 4)
-        f.seek(HUGE_SIZE - 4)
+        f.truncate(total - 4)
+        f.seek(total - 4)
         f.write(struct.pack(">I", MAGIC))
 
 
@@ -329,7 +329,9 @@ def main(argv):
     with open(os.path.join(out, "manifest"), "w") as f:
         f.write("\n".join(manifest) + "\n")
     if len(argv) == 5:
-        write_huge(raw, argv[4])
+        write_huge(raw, argv[4], 3 << 30, 1 << 30, (2 << 30) - 4096)
+        write_huge(raw, os.path.splitext(argv[4])[0] + "-ram.img",
+                   1 << 30, 256 << 20, 380 << 20)
 
 
 if __name__ == "__main__":

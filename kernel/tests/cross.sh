@@ -240,7 +240,7 @@ t_boot=$(date +%s)
 # shellcheck disable=SC2046,SC2086
 kt_boot "$W/boot.log" 900 "axfsplan=cross slub_debug=FZPU,kmalloc-*" \
 	$(drive "$W/tree.img" tree) $(drive "$W/xip.img" xip) \
-	$(drive "$W/hugemeta.img" hugemeta) \
+	$(drive "$W/hugemeta.img" hugemeta) $(drive "$W/hugemeta-ram.img" hugeram) \
 	-device loader,file="$W/xip.img",addr=$PHYS_XIP,force-raw=on \
 	$KT_LOADERS
 booted=1

@@ -204,7 +204,7 @@ boot1_loaders=
 if [ "${AXFS_KSMOKE:-0}" = 1 ] && [ "${AXFS_KHOSTILE:-0}" = 1 ]; then
 	echo "HOSTILE=1" >>"$stage/data/config"
 	boot1_opts="slub_debug=FZPU,kmalloc-*"
-	boot1_loaders="$KT_LOADERS $(drive "$W/hugemeta.img" hugemeta)"
+	boot1_loaders="$KT_LOADERS $(drive "$W/hugemeta.img" hugemeta) $(drive "$W/hugemeta-ram.img" hugeram)"
 fi
 
 # ---- boot 1 -----------------------------------------------------------------
@@ -291,7 +291,7 @@ kt_boot "$W/boot2.log" 300 "axfsplan=boot2 slub_debug=FZPU,kmalloc-* ${AXFS_KAPP
 	$(drive "$W/treeprof.img" prof) $(drive "$W/profdual.store" pstore) \
 	-device loader,file="$W/treeprof.img",addr=$PHYS_XIP,force-raw=on \
 	-device loader,file="$W/profdual.mmap",addr=$PHYS_DUAL,force-raw=on \
-	$(drive "$W/hugemeta.img" hugemeta) $KT_LOADERS
+	$(drive "$W/hugemeta.img" hugemeta) $(drive "$W/hugemeta-ram.img" hugeram) $KT_LOADERS
 echo "# boot 2 done after $(($(date +%s) - T0)) s"
 parse_guest "$W/boot2.log" boot2
 

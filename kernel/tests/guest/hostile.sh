@@ -33,14 +33,22 @@ probe hostile "mtd$(mtdnum "$HOSTILE_MTD")" /corrupt/manifest
 # shellcheck disable=SC2086
 probe hostile phys /corrupt/manifest $PHYS_CORRUPT
 # A 3 GiB disk (sparse on the host) whose image claims 8 Mi inodes and a
-# 2 GiB strings region: every bound holds, so the mount allocates it and
-# must fail cleanly where the RAM is not there (no allocation warning,
-# no OOM kill) or read it in bounded pieces where it is.  run.sh and
-# cross.sh attach it (serial hugemeta).
-HUGE=$(disk hugemeta)
-refused "a 3 GiB device ($HUGE) claiming a 2 GiB metadata region: refused" \
-	"axfs (${HUGE#/dev/}): " "$HUGE"
-dmesg_since | grep 'axfs (' | detail
-check "a 3 GiB device claiming a 2 GiB metadata region: no OOM kill" \
-	sh -c '! dmesg | grep -q -i -E "out of memory|oom-kill|killed process"'
+# 2 GiB strings region, and a 1 GiB one claiming 380 MiB (less than a
+# 512 MiB guest's RAM, more than it has free): every bound holds, so the
+# mount allocates the region and must fail cleanly where the RAM is not
+# there (no allocation warning, no OOM kill: the driver before this
+# OOM-killed the mounting process on the second) or read it in bounded
+# pieces where it is.  run.sh and cross.sh attach them (serials hugemeta,
+# hugeram).
+huge_refused() {	# huge_refused SERIAL DEVICE-SIZE REGION-SIZE
+	local dev
+	dev=$(disk "$1")
+	refused "a $2 device ($dev) claiming a $3 metadata region: refused" \
+		"axfs (${dev#/dev/}): " "$dev"
+	dmesg_since | grep 'axfs (' | detail
+	check "a $2 device claiming a $3 metadata region: no OOM kill" \
+		sh -c '! dmesg | grep -q -i -E "out of memory|oom-kill|killed process"'
+}
+huge_refused hugemeta "3 GiB" "2 GiB"
+huge_refused hugeram "1 GiB" "380 MiB"
 dmesg -c >>/tmp/dmesg.hostile

@@ -3,8 +3,11 @@
 # How fast `axfs fsck --deep` reads a large image, against `unsquashfs`
 # extracting the same tree (same zlib compression, same 128 KiB block) to
 # tmpfs, the closest thing to /dev/null-like storage that unsquashfs can
-# write to.  Also `axfs fsck --fast`, `--deep --no-digest`, and `axfs
-# extract` to tmpfs for reference.
+# write to, and against `sqfs2tar | cat` (squashfs-tools-ng: every file
+# read and decompressed, nothing written; the README's reference).  Also
+# `axfs fsck --fast`, `--deep --no-digest`, and `axfs extract` to tmpfs
+# for reference.  Peak RSS is fsck's memory: it must not grow with the
+# image's data (issue 38).
 #   bench/fsck.sh [-n RUNS] [TREE...]     (default: large)
 # Trees come from bench/make-trees.sh.  Caches are warm (one untimed run
 # first); each figure is the median of RUNS runs (default 5), timed with
@@ -20,12 +23,14 @@ trees=${*:-large}
 jobs=$(nproc)
 PATH=$PATH:/sbin:/usr/sbin
 
-if ! command -v mksquashfs >/dev/null 2>&1; then
+if ! command -v mksquashfs >/dev/null 2>&1 ||
+   ! command -v sqfs2tar >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			squashfs-tools >/dev/null
+			squashfs-tools squashfs-tools-ng >/dev/null
 	else
-		echo "bench/fsck.sh: needs squashfs-tools (mksquashfs, unsquashfs)" >&2
+		echo "bench/fsck.sh: needs squashfs-tools (mksquashfs," \
+		     "unsquashfs) and squashfs-tools-ng (sqfs2tar)" >&2
 		exit 1
 	fi
 fi
@@ -74,6 +79,8 @@ for t in $trees; do
 	}
 	measure "unsquashfs-to-tmpfs" unsquashfs -q -n -no-xattrs \
 		-processors "$jobs" -d "$dest/x" "$out/img.sqfs"
+	measure "sqfs2tar-piped-to-cat" sh -c 'sqfs2tar "$1" | cat >/dev/null' \
+		sh "$out/img.sqfs"
 	measure "axfs-fsck-deep" "$AXFS" fsck -q --deep "$out/img.axfs"
 	measure "axfs-fsck-deep-no-digest" "$AXFS" fsck -q --deep --no-digest \
 		"$out/img.axfs"
@@ -85,11 +92,13 @@ for t in $trees; do
 	     "squashfs $(($(stat -c %s "$out/img.sqfs") / 1048576)) MiB; $jobs CPUs"
 	echo
 	ref=$(awk '$1 == "unsquashfs-to-tmpfs" {print $2}' "$out/rows")
-	echo "| command | wall s | CPU s | peak RSS MiB | wall / unsquashfs |"
-	echo "|---|---:|---:|---:|---:|"
-	awk -v rw="${ref:-0}" '{
+	ref2=$(awk '$1 == "sqfs2tar-piped-to-cat" {print $2}' "$out/rows")
+	echo "| command | wall s | CPU s | peak RSS MiB | wall / unsquashfs | wall / sqfs2tar \\| cat |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	awk -v rw="${ref:-0}" -v rw2="${ref2:-0}" '{
 		r = (rw > 0) ? sprintf("%.2f", $2 / rw) : ""
-		printf "| %s | %.2f | %.2f | %d | %s |\n", $1, $2, $3, $4, r
+		r2 = (rw2 > 0) ? sprintf("%.2f", $2 / rw2) : ""
+		printf "| %s | %.2f | %.2f | %d | %s | %s |\n", $1, $2, $3, $4, r, r2
 	}' "$out/rows"
 	echo
 done

@@ -16,7 +16,6 @@
  * allocation is sized from counts bounded by bytes that exist and charged
  * against a memory limit.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <sha1.h>
 #include <stdarg.h>
@@ -173,16 +172,9 @@ static int fsck_run_image(const struct fsck_src *src, int split,
 		       budget_default(len);
 	f->zs_ok = inflateInit(&f->zs) == Z_OK;
 	f->win.cap = FSCK_WINDOW_SIZE;
-	f->win.buf = malloc(FSCK_WINDOW_SIZE);
-	if (!f->zs_ok || !f->win.buf) {
-		int zs_ok = f->zs_ok;
-
-		if (zs_ok)
-			inflateEnd(&f->zs);
-		free(f->win.buf);
+	if (!f->zs_ok) {
 		free(f);
-		return axfs_error_set(err, AXFS_ERR_NOMEM, zs_ok ?
-				      "out of memory" :
+		return axfs_error_set(err, AXFS_ERR_NOMEM,
 				      "cannot initialise zlib");
 	}
 
@@ -210,12 +202,9 @@ static int fsck_run_image(const struct fsck_src *src, int split,
 		job.len = f->limit;
 		job.cancel = o->cancel;
 		job.win.cap = FSCK_WINDOW_SIZE;
-		job.win.buf = malloc(FSCK_WINDOW_SIZE);
-		if (!job.win.buf)
-			job.rc = -ENOMEM;
 		/* A thread pays off only beside real work. */
-		else if (f->limit >= DIGEST_THREAD_MIN &&
-			 pthread_create(&tid, NULL, digest_thread, &job) == 0)
+		if (f->limit >= DIGEST_THREAD_MIN &&
+		    pthread_create(&tid, NULL, digest_thread, &job) == 0)
 			have_thread = 1;
 		else
 			digest_thread(&job);

@@ -279,14 +279,9 @@ void fsck_deep_cblocks(struct fsck_data *d, uint64_t nc, const uint64_t *first,
 				      f->r[AXFS_R_COMPRESSED].desc_off,
 				      "a cblock buffer") :
 			   fsck_try_alloc(f, bufsz);
-		w[i].win.cap = FSCK_WINDOW_SIZE;
-		w[i].win.buf = w[i].buf && !f->r[AXFS_R_COMPRESSED].data ?
-			       malloc(FSCK_WINDOW_SIZE) : NULL;
-		if (!w[i].buf || (!w[i].win.buf &&
-				  !f->r[AXFS_R_COMPRESSED].data)) {
+		w[i].win.cap = FSCK_WINDOW_SIZE;	/* allocated when read */
+		if (!w[i].buf) {
 			inflateEnd(&w[i].zs);
-			fsck_free(f, w[i].buf, bufsz, 1);
-			free(w[i].win.buf);
 			nt = i;
 			break;
 		}

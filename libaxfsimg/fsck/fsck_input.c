@@ -162,6 +162,12 @@ const uint8_t *fsck_src_view(const struct fsck_src *s, struct fsck_window *w,
 		*bad = total;
 		return NULL;
 	}
+	/* Allocated on first use: an image in memory never needs it. */
+	if (!w->buf && !(w->buf = malloc((size_t)w->cap))) {
+		*rc = -ENOMEM;
+		*bad = off;
+		return NULL;
+	}
 	w->len = 0;
 	*rc = fsck_src_read(s, off, w->buf, want, bad);
 	if (*rc < 0)

@@ -182,7 +182,8 @@ struct fsck_src {
 	int fd[2];
 	uint64_t len[2];	/* image bytes [0, len[0]) then the store */
 };
-/* A read buffer: image bytes [start, start + len) in buf. */
+/* A read buffer: image bytes [start, start + len) in buf, cap bytes
+ * allocated on first use (fsck_src_view); the owner frees buf. */
 struct fsck_window {
 	uint8_t *buf;
 	uint64_t cap, start, len;
@@ -320,8 +321,8 @@ void fsck_input_close(struct fsck_input *in);
 int fsck_src_read(const struct fsck_src *s, uint64_t off, void *buf,
 		  uint64_t n, uint64_t *bad);
 /* A pointer to image bytes [off, off + n), n <= w->cap: into a segment in
- * memory, or into w->buf, filled from off as far as it holds.  NULL and
- * *rc, *bad on a read error. */
+ * memory, or into w->buf (allocated then), filled from off as far as it
+ * holds.  NULL and *rc, *bad on a read error. */
 const uint8_t *fsck_src_view(const struct fsck_src *s, struct fsck_window *w,
 			     uint64_t off, uint64_t n, int *rc, uint64_t *bad);
 /* The first byte at or after off that may not be zero: holes of a sparse

@@ -103,7 +103,9 @@ test_expect_success 'IMAGE_CMD:axfs uses only the variables BitBake provides' '
 '
 
 mkdir -p rootfs/bin rootfs/etc rootfs/usr/lib deploy bin
-cp "$AXFS" rootfs/bin/prog
+# A program whose size the build does not change: the sanitizer build's
+# axfs (6 MiB) made the split's XIP part larger than its 4 MiB mmap limit.
+cp /bin/sh rootfs/bin/prog
 seq 1 4000 >rootfs/usr/lib/libdemo.so.1
 printf 'yocto\n' >rootfs/etc/hostname
 ln -s prog rootfs/bin/alias

@@ -211,7 +211,7 @@ test_expect_success 'a stream claiming 900 MiB for regions of 4 KiB: refused bef
 	P claim.axfs set sb.size $((900 * 1048576)) &&
 	for c in "dump -" "ls -" "fsck -" "cat - /d/x" "extract - cx" "mkfs -q - -o cm.axfs"; do
 		{ cat claim.axfs; head -c $((905 * 1048576)) /dev/zero; } |
-			{ limit_memory; timeout 20 "$AXFS" $c >/dev/null 2>err; echo $? >rc; } 2>/dev/null
+			{ limit_memory $MEMORY_MIB; timeout 20 "$AXFS" $c >/dev/null 2>err; echo $? >rc; } 2>/dev/null
 		test "$(cat rc)" = 8 || { echo "$c: exit $(cat rc)"; return 1; }
 		grep "<stdin>.: byte 72: the superblock claims 943718400 bytes, but its regions end at byte [0-9]* (4096 with the end magic" err ||
 			{ cat err; return 1; }

@@ -106,6 +106,7 @@ struct axfs_policy {
 	struct axfs_policy_idmap *uid_map; size_t n_uid_map;
 	struct axfs_policy_idmap *gid_map; size_t n_gid_map;
 	uint32_t uid_offset, gid_offset;	/* 0 unset */
+	struct axfs_policy_pos uid_offset_pos, gid_offset_pos;
 	char **tables; size_t n_tables;	/* device table names (owned) */
 };
 

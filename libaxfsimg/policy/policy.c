@@ -736,6 +736,11 @@ static int parse_owners(struct walk *w, yaml_node_t *n)
 					   "owners.uid-offset" : "owners.gid-offset",
 					   0, UINT32_MAX, &x)) < 0)
 				return rc;
+			struct axfs_policy_pos *pos = k[0] == 'u' ?
+				&w->p->uid_offset_pos : &w->p->gid_offset_pos;
+
+			pos->line = v->start_mark.line + 1;
+			pos->column = v->start_mark.column + 1;
 			if (k[0] == 'u') {
 				w->p->uid_offset = (uint32_t)x;
 				umap = umap ? umap : v;

@@ -121,16 +121,19 @@ static int apply_all_owners(const struct axfs_policy *p, struct tree *t,
 			    struct axfs_error *err)
 {
 	struct owners_walk ow = { p, NULL, 0, 0 };
+	const struct axfs_policy_pos *pos;
 	char path[4200];
 
 	if (tree_for_each_entry(t, apply_owners, &ow) < 0)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 	if (!ow.bad)
 		return 0;
+	pos = ow.bad_gid ? &p->gid_offset_pos : &p->uid_offset_pos;
 	tree_entry_path(ow.bad, path, sizeof(path));
-	return axfs_error_set(err, AXFS_ERR_LIMIT, "%s: owners.%s-offset: "
+	return axfs_error_set(err, AXFS_ERR_LIMIT, "%s:%zu:%zu: owners.%s-offset: "
 			      "'%s' has %s %u, which the offset %u moves past "
 			      "4294967295", p->file ? p->file : "policy",
+			      pos->line, pos->column,
 			      ow.bad_gid ? "gid" : "uid", path,
 			      ow.bad_gid ? "gid" : "uid", ow.bad_id,
 			      ow.bad_gid ? p->gid_offset : p->uid_offset);

@@ -262,7 +262,7 @@ START_TEST(test_idmap_apply)
 	/* an offset past the largest id is an error naming the entry */
 	OK("owners: {gid-offset: 1000}\n");
 	ck_assert_int_lt(policy_apply(&pol, &tree, &logger, &err), 0);
-	ck_assert_str_eq(err.msg, "p.yaml: owners.gid-offset: '/etc/passwd' has gid 4294967000, which the offset 1000 moves past 4294967295");
+	ck_assert_str_eq(err.msg, "p.yaml:1:22: owners.gid-offset: '/etc/passwd' has gid 4294967000, which the offset 1000 moves past 4294967295");
 }
 END_TEST
 

@@ -11,10 +11,10 @@
  * else its mode and owners set), f (mode and owners of a regular file
  * that must be there), F (the same, nothing when missing), r (mode and
  * owners of an entry and of everything below it), c, b (devices), p (a
- * FIFO).  With count N > 0, a c, b or p line adds N nodes,
+ * FIFO).  With count N > 1, a c, b or p line adds N nodes,
  * <name><start> to <name><start+N-1>, minors <minor> + i * <inc>.  A '-'
- * is an unused field.  Lines starting with '#' and blank ones are
- * skipped.
+ * is an unused field (a count of 0 or 1: the name itself, as makedevs
+ * does).  Lines starting with '#' and blank ones are skipped.
  *
  * Unlike makedevs, which skips what it cannot read and goes on, every
  * line is checked and the first bad one is an error naming
@@ -291,7 +291,8 @@ static int parse_line(struct table *t, const char *s, size_t len)
 		d->gid = (uint32_t)gid;
 		d->major = (uint32_t)major;
 		d->minor = (uint32_t)(minor + k * inc);
-		if (!count) {
+		/* a count of 1 is the name itself, as makedevs makes it */
+		if (count <= 1) {
 			d->path = name;
 			name = NULL;
 			break;

@@ -15,7 +15,8 @@ echo 'hi' >tree/home/user/notes &&
 chmod 644 tree/etc/shadow tree/etc/passwd && chmod 755 tree/bin/busybox || exit 1
 
 # A table as Buildroot's system/device_table.txt and a package's
-# permission table write them, with a range of each kind.
+# permission table write them, with a range of each kind (a count of 1
+# is the name itself, as makedevs makes it).
 cat >table.txt <<-'EOF' || exit 1
 # See package/makedevs/README for details
 #
@@ -36,6 +37,7 @@ cat >table.txt <<-'EOF' || exit 1
 /dev/mtdblock	b	640	0	6	31	0	0	1	3
 /dev/hda	b	640	0	6	3	0	1	2	2
 /dev/initctl	p	600	0	0	-	-	-	-	-
+/dev/rtc	c	644	0	0	254	0	0	0	1
 EOF
 
 test_expect_success 'mkfs --device-table builds the table into the image' '
@@ -53,6 +55,7 @@ test_expect_success 'mkfs --device-table builds the table into the image' '
 	brw-r----- 0/6 31,0 /dev/mtdblock0
 	brw-r----- 0/6 31,1 /dev/mtdblock1
 	brw-r----- 0/6 31,2 /dev/mtdblock2
+	crw-r--r-- 0/0 254,0 /dev/rtc
 	crw-rw---- 0/5 4,64 /dev/ttyS0
 	crw-rw---- 0/5 4,65 /dev/ttyS1
 	crw-rw---- 0/5 4,66 /dev/ttyS2
@@ -102,6 +105,7 @@ test_expect_success FAKEROOT 'the same image as makedevs under fakeroot gives' '
 		mknod -m 640 br/dev/hda$i b 3 $(( (i - 1) * 2 )); chown 0:6 br/dev/hda$i
 	done
 	mkfifo -m 600 br/dev/initctl
+	mknod -m 644 br/dev/rtc c 254 0
 	"$AXFS" mkfs -q --mtime 1700000000 br -o fakeroot.axfs
 	EOF
 	ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
@@ -130,7 +134,7 @@ test_expect_success 'a count of 10^9 is refused before anything is made' '
 test_expect_success 'every line is checked: a bad last line builds nothing' '
 	{ cat table.txt && printf "/dev/null\tc\t666\t0\t0\t1\t3\t-\t-\t-\textra\n"; } >bad.txt &&
 	test_expect_code 8 "$AXFS" mkfs --device-table bad.txt tree -o bad.axfs 2>err &&
-	grep -xF "axfs mkfs: bad.txt:20:31: more than 10 fields (<name> <type> <mode> <uid> <gid> <major> <minor> <start> <inc> <count>)" err &&
+	grep -xF "axfs mkfs: bad.txt:21:31: more than 10 fields (<name> <type> <mode> <uid> <gid> <major> <minor> <start> <inc> <count>)" err &&
 	test_path_is_missing bad.axfs
 '
 

@@ -282,8 +282,9 @@ START_TEST(test_table_parse)
 	    "/etc/passwd f 600 0 0 - - - - -\n"
 	    "/opt/x F 600 0 0\n"
 	    "/home r 700 1000 1000 - - - - -\n"
-	    "/dev/initctl p 622 0 0 - - - - -\r\n");
-	ck_assert_uint_eq(pol.n_devices, 13);
+	    "/dev/initctl p 622 0 0 - - - - -\r\n"
+	    "/dev/hda b 640 0 0 3 1 1 1 1\n");
+	ck_assert_uint_eq(pol.n_devices, 14);
 	d = &pol.devices[0];
 	ck_assert_int_eq(d->type, AXFS_FT_DIR);
 	ck_assert_int_eq(d->op, AXFS_POLICY_SET);
@@ -303,6 +304,9 @@ START_TEST(test_table_parse)
 	ck_assert_int_eq(pol.devices[11].op, AXFS_POLICY_SET_TREE);
 	ck_assert_int_eq(pol.devices[12].type, AXFS_FT_FIFO);
 	ck_assert_uint_eq(pol.devices[12].mode, 0622);
+	/* a count of 1 makes the name itself, as makedevs does */
+	ck_assert_str_eq(pol.devices[13].path, "/dev/hda");
+	ck_assert_uint_eq(pol.devices[13].minor, 1);
 }
 END_TEST
 

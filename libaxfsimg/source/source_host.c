@@ -12,6 +12,7 @@
  * file of the size it had when the policy was applied.
  */
 #include "source.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -106,9 +107,7 @@ static int host_read(struct source *src, void *handle, void *buf,
 						  len, got, err);
 	*got = 0;
 	if (h->done == h->size) {
-		do
-			n = pread(h->fd, &extra, 1, (off_t)h->size);
-		while (n < 0 && errno == EINTR);
+		n = source_pread(h->fd, &extra, 1, h->size);
 		if (n < 0)
 			return axfs_error_sys(err, errno, "cannot read '%s'",
 					      h->path);
@@ -122,9 +121,7 @@ static int host_read(struct source *src, void *handle, void *buf,
 		len = (size_t)(h->size - h->done);
 	if (!len)
 		return 0;
-	do
-		n = pread(h->fd, buf, len, (off_t)h->done);
-	while (n < 0 && errno == EINTR);
+	n = source_pread(h->fd, buf, len, h->done);
 	if (n < 0)
 		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
 	if (n == 0)
@@ -150,9 +147,7 @@ static int host_pread(struct source *src, void *handle, void *buf,
 		return 0;
 	if (len > h->size - off)
 		len = (size_t)(h->size - off);
-	do
-		n = pread(h->fd, buf, len, (off_t)off);
-	while (n < 0 && errno == EINTR);
+	n = source_pread(h->fd, buf, len, off);
 	if (n < 0)
 		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
 	*got = (size_t)n;

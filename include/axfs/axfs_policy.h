@@ -113,6 +113,8 @@ struct axfs_policy {
 void axfs_policy_init(struct axfs_policy *p);
 int axfs_policy_load(struct axfs_policy *p, const char *file,
 		     struct axfs_error *err);
+/* name: the file named in messages, and whose directory the relative
+ * `source:` paths of entries are taken from ("p.yaml": the current one). */
 int axfs_policy_parse(struct axfs_policy *p, const char *name,
 		      const char *buf, size_t len, struct axfs_error *err);
 void axfs_policy_free(struct axfs_policy *p);

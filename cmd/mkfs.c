@@ -70,11 +70,17 @@ int cmd_mkfs(int argc, char **argv)
 	}
 	c.o.log = &cmd_logger;
 	c.o.cancel = &cmd_cancelled;
-	if (c.policy_file) {
+	if (c.policy_file || c.tables.n) {
 		axfs_policy_init(&policy);
 		have_policy = 1;
-		if (axfs_policy_load(&policy, c.policy_file, &err) < 0)
+		if (c.policy_file &&
+		    axfs_policy_load(&policy, c.policy_file, &err) < 0)
 			goto failed;
+		/* the tables' lines after the policy's own entries */
+		for (size_t i = 0; i < c.tables.n; i++)
+			if (axfs_policy_load_device_table(&policy, c.tables.v[i],
+							  &err) < 0)
+				goto failed;
 		c.o.policy = &policy;
 	}
 	step = mkfs_cli_check_level(&c.o);

@@ -184,6 +184,9 @@ static struct cmd_step parse_options(struct mkfs_cli *c, int argc,
 			   "an\nerror (one that matches nothing always is)") },
 		{ CMD_STRING('c', "policy", "YAML", &c->policy_file,
 			     "build policy (see axfs-policy(5))") },
+		{ CMD_LIST(0, "device-table", "FILE", &c->tables, "add the "
+			   "devices and set the modes of a\nmakedevs device "
+			   "table (Buildroot's); repeatable") },
 		{ CMD_SIZE(0, "xip-budget", "SIZE", &o->budget, "most bytes of "
 			   "XIP pages (hottest pages first); a\nbuild whose "
 			   "whole-file XIP exceeds it fails"),
@@ -300,7 +303,8 @@ static struct cmd_step check_files(const struct mkfs_cli *c)
 		{ c->report_json, "--report-json", 0 },
 		{ c->report_svg, "--report-svg", 0 },
 	};
-	struct cmd_file *in = calloc(c->profiles.n + c->excl.nfiles + 3,
+	struct cmd_file *in = calloc(c->profiles.n + c->excl.nfiles +
+				     c->tables.n + 3,
 				     sizeof(*in));
 	size_t nin = 0;
 	int rc;
@@ -314,6 +318,9 @@ static struct cmd_step check_files(const struct mkfs_cli *c)
 	in[nin++] = (struct cmd_file){ c->policy_file, "--policy", 0 };
 	for (size_t i = 0; i < c->profiles.n; i++)
 		in[nin++] = (struct cmd_file){ c->profiles.v[i], "--profile", 0 };
+	for (size_t i = 0; i < c->tables.n; i++)
+		in[nin++] = (struct cmd_file){ c->tables.v[i], "--device-table",
+					       0 };
 	for (size_t i = 0; i < c->excl.nfiles; i++)
 		in[nin++] = (struct cmd_file){ c->excl.files[i],
 					       "--exclude-from", 0 };
@@ -344,6 +351,7 @@ struct cmd_step mkfs_cli_parse(struct mkfs_cli *c, int argc, char **argv)
 void mkfs_cli_free(struct mkfs_cli *c)
 {
 	cmd_strings_free(&c->profiles);
+	cmd_strings_free(&c->tables);
 	cmd_strings_free(&c->xip);
 	excludes_free(&c->excl);
 }

@@ -12,6 +12,7 @@ struct mkfs_cli {
 	struct axfs_build_opts o;	/* output, source, the globs set */
 	const char *policy_file;	/* -c; NULL: none */
 	struct cmd_strings profiles;	/* -p, in order */
+	struct cmd_strings tables;	/* --device-table, in order */
 	struct cmd_strings xip;		/* --xip */
 	struct excludes excl;		/* --exclude, --exclude-from */
 	const char *report_text, *report_json, *report_svg;

@@ -28,6 +28,10 @@ struct source_data_ref {
 	 * a host file's SEEK_DATA extents); size when it knows none.  What
 	 * mkfs bounds the holes of a build by (axfs_build_opts.max_holes). */
 	uint64_t data_bytes;
+	/* 1: host_path is a file that a policy entry names (`source:`),
+	 * read by the host-file layer (source_host.c) whatever the source
+	 * is, not by the source itself. */
+	int policy_host;
 };
 
 /* Things AXFS v1 cannot store; mkfs warns once and lists them with -v. */
@@ -150,6 +154,12 @@ int source_is_image(const char *path);
 int source_open(struct source **out, const char *path,
 		const struct source_opts *opts,
 		struct axfs_error *err);
+
+/* Puts the host-file layer over *src: the data of refs with
+ * policy_host set is read from their host file (opened without
+ * following a symlink, checked to be the regular file of the size it
+ * had), every other call goes to *src, which the layer takes. */
+int source_host_wrap(struct source **src, struct axfs_error *err);
 
 void source_destroy(struct source *src);
 

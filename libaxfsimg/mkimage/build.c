@@ -307,6 +307,10 @@ static int build_run(const struct axfs_build_opts *o,
 	so.tmpdir = o->tmpdir;
 	so.store_path = o->source_store;
 	rc = source_open(&src, o->source, &so, err);
+	/* the files a policy takes from the host are read by a layer over
+	 * the source, whatever the source is */
+	if (rc == 0 && build_policy_has_host_files(pol))
+		rc = source_host_wrap(&src, err);
 	if (rc < 0)
 		goto fail;
 	rc = resolve_timestamp(o, pol, src, &res->timestamp, &ts_is_now, err);

@@ -223,6 +223,15 @@ out:
 	return rc;
 }
 
+/* Whether the policy adds files whose bytes come from host files. */
+int build_policy_has_host_files(const struct axfs_policy *pol)
+{
+	for (size_t i = 0; pol && i < pol->n_devices; i++)
+		if (pol->devices[i].source)
+			return 1;
+	return 0;
+}
+
 int build_apply_policy(const struct axfs_build_opts *o, struct tree *t,
 		       struct axfs_error *err)
 {
@@ -246,5 +255,7 @@ int build_apply_policy(const struct axfs_build_opts *o, struct tree *t,
 	pol.all_root = -1;
 	pol.has_uid = 0;
 	pol.has_gid = 0;
+	pol.n_uid_map = pol.n_gid_map = 0;
+	pol.uid_offset = pol.gid_offset = 0;
 	return apply_policy_cli_owners(&pol, &ow, t, o->log, err);
 }

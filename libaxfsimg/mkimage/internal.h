@@ -39,6 +39,7 @@ static inline int build_check_cancel(const struct axfs_build_opts *o,
 /* build_policy.c */
 int build_apply_policy(const struct axfs_build_opts *o, struct tree *t,
 		       struct axfs_error *err);
+int build_policy_has_host_files(const struct axfs_policy *pol);
 int build_report_lossy(const struct tree *t,
 		       const struct axfs_build_opts *o, unsigned int *all,
 		       struct axfs_error *err);

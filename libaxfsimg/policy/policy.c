@@ -24,6 +24,7 @@
 
 #include "axfs_format.h"
 #include "glob_match.h"
+#include "internal.h"
 
 /* A policy is a page of text; anything this large is a mistake. */
 #define POLICY_MAX_BYTES (16u << 20)
@@ -59,9 +60,15 @@ void axfs_policy_free(struct axfs_policy *p)
 	for (size_t i = 0; i < p->n_rules; i++)
 		free(p->rules[i].match);
 	free(p->rules);
-	for (size_t i = 0; i < p->n_devices; i++)
+	for (size_t i = 0; i < p->n_devices; i++) {
 		free(p->devices[i].path);
+		free(p->devices[i].target);
+		free(p->devices[i].source);
+	}
 	free(p->devices);
+	free(p->uid_map);
+	free(p->gid_map);
+	free_list(p->tables, p->n_tables);
 	axfs_policy_init(p);
 }
 
@@ -617,16 +624,83 @@ static int parse_xip(struct walk *w, yaml_node_t *n)
 	return 0;
 }
 
-static int parse_owners(struct walk *w, yaml_node_t *n)
+static int idmap_cmp(const void *a, const void *b)
 {
-	static const char *const keys[] = { "all-root", "uid", "gid", NULL };
-	const char *k;
-	yaml_node_t *v, *all_root = NULL, *ids = NULL;
+	const struct axfs_policy_idmap *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* owners.uid-map / gid-map: a mapping of source ids to image ids,
+ * {1000: 0, 1001: 100}; sorted for the lookups, each id once. */
+static int parse_idmap(struct walk *w, yaml_node_t *n, const char *key,
+		       struct axfs_policy_idmap **out, size_t *nout)
+{
+	size_t count, i = 0;
+	char sub[64];
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "owners", "a mapping (all-root, uid, gid)", keys)) < 0)
+	if (n->type != YAML_MAPPING_NODE)
+		return FAIL(w, n, key, "expected a mapping of ids, such as "
+			    "{1000: 0}, got %s", kind_name(n));
+	count = (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+	if (!count)
+		return 0;
+	if (!(*out = calloc(count, sizeof(**out))))
+		return nomem(w);
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     pr < n->data.mapping.pairs.top; pr++, i++) {
+		yaml_node_t *k = node_at(w, pr->key), *v = node_at(w, pr->value);
+		struct axfs_policy_idmap *m = &(*out)[i];
+
+		if ((rc = get_u32(w, k, key, &m->from)) < 0)
+			return rc;
+		snprintf(sub, sizeof(sub), "%s.%s", key, scalar(k));
+		if ((rc = get_u32(w, v, sub, &m->to)) < 0)
+			return rc;
+		m->line = k->start_mark.line + 1;
+		m->column = k->start_mark.column + 1;
+		*nout = i + 1;
+	}
+	/* a stable order for the report of a duplicate: the later one */
+	qsort(*out, count, sizeof(**out), idmap_cmp);
+	for (i = 1; i < count; i++) {
+		struct axfs_policy_idmap *a = &(*out)[i - 1], *b = &(*out)[i];
+
+		if (a->from == b->from) {
+			yaml_mark_t m = { 0, 0, 0 };
+			int later = b->line > a->line ||
+				    (b->line == a->line && b->column > a->column);
+			const struct axfs_policy_idmap *dup = later ? b : a,
+				*first = later ? a : b;
+
+			m.line = dup->line - 1;
+			m.column = dup->column - 1;
+			return fail_at(w, &m, AXFS_ERR_INVALID, key,
+				       "id %u is mapped twice (first at line "
+				       "%zu, column %zu)", dup->from,
+				       first->line, first->column);
+		}
+	}
+	return 0;
+}
+
+static int parse_owners(struct walk *w, yaml_node_t *n)
+{
+	static const char *const keys[] = { "all-root", "uid", "gid", "uid-map",
+					     "gid-map", "uid-offset",
+					     "gid-offset", NULL };
+	const char *k;
+	yaml_node_t *v, *all_root = NULL, *ids = NULL, *uid = NULL, *gid = NULL;
+	yaml_node_t *umap = NULL, *gmap = NULL;
+	uint64_t x;
+	int rc;
+
+	if (is_null(n))
+		return 0;
+	if ((rc = check_mapping(w, n, "owners", "a mapping (all-root, uid, gid, uid-map, gid-map, uid-offset, gid-offset)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "all-root")) {
@@ -638,16 +712,58 @@ static int parse_owners(struct walk *w, yaml_node_t *n)
 				return rc;
 			w->p->has_uid = 1;
 			ids = ids ? ids : v;
-		} else {
+			uid = v;
+		} else if (!strcmp(k, "gid")) {
 			if ((rc = get_u32(w, v, "owners.gid", &w->p->gid)) < 0)
 				return rc;
 			w->p->has_gid = 1;
 			ids = ids ? ids : v;
+			gid = v;
+		} else if (!strcmp(k, "uid-map")) {
+			if ((rc = parse_idmap(w, v, "owners.uid-map", &w->p->uid_map,
+					      &w->p->n_uid_map)) < 0)
+				return rc;
+			umap = umap ? umap : v;
+		} else if (!strcmp(k, "gid-map")) {
+			if ((rc = parse_idmap(w, v, "owners.gid-map", &w->p->gid_map,
+					      &w->p->n_gid_map)) < 0)
+				return rc;
+			gmap = gmap ? gmap : v;
+		} else {
+			/* an offset past the largest id moves every id out of
+			 * range: a mistake at once, not at the first file */
+			if ((rc = get_uint(w, v, !strcmp(k, "uid-offset") ?
+					   "owners.uid-offset" : "owners.gid-offset",
+					   0, UINT32_MAX, &x)) < 0)
+				return rc;
+			struct axfs_policy_pos *pos = k[0] == 'u' ?
+				&w->p->uid_offset_pos : &w->p->gid_offset_pos;
+
+			pos->line = v->start_mark.line + 1;
+			pos->column = v->start_mark.column + 1;
+			if (k[0] == 'u') {
+				w->p->uid_offset = (uint32_t)x;
+				umap = umap ? umap : v;
+			} else {
+				w->p->gid_offset = (uint32_t)x;
+				gmap = gmap ? gmap : v;
+			}
 		}
 	}
 	if (all_root && w->p->all_root == 1 && ids)
 		return FAIL(w, all_root, "owners.all-root",
 			    "all-root: true sets every owner to 0; it cannot be combined with owners.uid or owners.gid");
+	if (all_root && w->p->all_root == 1 && (umap || gmap))
+		return FAIL(w, all_root, "owners.all-root",
+			    "all-root: true sets every owner to 0; it cannot be combined with an id map or offset");
+	if (uid && umap)
+		return FAIL(w, uid, "owners.uid", "owners.uid sets every user; "
+			    "it cannot be combined with owners.uid-map or "
+			    "owners.uid-offset");
+	if (gid && gmap)
+		return FAIL(w, gid, "owners.gid", "owners.gid sets every group; "
+			    "it cannot be combined with owners.gid-map or "
+			    "owners.gid-offset");
 	return 0;
 }
 
@@ -756,73 +872,192 @@ static int parse_files(struct walk *w, yaml_node_t *n)
 	return 0;
 }
 
-/* Normalises an absolute device path to "/a/b"; NULL with *why if bad. */
-static char *device_path(const char *s, const char **why)
+/* The host file of an `entries` item: as written when absolute, else
+ * relative to the directory of the policy file (where the policy and
+ * the files it names are kept together). */
+static char *host_source(const char *policy, const char *s)
 {
-	char *out = malloc(strlen(s) + 2), *o = out;
+	const char *slash = strrchr(policy, '/');
+	size_t dlen = slash ? (size_t)(slash - policy) + 1 : 0;
+	char *out;
 
-	if (!out) {
-		*why = NULL;
-		return NULL;
-	}
-	if (*s != '/') {
-		free(out);
-		*why = "must be an absolute path (starting with '/')";
-		return NULL;
-	}
-	while (*s) {
-		const char *c;
-		size_t len;
-
-		while (*s == '/')
-			s++;
-		c = s;
-		while (*s && *s != '/')
-			s++;
-		len = (size_t)(s - c);
-		if (!len || (len == 1 && *c == '.'))
-			continue;
-		if (len == 2 && c[0] == '.' && c[1] == '.') {
-			free(out);
-			*why = "'..' is not allowed in a path";
-			return NULL;
-		}
-		if (len > AXFS_MAXPATHLEN) {
-			free(out);
-			*why = "a name in it is longer than 255 bytes";
-			return NULL;
-		}
-		*o++ = '/';
-		memcpy(o, c, len);
-		o += len;
-	}
-	*o = '\0';
-	if (o == out) {
-		free(out);
-		*why = "the root directory cannot be a device";
-		return NULL;
+	if (*s == '/' || !dlen)
+		return strdup(s);
+	out = malloc(dlen + strlen(s) + 1);
+	if (out) {
+		memcpy(out, policy, dlen);
+		strcpy(out + dlen, s);
 	}
 	return out;
 }
 
-static int parse_device(struct walk *w, yaml_node_t *n, size_t idx)
+/* The entries by path, over `devices` and `entries` together: a second
+ * one with a path is an error naming the first. */
+static int dev_hash_reserve(struct walk *w, size_t total)
 {
-	static const char *const keys[] = { "path", "type", "major", "minor", "mode",
-					     "uid", "gid", NULL };
+	size_t cap = w->dev_cap ? w->dev_cap : 16, *slot;
+
+	while (cap < 2 * total)
+		cap *= 2;
+	if (cap == w->dev_cap)
+		return 0;
+	if (!(slot = calloc(cap, sizeof(*slot))))
+		return nomem(w);
+	for (size_t k = 0; k < w->dev_cap; k++) {
+		size_t i;
+
+		if (!w->dev_slot[k])
+			continue;
+		i = str_hash(w->p->devices[w->dev_slot[k] - 1].path) & (cap - 1);
+		while (slot[i])
+			i = (i + 1) & (cap - 1);
+		slot[i] = w->dev_slot[k];
+	}
+	free(w->dev_slot);
+	w->dev_slot = slot;
+	w->dev_cap = cap;
+	return 0;
+}
+
+static int dev_hash_add(struct walk *w, size_t idx, yaml_node_t *pathn,
+			const char *path)
+{
+	const struct axfs_policy_device *d = &w->p->devices[idx];
+	char key[96];
+	size_t i;
+
+	/* a hash of the paths so far: 500,000 devices cost no 10^11
+	 * comparisons */
+	for (i = str_hash(d->path) & (w->dev_cap - 1); w->dev_slot[i];
+	     i = (i + 1) & (w->dev_cap - 1)) {
+		const struct axfs_policy_device *o = &w->p->devices[w->dev_slot[i] - 1];
+
+		if (!strcmp(o->path, d->path)) {
+			snprintf(key, sizeof(key), "%s.path", path);
+			return FAIL(w, pathn, key, "duplicate %s '%s' (first at line %zu, column %zu)",
+				    !strcmp(d->section, "devices") ? "device" : "entry",
+				    d->path, o->line, o->column);
+		}
+	}
+	w->dev_slot[i] = idx + 1;
+	return 0;
+}
+
+/* The scalar of key `k` of an item, as a path into the image or a
+ * symlink target. */
+static int get_target(struct walk *w, yaml_node_t *v, const char *key,
+		      struct axfs_policy_device *d)
+{
+	const char *s, *why;
+
+	if (d->target)
+		return 0;
+	if (want_scalar(w, v, key, "a path", &s) < 0)
+		return AXFS_ERR_INVALID;
+	if (d->hardlink) {
+		if (!(d->target = policy_image_path(s, &why)))
+			return why ? FAIL(w, v, key, "'%s': %s", s, why) : nomem(w);
+		return 0;
+	}
+	if (strlen(s) > POLICY_SYMLINK_MAX)
+		return fail_at(w, &v->start_mark, AXFS_ERR_LIMIT, key,
+			       "a symlink target of %zu bytes (at most %d)",
+			       strlen(s), POLICY_SYMLINK_MAX);
+	if (!(d->target = strdup(s)))
+		return nomem(w);
+	return 0;
+}
+
+/* What each type needs and allows, checked once every key is read. */
+static int check_item(struct walk *w, yaml_node_t *n, const char *path,
+		      struct axfs_policy_device *d, yaml_node_t *major,
+		      yaml_node_t *minor, yaml_node_t *target,
+		      yaml_node_t *source, yaml_node_t *attrs)
+{
+	char key[96];
+	int dev = d->type == AXFS_FT_CHR || d->type == AXFS_FT_BLK;
+
+	if (dev && (!major || !minor))
+		return FAIL(w, n, path, "a %s device needs 'major' and 'minor'",
+			    d->type == AXFS_FT_CHR ? "char" : "block");
+	if (!dev && (major || minor)) {
+		snprintf(key, sizeof(key), "%s.%s", path, major ? "major" : "minor");
+		return FAIL(w, major ? major : minor, key,
+			    "'major' and 'minor' apply only to char and block devices");
+	}
+	if ((d->type == AXFS_FT_LNK || d->hardlink) && !target)
+		return FAIL(w, n, path, "a %s needs a 'target'",
+			    d->hardlink ? "hard link" : "symlink");
+	if (d->type != AXFS_FT_LNK && !d->hardlink && target) {
+		snprintf(key, sizeof(key), "%s.target", path);
+		return FAIL(w, target, key, "'target' applies only to symlink and hardlink");
+	}
+	if (d->type == AXFS_FT_REG && !d->hardlink && !source)
+		return FAIL(w, n, path, "a file needs a 'source' (the host file "
+			    "to take its bytes from)");
+	if ((d->type != AXFS_FT_REG || d->hardlink) && source) {
+		snprintf(key, sizeof(key), "%s.source", path);
+		return FAIL(w, source, key, "'source' applies only to type file");
+	}
+	if (d->hardlink && attrs) {
+		snprintf(key, sizeof(key), "%s.%s", path, scalar(attrs));
+		return FAIL(w, attrs, key, "a hard link has the mode and owners "
+			    "of its target; it takes no mode, uid or gid");
+	}
+	return 0;
+}
+
+/*
+ * One item of `devices` or `entries` (`entries` allows file, symlink and
+ * hardlink too, and the keys target and source).
+ */
+static int parse_device(struct walk *w, yaml_node_t *n, const char *section,
+			size_t idx, size_t sidx)
+{
+	static const char *const dev_keys[] = { "path", "type", "major", "minor",
+						"mode", "uid", "gid", NULL };
+	static const char *const ent_keys[] = { "path", "type", "major", "minor",
+						"mode", "uid", "gid", "target",
+						"source", NULL };
+	int entries = !strcmp(section, "entries");
 	struct axfs_policy_device *d = &w->p->devices[idx];
 	yaml_node_t *v, *major = NULL, *minor = NULL, *type = NULL, *pathn = NULL;
+	yaml_node_t *target = NULL, *source = NULL, *attrs = NULL;
 	int has_mode = 0, rc;
-	size_t i;
 	char path[64], key[96];
 	const char *k;
 
-	snprintf(path, sizeof(path), "devices[%zu]", idx);
+	snprintf(path, sizeof(path), "%s[%zu]", section, sidx);
 	memset(d, 0, sizeof(*d));
 	d->line = n->start_mark.line + 1;
 	d->column = n->start_mark.column + 1;
+	d->section = entries ? "entries" : "devices";
+	d->index = sidx;
 	w->p->n_devices = idx + 1;
-	if ((rc = check_mapping(w, n, path, "a device (a mapping with path: and type:)", keys)) < 0)
+	if ((rc = check_mapping(w, n, path, entries ?
+				"an entry (a mapping with path: and type:)" :
+				"a device (a mapping with path: and type:)",
+				entries ? ent_keys : dev_keys)) < 0)
 		return rc;
+	/* the type first: it decides what `target` holds */
+	FOR_PAIRS(w, n, k, v) {
+		if (strcmp(k, "type"))
+			continue;
+		snprintf(key, sizeof(key), "%s.type", path);
+		if (entries && v->type == YAML_SCALAR_NODE &&
+		    !strcmp(scalar(v), "hardlink")) {
+			d->hardlink = 1;
+			d->type = AXFS_FT_REG;	/* replaced by the target's */
+		} else if (entries && v->type == YAML_SCALAR_NODE &&
+			   !is_null(v) && parse_ftype(w, v, key, 1, &d->type) < 0) {
+			return FAIL(w, v, key, "'%s' is not one of file, dir, "
+				    "symlink, hardlink, char, block, fifo, "
+				    "socket", scalar(v));
+		} else if ((rc = parse_ftype(w, v, key, entries, &d->type)) < 0) {
+			return rc;
+		}
+		type = v;
+	}
 	FOR_PAIRS(w, n, k, v) {
 		uint64_t x;
 
@@ -832,13 +1067,11 @@ static int parse_device(struct walk *w, yaml_node_t *n, size_t idx)
 
 			if ((rc = want_scalar(w, v, key, "an absolute path", &s)) < 0)
 				return rc;
-			if (!(d->path = device_path(s, &why)))
+			if (!(d->path = policy_image_path(s, &why)))
 				return why ? FAIL(w, v, key, "'%s': %s", s, why) : nomem(w);
 			pathn = v;
 		} else if (!strcmp(k, "type")) {
-			if ((rc = parse_ftype(w, v, key, 0, &d->type)) < 0)
-				return rc;
-			type = v;
+			continue;
 		} else if (!strcmp(k, "major") || !strcmp(k, "minor")) {
 			if ((rc = get_uint(w, v, key, 0, 255, &x)) < 0)
 				return rc;
@@ -849,73 +1082,77 @@ static int parse_device(struct walk *w, yaml_node_t *n, size_t idx)
 				d->minor = (uint32_t)x;
 				minor = v;
 			}
-		} else if (!strcmp(k, "mode")) {
-			if ((rc = get_mode(w, v, key, &d->mode)) < 0)
+		} else if (!strcmp(k, "target")) {
+			target = v;
+		} else if (!strcmp(k, "source")) {
+			const char *s;
+
+			if ((rc = want_scalar(w, v, key, "a host file", &s)) < 0)
 				return rc;
-			has_mode = 1;
-		} else if (!strcmp(k, "uid")) {
-			if ((rc = get_u32(w, v, key, &d->uid)) < 0)
-				return rc;
+			if (!(d->source = host_source(w->name, s)))
+				return nomem(w);
+			source = v;
 		} else {
-			if ((rc = get_u32(w, v, key, &d->gid)) < 0)
+			attrs = attrs ? attrs : node_at(w, pr_->key);
+			if (!strcmp(k, "mode")) {
+				if ((rc = get_mode(w, v, key, &d->mode)) < 0)
+					return rc;
+				has_mode = 1;
+			} else if ((rc = get_u32(w, v, key, !strcmp(k, "uid") ?
+						 &d->uid : &d->gid)) < 0) {
 				return rc;
+			}
 		}
 	}
 	if (!pathn)
-		return FAIL(w, n, path, "a device needs a 'path'");
+		return FAIL(w, n, path, "%s needs a 'path'",
+			    entries ? "an entry" : "a device");
 	if (!type)
-		return FAIL(w, n, path, "a device needs a 'type' (char, block, fifo, socket or dir)");
-	if (d->type == AXFS_FT_CHR || d->type == AXFS_FT_BLK) {
-		if (!major || !minor)
-			return FAIL(w, n, path, "a %s device needs 'major' and 'minor'",
-				    d->type == AXFS_FT_CHR ? "char" : "block");
-	} else if (major || minor) {
-		snprintf(key, sizeof(key), "%s.%s", path, major ? "major" : "minor");
-		return FAIL(w, major ? major : minor, key,
-			    "'major' and 'minor' apply only to char and block devices");
+		return FAIL(w, n, path, "%s needs a 'type' (%s)",
+			    entries ? "an entry" : "a device", entries ?
+			    "file, dir, symlink, hardlink, char, block, fifo or socket" :
+			    "char, block, fifo, socket or dir");
+	if (target) {
+		snprintf(key, sizeof(key), "%s.target", path);
+		if ((d->type == AXFS_FT_LNK || d->hardlink) &&
+		    (rc = get_target(w, target, key, d)) < 0)
+			return rc;
 	}
+	if ((rc = check_item(w, n, path, d, major, minor, target, source,
+			     attrs)) < 0)
+		return rc;
 	if (!has_mode)
-		d->mode = d->type == AXFS_FT_DIR ? 0755 : 0600;
-	/* a hash of the paths so far: 500,000 devices cost no 10^11
-	 * comparisons */
-	for (i = str_hash(d->path) & (w->dev_cap - 1); w->dev_slot[i];
-	     i = (i + 1) & (w->dev_cap - 1)) {
-		const struct axfs_policy_device *o = &w->p->devices[w->dev_slot[i] - 1];
-
-		if (!strcmp(o->path, d->path)) {
-			snprintf(key, sizeof(key), "%s.path", path);
-			return FAIL(w, pathn, key, "duplicate device '%s' (first at line %zu, column %zu)",
-				    d->path, o->line, o->column);
-		}
-	}
-	w->dev_slot[i] = idx + 1;
-	return 0;
+		d->mode = d->type == AXFS_FT_DIR ? 0755 :
+			  d->type == AXFS_FT_LNK ? 0777 :
+			  d->type == AXFS_FT_REG ? 0644 : 0600;
+	return dev_hash_add(w, idx, pathn, path);
 }
 
-static int parse_devices(struct walk *w, yaml_node_t *n)
+/* `devices` or `entries`: appended to p->devices in file order. */
+static int parse_devices(struct walk *w, yaml_node_t *n, const char *section)
 {
-	size_t count, i = 0;
+	size_t count, i = 0, base = w->p->n_devices;
+	struct axfs_policy_device *nd;
 	int rc;
 
 	if (is_null(n))
 		return 0;
 	if (n->type != YAML_SEQUENCE_NODE)
-		return FAIL(w, n, "devices", "expected a list of devices, got %s", kind_name(n));
+		return FAIL(w, n, section, "expected a list of %s, got %s",
+			    !strcmp(section, "devices") ? "devices" : "entries",
+			    kind_name(n));
 	count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 	if (!count)
 		return 0;
-	if (!(w->p->devices = calloc(count, sizeof(*w->p->devices))))
+	if (!(nd = realloc(w->p->devices, (base + count) * sizeof(*nd))))
 		return nomem(w);
-	for (w->dev_cap = 16; w->dev_cap < 2 * count; w->dev_cap *= 2)
-		;
-	if (!(w->dev_slot = calloc(w->dev_cap, sizeof(*w->dev_slot))))
-		return nomem(w);
+	w->p->devices = nd;
+	if ((rc = dev_hash_reserve(w, base + count)) < 0)
+		return rc;
 	rc = 0;
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
 	     rc == 0 && it < n->data.sequence.items.top; it++, i++)
-		rc = parse_device(w, node_at(w, *it), i);
-	free(w->dev_slot);
-	w->dev_slot = NULL;
+		rc = parse_device(w, node_at(w, *it), section, base + i, i);
 	return rc < 0 ? rc : 0;
 }
 
@@ -990,15 +1227,15 @@ static int parse_pad(struct walk *w, yaml_node_t *n)
 static int parse_root(struct walk *w, yaml_node_t *n)
 {
 	static const char *const keys[] = { "compression", "xip", "owners", "files",
-					     "devices", "timestamp", "split", "xattrs",
-					     "pad", "exclude", NULL };
+					     "devices", "entries", "timestamp", "split",
+					     "xattrs", "pad", "exclude", NULL };
 	const char *k;
 	yaml_node_t *v;
 	int rc;
 
 	if (is_null(n))
 		return 0;
-	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)", keys)) < 0)
+	if ((rc = check_mapping(w, n, "", "a mapping of sections (compression, xip, owners, files, devices, entries, timestamp, split, xattrs, pad, exclude)", keys)) < 0)
 		return rc;
 	FOR_PAIRS(w, n, k, v) {
 		if (!strcmp(k, "compression"))
@@ -1009,8 +1246,8 @@ static int parse_root(struct walk *w, yaml_node_t *n)
 			rc = parse_owners(w, v);
 		else if (!strcmp(k, "files"))
 			rc = parse_files(w, v);
-		else if (!strcmp(k, "devices"))
-			rc = parse_devices(w, v);
+		else if (!strcmp(k, "devices") || !strcmp(k, "entries"))
+			rc = parse_devices(w, v, k);
 		else if (!strcmp(k, "split"))
 			rc = parse_split(w, v);
 		else if (!strcmp(k, "xattrs"))
@@ -1322,6 +1559,7 @@ int axfs_policy_parse(struct axfs_policy *p, const char *name,
 		if (rc == 0)
 			rc = parse_root(&w, yaml_document_get_root_node(&doc));
 	}
+	free(w.dev_slot);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&ps);
 	if (rc < 0)

@@ -4,10 +4,16 @@
 #define LIBAXFSIMG_SOURCE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 /* The enum source_lossy bits for one extended attribute name: ACL for
  * system.posix_acl_*, else XATTR (plus SELINUX or CAPABILITY). */
 unsigned int source_xattr_lossy(const char *name);
+
+/* pread(2) of a host file at off, again after a signal: the directory
+ * source and the host-file layer read their files with it. */
+ssize_t source_pread(int fd, void *buf, size_t len, uint64_t off);
 
 struct source;
 struct source_opts;

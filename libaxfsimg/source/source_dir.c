@@ -641,16 +641,6 @@ static int dir_data_open(struct source *src,
 
 /* Reads at the handle's own position (h->done), not the descriptor's, so
  * that data_hole may move the descriptor's offset with lseek. */
-static ssize_t pread_retry(int fd, void *buf, size_t len, uint64_t off)
-{
-	ssize_t n;
-
-	do
-		n = pread(fd, buf, len, (off_t)off);
-	while (n < 0 && errno == EINTR);
-	return n;
-}
-
 static int dir_data_read(struct source *src, void *handle, void *buf,
 			 size_t len, size_t *got, struct axfs_error *err)
 {
@@ -663,7 +653,7 @@ static int dir_data_read(struct source *src, void *handle, void *buf,
 		char extra;
 
 		/* At the end: make sure the file did not grow. */
-		n = pread_retry(h->fd, &extra, 1, h->size);
+		n = source_pread(h->fd, &extra, 1, h->size);
 		if (n < 0)
 			return axfs_error_sys(err, errno, "cannot read '%s'",
 					      h->path);
@@ -678,7 +668,7 @@ static int dir_data_read(struct source *src, void *handle, void *buf,
 		return 0;
 	if (len > h->size - h->done)
 		len = (size_t)(h->size - h->done);
-	n = pread_retry(h->fd, buf, len, h->done);
+	n = source_pread(h->fd, buf, len, h->done);
 	if (n < 0)
 		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
 	if (n == 0)
@@ -759,9 +749,7 @@ static int dir_data_pread(struct source *src, void *handle, void *buf,
 		return 0;
 	if (len > h->size - off)
 		len = (size_t)(h->size - off);
-	do
-		n = pread(h->fd, buf, len, (off_t)off);
-	while (n < 0 && errno == EINTR);
+	n = source_pread(h->fd, buf, len, off);
 	if (n < 0)
 		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
 	*got = (size_t)n;

@@ -33,7 +33,7 @@ test_expect_success 'unknown key, with the closest valid key suggested' '
 '
 
 test_expect_success 'unknown key without a near miss lists the valid keys' '
-	policy_fails p.yaml "p.yaml:3:1: colour: unknown key (valid keys: compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)" <<-EOF
+	policy_fails p.yaml "p.yaml:3:1: colour: unknown key (valid keys: compression, xip, owners, files, devices, entries, timestamp, split, xattrs, pad, exclude)" <<-EOF
 	# a comment
 	timestamp: 0
 	colour: blue

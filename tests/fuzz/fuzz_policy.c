@@ -6,6 +6,9 @@
  * a policy it accepts holds more text than a policy written out in full
  * can (16 MiB, axfs-policy(5)): YAML aliases are counted as what they
  * expand to, so an alias bomb (regress/policy/) is refused, not copied.
+ * The same bytes are also read as a makedevs device table (mkfs
+ * --device-table), which must stay within its entry limit whatever a
+ * line's count says.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,7 @@
 #include "glob_match.h"
 
 #define POLICY_TEXT_MAX (16u << 20)
+#define TABLE_ENTRIES_MAX (1u << 18)	/* device_table.c */
 
 static size_t strings_of(char **v, size_t n)
 {
@@ -62,7 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < p.n_rules; i++)
 			held += strlen(p.rules[i].match);
 		for (size_t i = 0; i < p.n_devices; i++)
-			held += strlen(p.devices[i].path);
+			held += strlen(p.devices[i].path) +
+				(p.devices[i].target ? strlen(p.devices[i].target) : 0) +
+				(p.devices[i].source ? strlen(p.devices[i].source) : 0);
 		if (held > POLICY_TEXT_MAX)
 			abort();
 		match_all(p.xip_files, p.n_xip_files);
@@ -71,6 +77,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < p.n_rules; i++)
 			match_all(&p.rules[i].match, 1);
 	}
+	axfs_policy_free(&p);
+
+	axfs_policy_init(&p);
+	if (axfs_policy_parse_device_table(&p, "fuzz.txt", (const char *)data,
+					   size, &err) == 0 &&
+	    p.n_devices > TABLE_ENTRIES_MAX)
+		abort();
 	axfs_policy_free(&p);
 	return 0;
 }

@@ -5,7 +5,8 @@
 # reader/fsck: small images built by axfs mkfs from generated trees;
 # kernel: images of examples/rootfs and of the qemu suite's "mini" tree,
 # and the hostile images kernel/tests/corrupt.py makes from the latter;
-# profile: profile CSVs; policy: the example policy and variants;
+# profile: profile CSVs; policy: the example policy and variants, and a
+# device table;
 # archive: small archives in several formats and filters.
 set -eu
 t=$1
@@ -101,6 +102,10 @@ profile)
 policy)
 	[ -f "$top/examples/policy.yaml" ] && cp "$top/examples/policy.yaml" "$out/example.yaml"
 	printf 'compression: { level: 9, block-size: 64KiB }\nxip: { budget: 8MiB, files: [/bin/sh] }\n' >"$out/small.yaml"
+	# entries and id maps; and a makedevs table (the target reads every
+	# input as both)
+	printf 'owners: { uid-map: {1000: 0}, gid-offset: 100 }\nentries:\n  - {path: /etc/motd, type: file, source: motd}\n  - {path: /bin/sh, type: symlink, target: busybox}\n  - {path: /bin/ls, type: hardlink, target: /bin/busybox}\n' >"$out/entries.yaml"
+	printf '# <name> <type> <mode> <uid> <gid> <major> <minor> <start> <inc> <count>\n/dev d 755 0 0 - - - - -\n/dev/ttyS c 660 0 5 4 64 0 1 4\n/dev/rtc c 644 0 0 254 0 0 0 1\n/etc/passwd f 600 0 0 - - - - -\n/home r 700 1000 1000 - - - - -\n/dev/initctl p 600 0 0\n' >"$out/device_table.txt"
 	;;
 archive)
 	mktree "$tmp/tree"

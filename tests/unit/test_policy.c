@@ -397,7 +397,7 @@ START_TEST(test_device_errors)
 	ERR("devices:\n  - {path: /dev/../x, type: fifo}\n",
 	    "p.yaml:2:12: devices[0].path: '/dev/../x': '..' is not allowed in a path");
 	ERR("devices:\n  - {path: /, type: dir}\n",
-	    "p.yaml:2:12: devices[0].path: '/': the root directory cannot be a device");
+	    "p.yaml:2:12: devices[0].path: '/': the root directory cannot be added or replaced");
 	ERR("devices:\n  - {path: /dev/x, type: fifo, mode: \"8\"}\n",
 	    "p.yaml:2:38: devices[0].mode: '8' is not an octal mode (such as \"0755\")");
 	ERR("devices:\n"
@@ -470,9 +470,9 @@ START_TEST(test_unknown_keys)
 	ERR("devices:\n  - {path: /dev/x, type: fifo, owner: 0}\n",
 	    "p.yaml:2:32: devices[0].owner: unknown key (valid keys: path, type, major, minor, mode, uid, gid)");
 	ERR("frobnicate: 1\n",
-	    "p.yaml:1:1: frobnicate: unknown key (valid keys: compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)");
+	    "p.yaml:1:1: frobnicate: unknown key (valid keys: compression, xip, owners, files, devices, entries, timestamp, split, xattrs, pad, exclude)");
 	ERR("base: &b {level: 9}\ncompression:\n  <<: *b\n",
-	    "p.yaml:1:1: base: unknown key (valid keys: compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude)");
+	    "p.yaml:1:1: base: unknown key (valid keys: compression, xip, owners, files, devices, entries, timestamp, split, xattrs, pad, exclude)");
 	ERR("compression:\n  <<: {level: 9}\n",
 	    "p.yaml:2:3: compression.<<: YAML merge keys ('<<') are not supported");
 }
@@ -492,9 +492,9 @@ END_TEST
 START_TEST(test_wrong_shapes)
 {
 	ERR("- compression\n",
-	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude), got a list");
+	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, entries, timestamp, split, xattrs, pad, exclude), got a list");
 	ERR("just words\n",
-	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, timestamp, split, xattrs, pad, exclude), got a scalar");
+	    "p.yaml:1:1: expected a mapping of sections (compression, xip, owners, files, devices, entries, timestamp, split, xattrs, pad, exclude), got a scalar");
 	ERR("? [a, b]\n: 1\n",
 	    "p.yaml:1:3: keys must be plain words, not a list");
 	ERR("compression: {level: \"9\\0\"}\n",

@@ -72,6 +72,8 @@ qemu-system-*	kernel/tests/rootfs.sh (check-all's rootfs) boots these lines
 sh kernel/tests/matrix.sh*	check-all's matrix suite
 AXFS_KSUITE=* sh kernel/tests/run.sh	check-all's kernel and matrix suites
 make -C buildroot*	Buildroot: t7300-buildroot checks the external tree
+dpkg-deb -x linux-*	the board's kernel packages: kernel/tests/rootfs.sh fetches them (arch/fetch.sh)
+sh kernel/tools/mkinitramfs.sh *	needs a kernel's modules and an axfs.ko built for it: kernel/tests/rootfs.sh makes its initramfs with it (check-all's rootfs)
 bitbake-layers *	Yocto: t7400-yocto (and check-all's bitbake test)
 EOF
 
@@ -127,14 +129,24 @@ test_expect_success 'the names the examples use' '
 	chmod +x bin/some-generator
 '
 
-# run_block DIR CMDS RES: each line of CMDS in DIR as sh runs it, in order
-# (as a reader pastes a block), in one private mount namespace whose /tmp
-# (but for $TRASH), /mnt and /srv are empty; RES.N gets the output of
-# line N, RES.N.rc its exit status (124: it hung).  FUSE mounts left at
-# the end are unmounted.
+# run_block DIR CMDS RES: the lines of CMDS in DIR, in order, in one shell
+# (as a reader pastes a block: variables and cd carry over), in a private
+# mount namespace whose /tmp (but for $TRASH), /mnt and /srv are empty;
+# RES.N gets the output of line N, RES.N.rc its exit status.  FUSE mounts
+# left at the end are unmounted.
 run_block() {
-	unshare -m --propagation private sh -s "$1" "$2" "$3" "$TRASH" <<-\EOF
-	dir=$1 cmds=$2 res=$3 trash=$4
+	i=0
+	while IFS= read -r cmd; do
+		i=$((i + 1))
+		case $cmd in
+		# No sudo here, and root needs none: the command it runs.
+		"sudo "*) cmd=${cmd#sudo } ;;
+		esac
+		printf '{ %s\n} >"%s.%d" 2>&1 </dev/null; echo $? >"%s.%d.rc"\n' \
+			"$cmd" "$3" $i "$3" $i
+	done <"$2" >"$2.sh"
+	unshare -m --propagation private sh -s "$1" "$2.sh" "$TRASH" <<-\EOF
+	dir=$1 script=$2 trash=$3
 	ns=$dir.ns
 	mkdir -p "$ns/tmp/rootfs" "$ns/tmp/img" "$ns/mnt/rootfs" "$ns/srv" || exit 1
 	case $trash in
@@ -143,17 +155,7 @@ run_block() {
 	esac
 	mount --rbind "$ns/tmp" /tmp && mount --bind "$ns/mnt" /mnt &&
 		mount --bind "$ns/srv" /srv && cd "$dir" || exit 1
-	PATH=$trash/fix/bin:$PATH
-	i=0
-	while IFS= read -r cmd; do
-		i=$((i + 1))
-		case $cmd in
-		# No sudo here, and root needs none: the command it runs.
-		"sudo "*) cmd=${cmd#sudo } ;;
-		esac
-		timeout 60 sh -c "$cmd" >"$res.$i" 2>&1 </dev/null
-		echo $? >"$res.$i.rc"
-	done <"$cmds"
+	PATH=$trash/fix/bin:$PATH timeout 300 sh "$script"
 	for m in $(awk '$3 ~ /^fuse/ { print $2 }' /proc/self/mounts); do
 		fusermount3 -u -z "$m"
 	done
@@ -190,7 +192,8 @@ for block in $(cut -f2 examples | uniq); do
 		*) ok=0 ;;
 		esac
 		test_expect_success "$where: $cmd" '
-			cat "res/$id.$i" && rc=$(cat "res/$id.$i.rc") &&
+			cat "res/$id.$i" && rc=$(cat "res/$id.$i.rc") ||
+				{ echo "did not run: the block stopped before it"; return 1; }
 			case " $ok " in
 			*" $rc "*) ;;
 			*) echo "exit $rc, wanted $ok"; false ;;
@@ -268,6 +271,13 @@ test_expect_success 'axfs-policy(5) and README: the policies they show build an 
 	"$AXFS" ls -l p.axfs /bin/su /dev/console >ls.out &&
 	grep -q "^-rwsr-xr-x .* /bin/su$" ls.out && grep -q "^crw------- .* 5, *1 .*/dev/console$" ls.out &&
 	block readme-policy >r.yaml && "$AXFS" mkfs -q --policy r.yaml t3 -o r.axfs
+'
+
+test_expect_success 'kernel/README.md: the GRUB line leaves memmap=64M\$0x10000000 in grub.cfg' '
+	block grub-default >grub && . ./grub &&
+	echo "$GRUB_CMDLINE_LINUX" >got &&
+	printf "%s\n" "memmap=64M\\\$0x10000000 root=/dev/root rootfstype=axfs rootflags=physaddr=0x10000000" >want &&
+	test_cmp want got
 '
 
 test_expect_success 'axfs-profile(5): the lines it shows are a profile merge-profile reads' '

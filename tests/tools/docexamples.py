@@ -91,27 +91,29 @@ def blocks(path):
     for i, line in enumerate(src, 1):
         if md:
             if cur is None:
-                m = MARK_MD.match(line)
+                m = MARK_MD.match(line.strip())
                 if m:
                     mark = (m.group(1), m.group(2))
                     continue
-                m = re.match(r'^```(\S*)$', line)
+                # A fence may be indented (a block inside a list item).
+                m = re.match(r'^( *)```(\S*)$', line)
                 if m:
+                    indent = len(m.group(1))
                     if mark:
                         kind, name = mark
-                    elif m.group(1) == 'sh':
+                    elif m.group(2) == 'sh':
                         kind, name = 'run', ''
                     else:
-                        kind, name = 'skip', m.group(1) or 'text'
+                        kind, name = 'skip', m.group(2) or 'text'
                     cur = (kind, name, [], i)
                     mark = None
                 elif line.strip():
                     mark = None
-            elif line.startswith('```'):
+            elif line.strip() == '```':
                 yield cur
                 cur = None
             else:
-                cur[2].append((i, line))
+                cur[2].append((i, line[indent:] if line[:indent].isspace() else line))
         else:
             if cur is None:
                 m = MARK_MAN.match(line)

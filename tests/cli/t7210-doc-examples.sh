@@ -55,8 +55,8 @@ fsck -t axfs -n /dev/mtdblock3	a board's MTD partition: t7000-install runs fsck 
 mount -t fuse.axfs *	mount(8) finds the helper once installed: t7000-install (after make install) and t2500-mount (private namespace)
 axfs mount -f *	stays in the foreground until unmounted: t2500-mount runs mount -f
 mount -t axfs *	the kernel module: kernel/tests/guest/boot1.sh mounts every backend (make check's kernel-smoke)
-modprobe axfs	the kernel module: kernel/tests/run.sh loads it (kernel-smoke)
-insmod kernel/axfs.ko	the kernel module: kernel/tests/run.sh loads it (kernel-smoke)
+modprobe axfs	the kernel module: kernel/tests/guest/boot1.sh loads it (kernel-smoke)
+insmod kernel/axfs.ko	the kernel module: kernel/tests/guest/boot1.sh loads it with modprobe (kernel-smoke)
 echo *volume0	the profiler of the kernel module: kernel/tests/guest/boot1.sh (kernel-smoke)
 cat /proc/axfs/volume0 *	the profiler of the kernel module: kernel/tests/guest/boot1.sh (kernel-smoke)
 ./run-the-workload	a placeholder for the user's workload
@@ -64,10 +64,10 @@ cat /proc/axfs/volume0 *	the profiler of the kernel module: kernel/tests/guest/b
 ssh target *	a target on the network: merge-profile reads - in t5000-merge-profile
 curl *	the network: extract - reads a pipe in t2090-stdin-store
 make -C kernel*	builds axfs.ko: kernel/tests/build-module.sh (kernel-smoke) and kernel/tests/patch-build.sh (check-all's packages)
-sh kernel/tests/fetch-kernel.sh	kernel/tests/run.sh (kernel-smoke) fetches the kernel this way
+sh kernel/tests/fetch-kernel.sh	kernel/tests/build-module.sh (kernel-smoke) fetches the kernel this way
 eval "$(sh kernel/tests/*	kernel/tests/cross.sh and rootfs.sh (check-all) run these steps
 sh kernel/tests/buildroot.sh *	kernel/tests/cross.sh (check-all's riscv64, arm64 newest) builds in it
-(cd /path/to/linux *	kernel/tests/patch-build.sh (check-all's packages) applies the patch
+(cd /path/to/linux *	kernel/tests/patch-build.sh (check-all's packages) applies the patch make -C kernel patch writes
 qemu-system-*	kernel/tests/rootfs.sh (check-all's rootfs) boots these lines
 sh kernel/tests/matrix.sh*	check-all's matrix suite
 AXFS_KSUITE=* sh kernel/tests/run.sh	check-all's kernel and matrix suites

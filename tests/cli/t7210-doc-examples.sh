@@ -23,6 +23,8 @@ test_require_prereq ROOT "a private mount namespace for the mounts and the /tmp,
 test_lazy_prereq UNSHARE 'command -v unshare'
 test_require_prereq UNSHARE
 test_require_prereq FUSE "axfs mount's examples"
+test_lazy_prereq PIPED_TOOLS 'command -v jq && command -v less && command -v fakeroot && command -v xz'
+test_require_prereq PIPED_TOOLS "what the examples pipe into: jq, less, fakeroot, xz (make deps-tests)"
 
 top=$AXFS_TOP
 docs="README.md kernel/README.md"

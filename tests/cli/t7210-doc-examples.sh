@@ -5,7 +5,8 @@
 # extractor (tests/tools/docexamples.py) takes each line of a ```sh block
 # and of a man page's .EX or .nf block (a block of output or data is marked
 # in the source, `doc-test: output NAME` or `doc-test: skip REASON`), and
-# each command runs as printed, exit status 0 (axfs diff: 0 or 1, a
+# each command runs as printed, a block's commands in order in one shell
+# as a reader pastes them, each to exit 0 (axfs diff: 0 or 1, a
 # difference), in a fresh copy of a directory holding the names the
 # examples use (rootfs/, rootfs.axfs, rootfs.nor + rootfs.nand, nor.bin +
 # nand.bin, profiles, ...), in a private mount namespace whose /tmp, /mnt
@@ -16,7 +17,8 @@
 # that runs it instead; a listed command the documents no longer show is a
 # failure too.  Where a document shows output, the output is checked:
 # axfs-diff(1)'s lines, axfs-mkfs(1)'s summary, axfs-fsck(8)'s notice and
-# JSON keys, axfs-policy(5)'s example policy, axfs-profile(5)'s lines.
+# JSON keys, axfs-policy(5)'s and README's policies, axfs-profile(5)'s
+# lines, kernel/README.md's GRUB line.
 . "$(dirname "$0")/lib.sh"
 
 test_require_prereq ROOT "a private mount namespace for the mounts and the /tmp, /mnt paths the examples use"
@@ -74,7 +76,6 @@ qemu-system-*	kernel/tests/rootfs.sh (check-all's rootfs) boots these lines
 sh kernel/tests/matrix.sh*	check-all's matrix suite
 AXFS_KSUITE=* sh kernel/tests/run.sh	check-all's kernel and matrix suites
 make -C buildroot*	Buildroot: t7300-buildroot checks the external tree
-dpkg-deb -x linux-*	the board's kernel packages: kernel/tests/rootfs.sh fetches them (arch/fetch.sh)
 sh kernel/tools/mkinitramfs.sh *	needs a kernel's modules and an axfs.ko built for it: kernel/tests/rootfs.sh makes its initramfs with it (check-all's rootfs)
 bitbake-layers *	Yocto: t7400-yocto (and check-all's bitbake test)
 EOF

@@ -28,6 +28,7 @@ import sys
 
 PROMPT = re.compile(r'^(?:\$|host\$|target#) ')
 MARK_MAN = re.compile(r'^\.\\" doc-test: (output|skip)\b\s*(.*)$')
+LAYOUT = ('.PP', '.RS', '.in ')     # may stand between a mark and its block
 MARK_MD = re.compile(r'^<!-- doc-test: (output|skip)\b\s*(.*?)\s*-->$')
 
 
@@ -113,7 +114,9 @@ def blocks(path):
                 yield cur
                 cur = None
             else:
-                cur[2].append((i, line[indent:] if line[:indent].isspace() else line))
+                if line[:indent].isspace():
+                    line = line[indent:]
+                cur[2].append((i, line))
         else:
             if cur is None:
                 m = MARK_MAN.match(line)
@@ -124,7 +127,7 @@ def blocks(path):
                     kind, name = mark or ('run', '')
                     cur = (kind, name, [], i)
                     mark = None
-                elif line.strip() and not line.startswith(('.PP', '.RS', '.in ')):
+                elif line.strip() and not line.startswith(LAYOUT):
                     mark = None
             elif line in ('.EE', '.fi'):
                 yield cur
@@ -153,7 +156,8 @@ def main(argv):
             for no, cmd in commands(lines):
                 if not path.endswith('.md') and cmd.startswith('.'):
                     sys.exit('%s:%d: a roff request in a block of commands: '
-                             'mark the block (doc-test: output or skip)' % (path, no))
+                             'mark the block (doc-test: output or skip)'
+                             % (path, no))
                 print('%s:%d\t%s:%d\t%s' % (path, no, path, start, cmd))
 
 

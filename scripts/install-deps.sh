@@ -51,12 +51,13 @@ for group in "$@"; do
 	unit)	need="$need check:check" ;;
 	# None is on a minimal Debian 12; the tests run in parallel, so they
 	# are installed here, once, before the tests start.  fuse3 gives
-	# fusermount3, which axfs mount needs as an ordinary user.
+	# fusermount3, which axfs mount needs as an ordinary user.  jq and
+	# less: the documentation's examples pipe into them (t7210 runs them).
 	tests)	need="$need python3: fuse3:cmd=fusermount3 fakeroot: valgrind:
 		      cpio: libarchive-tools:- gzip: xz-utils:- bzip2: lz4: zstd:
 		      man-db:- groff-base:- python3-kconfiglib:- tzdata:-
 		      python3-magic:- flake8: squashfs-tools:cmd=mksquashfs
-		      erofs-utils:cmd=mkfs.erofs" ;;
+		      erofs-utils:cmd=mkfs.erofs jq: less:" ;;
 	demo)	need="$need busybox-static:cmd=busybox" ;;
 	kernel)	need="$need qemu-system-x86:cmd=qemu-system-x86_64 busybox-static:-" ;;
 	bench)	need="$need squashfs-tools:cmd=mksquashfs erofs-utils:cmd=mkfs.erofs" ;;

@@ -211,8 +211,8 @@ kt_initramfs() {	# kt_initramfs STAGEDIR OUT.cpio
 # cross compiler and modules.
 KT_ARCH=${KT_ARCH:-amd64}
 if [ "$KT_ARCH" != amd64 ]; then
-	# shellcheck disable=SC1090
-	. "$KT_KERNEL/tests/arch/$KT_ARCH.sh"
+	. "$KT_KERNEL/tests/arch/load.sh"
+	kt_load_arch "$KT_KERNEL/tests/arch" "$KT_ARCH"
 else
 	KT_PHYS_BASE=0x10000000
 	KT_PHYS_SIZE=64M
@@ -251,7 +251,6 @@ kt_dtb() {
 EOF
 	dtc -q -I dts -O dtb -o "$out" "$out.dts"
 }
-kt_arm64_dtb() { kt_dtb "$@"; }	# its name before armhf and riscv64
 
 # Opt-in qemu settings for kt_boot (unset: two vCPUs on multi-threaded TCG,
 # 512 MiB on amd64, as every test boots):

@@ -161,16 +161,18 @@ pad() { truncate -s %4096 "$1"; }	# qemu wants whole sectors; loader any size
 pad "$W/squashfs.img"
 
 # ---- the module route's initramfs --------------------------------------------
-# What modinfo says axfs.ko depends on, plus the disks and squashfs.
-AXFS_DEPENDS=$(tr '\0' '\n' <"$KO" | sed -n 's/^depends=//p' | tr ',' ' ')
-KT_MODULES="virtio_pci virtio_blk squashfs $AXFS_DEPENDS"
-stage=$W/stage
-mkdir -p "$stage"
-cp "$here/rootfs/initramfs-init" "$stage/init"
-chmod 755 "$stage/init"
+# As kernel/README.md's recipe makes it (kernel/tools/mkinitramfs.sh):
+# axfs.ko and what it depends on, plus the disks and squashfs.
 KT_INITRD=$W/initrd.cpio
-kt_initramfs "$stage" "$KT_INITRD" || { tap fail "build the initramfs"; finish; }
-tap ok "initramfs: busybox, axfs.ko (depends: ${AXFS_DEPENDS:-none}), virtio, squashfs: $(stat -c %s "$KT_INITRD") bytes"
+if sh "$KT_KERNEL/tools/mkinitramfs.sh" -k "$KVER" -m "$MODROOT" \
+	-b "${KT_GUEST_BUSYBOX:-$KT_BUSYBOX}" -H "$KT_BUSYBOX" -o "$KT_INITRD" \
+	"$KO" virtio_pci virtio_blk squashfs >"$W/initramfs.log" 2>&1; then
+	tap ok "initramfs (kernel/tools/mkinitramfs.sh): $(sed 's/^[^:]*: //' "$W/initramfs.log")"
+else
+	tap fail "build the initramfs (kernel/tools/mkinitramfs.sh)"
+	sed 's/^/#   /' "$W/initramfs.log"
+	finish
+fi
 
 # ---- one boot ------------------------------------------------------------------
 # AXFS_ROOTFS_BOOTS limits the boots after the first (which makes the

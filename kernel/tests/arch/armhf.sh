@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# armhf.sh - what the qemu tests need to know about 32-bit ARM (sourced
-# by arch/fetch.sh, tests/lib.sh and tests/cross.sh; see arm64.sh).
+# armhf.sh - what the qemu tests need to know about 32-bit ARM (read
+# by arch/load.sh; see arm64.sh).
 #
 # Debian packages: armmp (ARMv7, no LPAE: 32-bit phys_addr_t, highmem
 # above ~760 MiB) and armmp-lpae (64-bit phys_addr_t).
@@ -10,9 +10,6 @@ KT_SUITE=bookworm
 KT_FLAVOUR=armmp
 KT_KARCH=arm
 KT_CROSS=arm-linux-gnueabihf-
-KT_CROSS_PKG=gcc-arm-linux-gnueabihf
-KT_CROSS_LIBC=libc6-dev-armhf-cross
-KT_CROSS_PKG14=gcc-14-arm-linux-gnueabihf
 KT_ELF='ARM, EABI5'
 # qemu: cortex-a15 has LPAE.  highmem=off keeps PCI below 4 GiB, which a
 # kernel without LPAE needs to reach its virtio-pci devices.
@@ -25,10 +22,8 @@ KT_CONSOLE=ttyAMA0
 # it); the 1 GiB above it is highmem, where the page cache goes first, so
 # the driver's page-cache pages are highmem pages (kmap_local_page()).
 KT_PHYS_BASE=0x70000000
-KT_PHYS_SIZE=256M
 KT_SYSRAM=0x41000000
 KT_HIGHMEM=yes				# the guest checks its page cache is there
-KT_MODULES="virtio_pci virtio_blk loop mtd mtdblock chipreg map_ram"
 # Booted: bookworm armmp (the default, 6.1) and armmp-lpae (make
 # check-all's armhf-lpae); also cross-built (not booted) by the default
 # run: SUITE:FLAVOUR.

@@ -24,8 +24,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 	{ echo "usage: fetch.sh --arch ARCH [SUITE [FLAVOUR]]" >&2; exit 2; }
 arch=$2
 shift 2
-[ -f "$here/$arch.sh" ] || { echo "fetch.sh: no $here/$arch.sh" >&2; exit 2; }
-. "$here/$arch.sh"
+[ -f "$here/$arch.sh" ] && [ "$arch" != load ] || { echo "fetch.sh: no $here/$arch.sh" >&2; exit 2; }
+. "$here/load.sh"
+kt_load_arch "$here" "$arch"
 suite=${1:-$KT_SUITE}
 flavour=${2:-$KT_FLAVOUR}
 top=${AXFS_KCACHE:-/var/cache/axfs-tools/kernel}/$arch

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 # rootfs.sh's facts about an architecture that kernel/tests/cross.sh boots
-# (sourced by rootfs/armhf.sh and rootfs/riscv64.sh; see amd64.sh for the
+# (sourced by rootfs/arm64.sh, armhf.sh and riscv64.sh; see amd64.sh for the
 # names): everything comes from arch/KT_ARCH.sh, which lib.sh has sourced
 # (Debian's kernel of KT_SUITE/KT_FLAVOUR fetched by arch/fetch.sh, qemu's
 # virt machine KT_MACHINE with the reserved-memory node of kt_dtb), and

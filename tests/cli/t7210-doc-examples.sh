@@ -63,6 +63,7 @@ modprobe axfs	the kernel module: kernel/tests/guest/boot1.sh loads it (kernel-sm
 insmod kernel/axfs.ko	the kernel module: kernel/tests/guest/boot1.sh loads it with modprobe (kernel-smoke)
 echo *volume0	the profiler of the kernel module: kernel/tests/guest/boot1.sh (kernel-smoke)
 cat /proc/axfs/volume0 *	the profiler of the kernel module: kernel/tests/guest/boot1.sh (kernel-smoke)
+cat /proc/axfs/volume0.order *	the profiler's order view: kernel/tests/guest/boot1.sh (kernel-smoke)
 ./run-the-workload	a placeholder for the user's workload
 (run the workload)	a placeholder for the user's workload
 ssh target *	a target on the network: merge-profile reads - in t5000-merge-profile
@@ -115,6 +116,9 @@ test_expect_success 'the names the examples use' '
 	for p in boot boot-1 boot-2 boot1 boot2 boot3 app field old; do
 		cp profile.csv $p.csv || return 1
 	done &&
+	# Buildroot: its output tree and its default device table
+	mkdir -p system output && cp -R rootfs output/target &&
+	printf "%s\n" "/dev d 755 0 0 - - - - -" "/dev/console c 600 0 0 5 1 - - -" >system/device_table.txt &&
 	mkdir fleet && cp profile.csv fleet/a.csv && cp profile.csv fleet/b.csv &&
 	tar -C rootfs -cJf rootfs.tar.xz . &&
 	cp rootfs.tar.xz old.tar.xz &&
@@ -267,13 +271,15 @@ test_expect_success 'axfs-fsck(8): its JSON example has the keys fsck --json pri
 '
 
 test_expect_success 'axfs-policy(5) and README: the policies they show build an image of a tree that has what they name' '
+	mkdir files && echo "Welcome" >files/motd &&
 	cp -R fix/rootfs t3 && mkdir -p t3/home/user t3/usr/share/doc/x &&
 	cp "$AXFS" t3/bin/su && echo x | gzip >t3/usr/share/doc/x/changelog.gz &&
 	mkdir -p t3/etc/init.d && echo "#!/bin/sh" >t3/etc/init.d/rcS &&
 	block policy-example >p.yaml && "$AXFS" mkfs -q --policy p.yaml t3 -o p.axfs &&
 	"$AXFS" ls -l p.axfs /bin/su /dev/console >ls.out &&
 	grep -q "^-rwsr-xr-x .* /bin/su$" ls.out && grep -q "^crw------- .* 5, *1 .*/dev/console$" ls.out &&
-	block readme-policy >r.yaml && "$AXFS" mkfs -q --policy r.yaml t3 -o r.axfs
+	block readme-policy >r.yaml && "$AXFS" mkfs -q --policy r.yaml t3 -o r.axfs &&
+	"$AXFS" cat r.axfs /etc/motd >motd && test_cmp files/motd motd
 '
 
 test_expect_success 'kernel/README.md: the GRUB line leaves memmap=64M\$0x10000000 in grub.cfg' '
@@ -281,6 +287,16 @@ test_expect_success 'kernel/README.md: the GRUB line leaves memmap=64M\$0x100000
 	echo "$GRUB_CMDLINE_LINUX" >got &&
 	printf "%s\n" "memmap=64M\\\$0x10000000 root=/dev/root rootfstype=axfs rootflags=physaddr=0x10000000" >want &&
 	test_cmp want got
+'
+
+test_expect_success 'axfs-mkfs(1): the device table it shows builds the nodes it names' '
+	block device-table >table.txt &&
+	"$AXFS" mkfs -q --all-root --device-table table.txt fix/rootfs -o dt.axfs &&
+	"$AXFS" ls -ln dt.axfs /dev/console /dev/ttyS0 /dev/ttyS3 /bin/busybox >ls.out &&
+	grep -q "^crw------- 0/0 *5, *1 .*/dev/console$" ls.out &&
+	grep -q "^crw-rw---- 0/5 *4, *64 .*/dev/ttyS0$" ls.out &&
+	grep -q "^crw-rw---- 0/5 *4, *67 .*/dev/ttyS3$" ls.out &&
+	grep -q "^-rwsr-xr-x 0/0 .*/bin/busybox$" ls.out
 '
 
 test_expect_success 'axfs-profile(5): the lines it shows are a profile merge-profile reads' '

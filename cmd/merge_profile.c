@@ -149,26 +149,6 @@ static int scale(uint64_t count, uint64_t num, uint64_t den, uint64_t *out)
 	return 0;
 }
 
-/* Moves every entry of src to the end of dst (src is left empty). */
-static int take_all(struct axfs_profile *dst, struct axfs_profile *src)
-{
-	if (!src->n)
-		return 0;
-	if (dst->n + src->n > dst->cap) {
-		size_t cap = dst->n + src->n;
-		struct axfs_profile_entry *v = realloc(dst->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		dst->v = v;
-		dst->cap = cap;
-	}
-	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
-	dst->n += src->n;
-	src->n = 0;
-	return 0;
-}
-
 /* ---- --top ---------------------------------------------------------------- */
 
 /* Hottest first; ties by path then offset (the array order). */
@@ -497,7 +477,7 @@ int cmd_merge_profile(int argc, char **argv)
 				goto done;
 			}
 		}
-		if (take_all(&all, &one) < 0) {
+		if (profile_move_entries(&all, &one) < 0) {
 			cmd_error("out of memory");
 			goto done;
 		}

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct ranked {
 	uint64_t first;
@@ -87,4 +88,44 @@ int profile_order_renumber(struct axfs_profile *p, struct axfs_error *err)
 		p->v[r[k].idx].first = (uint64_t)k + 1;
 	free(r);
 	return 0;
+}
+
+int profile_move_entries(struct axfs_profile *dst, struct axfs_profile *src)
+{
+	if (!src->n)
+		return 0;
+	if (dst->n + src->n > dst->cap) {
+		size_t cap = dst->n + src->n;
+		struct axfs_profile_entry *v;
+
+		if (cap > SIZE_MAX / sizeof(*v) ||
+		    !(v = realloc(dst->v, cap * sizeof(*v))))
+			return -1;
+		dst->v = v;
+		dst->cap = cap;
+	}
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
+	dst->n += src->n;
+	src->n = 0;
+	return 0;
+}
+
+int profile_read_inputs(struct axfs_profile *p, const char *const *files,
+			size_t n, struct axfs_error *err)
+{
+	struct axfs_profile one;
+	int rc = 0;
+
+	axfs_profile_init(&one, p->log);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if ((rc = axfs_profile_read(&one, files[i], err)) < 0 ||
+		    (rc = axfs_profile_canonicalize(&one, err)) < 0 ||
+		    (rc = profile_order_normalise(&one, err)) < 0)
+			break;
+		if (profile_move_entries(p, &one) < 0)
+			rc = axfs_error_set(err, AXFS_ERR_NOMEM,
+					    "out of memory");
+	}
+	axfs_profile_free(&one);
+	return rc;
 }

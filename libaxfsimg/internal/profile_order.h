@@ -29,4 +29,16 @@ int profile_order_normalise(struct axfs_profile *p, struct axfs_error *err);
  * then offset, get the ranks 1..N. */
 int profile_order_renumber(struct axfs_profile *p, struct axfs_error *err);
 
+/* Moves every entry of src to the end of dst (src is left empty); -1
+ * when out of memory (both unchanged). */
+int profile_move_entries(struct axfs_profile *dst, struct axfs_profile *src);
+
+/*
+ * Reads each of the n files into p as merge-profile and mkfs -p read
+ * them: each canonicalised and its ranks normalised on its own, then all
+ * appended (the caller canonicalises the whole).  Errors name the file.
+ */
+int profile_read_inputs(struct axfs_profile *p, const char *const *files,
+			size_t n, struct axfs_error *err);
+
 #endif

@@ -236,6 +236,8 @@ int pack_xip_add(struct packer *pk, uint64_t node, const void *data,
  * others and moves their cblocks in front. */
 void pack_order_start(struct packer *pk);
 void pack_order_stop(struct packer *pk);
+/* Before packing: files with the same bytes get each other's ranks. */
+int pack_order_share_ranks(struct packer *pk);
 int pack_order_cblock_add(struct packer *pk, uint64_t node, const void *data,
 			  size_t len, struct tree_entry *e, uint64_t page);
 int pack_order_finish(struct packer *pk);

@@ -28,8 +28,18 @@
  * the bytes depend on neither -j nor timing.  Without ranks nothing here
  * runs and the image is byte for byte what it was before.
  *
+ * Identical files: pack_dedup.c stores the data of identical files once,
+ * as the first of them in inode order has it, so a rank given to a later
+ * copy would come too late.  Before packing, pack_order_share_ranks()
+ * gives the files that may be identical (a size another file has, at most
+ * PACK_DEDUP_INMEM_MAX bytes, one of them ranked, the same pages XIP) each
+ * other's ranks, page by page the smallest, when a checksum of their bytes
+ * agrees: only where pages go depends on it, never what they hold.  (Identical pages of
+ * different files, and the zero page of holes, still share the first
+ * stored copy, wherever it is.)
+ *
  * Calls: packer.c, pack_data.c and pack_dedup.c call down into this
- * file, which calls pack_jobs.c and pack_util.c.
+ * file, which calls pack_jobs.c, pack_read.c and pack_util.c.
  */
 #include "internal.h"
 
@@ -37,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define PACK_HOT_SPOOL_BUF	(256u * 1024)
 
@@ -80,6 +91,166 @@ void pack_order_stop(struct packer *pk)
 	free(pk->hot);
 	pk->hot = NULL;
 	pk->nhot = pk->hot_cap = 0;
+}
+
+struct twin {
+	struct tree_entry *m;
+	uint64_t key;			/* size, then this: equal bytes */
+	int ranked;
+};
+
+static int by_size_key(const void *a, const void *b)
+{
+	const struct twin *x = a, *y = b;
+
+	if (x->m->size != y->m->size)
+		return x->m->size < y->m->size ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->m->ino < y->m->ino ? -1 : x->m->ino > y->m->ino;
+}
+
+static int has_rank(const struct tree_entry *m)
+{
+	uint64_t n = npages_of(m);
+
+	for (uint64_t p = 0; m->pages && p < n; p++)
+		if (m->pages[p].rank)
+			return 1;
+	return 0;
+}
+
+/* crc32 and adler32 of m's bytes, read through the source into mbuf. */
+static int file_key(struct packer *pk, struct tree_entry *m, uint64_t *key)
+{
+	void *h = NULL;
+	size_t got;
+	int rc;
+
+	if ((rc = pack_data_open(pk, m, &h)) < 0)
+		return rc;
+	rc = pack_read_full(pk, h, pk->mbuf, (size_t)m->size, &got);
+	pack_data_close(pk, h);
+	if (rc == 0 && got < m->size)
+		return pack_shrank(pk, m);
+	if (rc < 0)
+		return rc;
+	*key = (uint64_t)crc32_z(0, pk->mbuf, (size_t)m->size) << 32 |
+	       (uint32_t)adler32_z(1, pk->mbuf, (size_t)m->size);
+	return 0;
+}
+
+/* The same pages XIP and the same compress choice: pack_dedup.c shares
+ * the nodes of such twins only. */
+static int same_layout(const struct tree_entry *a, const struct tree_entry *b)
+{
+	uint64_t n = npages_of(a);
+
+	if ((a->want_compress == 0) != (b->want_compress == 0))
+		return 0;
+	for (uint64_t p = 0; p < n; p++)
+		if (page_is_xip(a, p) != page_is_xip(b, p))
+			return 0;
+	return 1;
+}
+
+/*
+ * Files [a, b) have the same bytes: those laid out as v[a] is (the ones
+ * that will share its nodes) get, page by page, the smallest rank of them.
+ */
+static int merge_ranks(struct twin *v, size_t a, size_t b)
+{
+	uint64_t n = npages_of(v[a].m);
+	int ranked = 0, twins = 0;
+
+	for (size_t i = a; i < b; i++) {
+		if (!same_layout(v[a].m, v[i].m))
+			continue;
+		ranked |= v[i].ranked;
+		twins++;
+	}
+	if (!ranked || twins < 2)
+		return 0;
+	for (size_t i = a; i < b; i++) {
+		struct tree_entry *m = v[i].m;
+
+		if (same_layout(v[a].m, m) && !m->pages &&
+		    !(m->pages = calloc((size_t)n, sizeof(*m->pages))))
+			return -1;
+	}
+	for (uint64_t p = 0; p < n; p++) {
+		uint32_t r = 0;
+
+		for (size_t i = a; i < b; i++) {
+			uint32_t q = v[i].m->pages ? v[i].m->pages[p].rank : 0;
+
+			if (q && same_layout(v[a].m, v[i].m) && (!r || q < r))
+				r = q;
+		}
+		for (size_t i = a; i < b; i++)
+			if (same_layout(v[a].m, v[i].m))
+				v[i].m->pages[p].rank = r;
+	}
+	return 0;
+}
+
+int pack_order_share_ranks(struct packer *pk)
+{
+	struct tree *t = pk->t;
+	struct twin *v = NULL;
+	size_t n = 0, any = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < t->count; i++) {
+		struct tree_entry *m = t->by_ino[i];
+
+		if (m->type == AXFS_FT_REG && is_master(m) && pk->cand[m->ino] &&
+		    m->size && m->size <= PACK_DEDUP_INMEM_MAX)
+			n++;
+	}
+	if (!n || !(v = calloc(n, sizeof(*v))))
+		return n ? pack_nomem(pk) : 0;
+	n = 0;
+	for (size_t i = 0; i < t->count; i++) {
+		struct tree_entry *m = t->by_ino[i];
+
+		if (m->type == AXFS_FT_REG && is_master(m) && pk->cand[m->ino] &&
+		    m->size && m->size <= PACK_DEDUP_INMEM_MAX) {
+			v[n].m = m;
+			v[n].ranked = has_rank(m);
+			any += v[n].ranked;
+			n++;
+		}
+	}
+	if (!any)
+		goto out;
+	qsort(v, n, sizeof(*v), by_size_key);
+	/* keys only within sizes that have a ranked file */
+	for (size_t a = 0, b; a < n && rc == 0; a = b) {
+		int ranked = 0;
+
+		for (b = a; b < n && v[b].m->size == v[a].m->size; b++)
+			ranked |= v[b].ranked;
+		for (size_t i = a; ranked && b - a > 1 && i < b && rc == 0; i++)
+			rc = file_key(pk, v[i].m, &v[i].key);
+	}
+	if (rc < 0)
+		goto out;
+	qsort(v, n, sizeof(*v), by_size_key);
+	for (size_t a = 0, b; a < n; a = b) {
+		int ranked = 0;
+
+		for (b = a; b < n && v[b].m->size == v[a].m->size &&
+			    v[b].key == v[a].key; b++)
+			ranked |= v[b].ranked;
+		if (ranked && b - a > 1 && merge_ranks(v, a, b) < 0) {
+			rc = pack_nomem(pk);
+			break;
+		}
+	}
+out:
+	free(v);
+	return rc;
 }
 
 int pack_order_cblock_add(struct packer *pk, uint64_t node, const void *data,

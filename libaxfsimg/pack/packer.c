@@ -174,6 +174,8 @@ static int pack_all(struct packer *pk)
 	struct tree *t = pk->t;
 	int rc;
 
+	if ((rc = pack_order_share_ranks(pk)) < 0)
+		return rc;
 	for (size_t i = 0; i < t->count; i++) {
 		struct tree_entry *e = t->by_ino[i];
 

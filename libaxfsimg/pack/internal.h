@@ -197,6 +197,7 @@ int pack_grow(void **v, size_t *cap, size_t need, size_t size);
 int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first);
 int pack_refine_reason(struct tree_entry *e, uint64_t page,
 		       uint8_t reason);
+int pack_same_plan(const struct tree_entry *a, const struct tree_entry *b);
 
 /* pack_read.c: reading a file through the source. */
 int pack_shrank(struct packer *pk, struct tree_entry *m);

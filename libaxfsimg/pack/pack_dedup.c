@@ -293,21 +293,6 @@ void pack_dedup_resolve_pages(struct packer *pk)
 
 /* ---- identical files ------------------------------------------------------ */
 
-/* Same pages XIP and the same compress choice: the nodes can be shared. */
-static int same_plan(const struct tree_entry *a,
-		     const struct tree_entry *b)
-{
-	uint64_t n = npages_of(a);
-
-	if (a->size != b->size ||
-	    (a->want_compress == 0) != (b->want_compress == 0))
-		return 0;
-	for (uint64_t p = 0; p < n; p++)
-		if (page_is_xip(a, p) != page_is_xip(b, p))
-			return 0;
-	return 1;
-}
-
 /*
  * Compares the data of a (re-read through the source) with b: in memory
  * when bmem is given, else re-read too.  1 equal, 0 different, <0 error.
@@ -389,7 +374,7 @@ struct tree_entry *pack_dedup_find_file(struct packer *pk,
 		const struct dd_ent *de = &d->v[i - 1];
 
 		if (de->aux != m->size || de->key != key ||
-		    !same_plan(de->e, m))
+		    !pack_same_plan(de->e, m))
 			continue;
 		*rc = same_bytes(pk, de->e, m, mem);
 		if (*rc < 0)

@@ -140,22 +140,8 @@ static int file_key(struct packer *pk, struct tree_entry *m, uint64_t *key)
 	return 0;
 }
 
-/* The same pages XIP and the same compress choice: pack_dedup.c shares
- * the nodes of such twins only. */
-static int same_layout(const struct tree_entry *a, const struct tree_entry *b)
-{
-	uint64_t n = npages_of(a);
-
-	if ((a->want_compress == 0) != (b->want_compress == 0))
-		return 0;
-	for (uint64_t p = 0; p < n; p++)
-		if (page_is_xip(a, p) != page_is_xip(b, p))
-			return 0;
-	return 1;
-}
-
 /*
- * Files [a, b) have the same bytes: those laid out as v[a] is (the ones
+ * Files [a, b) have the same bytes: those planned as v[a] is (the ones
  * that will share its nodes) get, page by page, the smallest rank of them.
  */
 static int merge_ranks(struct twin *v, size_t a, size_t b)
@@ -164,7 +150,7 @@ static int merge_ranks(struct twin *v, size_t a, size_t b)
 	int ranked = 0, twins = 0;
 
 	for (size_t i = a; i < b; i++) {
-		if (!same_layout(v[a].m, v[i].m))
+		if (!pack_same_plan(v[a].m, v[i].m))
 			continue;
 		ranked |= v[i].ranked;
 		twins++;
@@ -174,7 +160,7 @@ static int merge_ranks(struct twin *v, size_t a, size_t b)
 	for (size_t i = a; i < b; i++) {
 		struct tree_entry *m = v[i].m;
 
-		if (same_layout(v[a].m, m) && !m->pages &&
+		if (pack_same_plan(v[a].m, m) && !m->pages &&
 		    !(m->pages = calloc((size_t)n, sizeof(*m->pages))))
 			return -1;
 	}
@@ -184,11 +170,11 @@ static int merge_ranks(struct twin *v, size_t a, size_t b)
 		for (size_t i = a; i < b; i++) {
 			uint32_t q = v[i].m->pages ? v[i].m->pages[p].rank : 0;
 
-			if (q && same_layout(v[a].m, v[i].m) && (!r || q < r))
+			if (q && pack_same_plan(v[a].m, v[i].m) && (!r || q < r))
 				r = q;
 		}
 		for (size_t i = a; i < b; i++)
-			if (same_layout(v[a].m, v[i].m))
+			if (pack_same_plan(v[a].m, v[i].m))
 				v[i].m->pages[p].rank = r;
 	}
 	return 0;

@@ -249,7 +249,7 @@ int pack_dedup_page(struct packer *pk, struct tree_entry *m,
 		return pack_nomem(pk);
 	if (zero)
 		pk->zero_node = node + 1;
-	return pack_cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
+	return pack_order_cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
 }
 
 /*
@@ -292,21 +292,6 @@ void pack_dedup_resolve_pages(struct packer *pk)
 }
 
 /* ---- identical files ------------------------------------------------------ */
-
-/* Same pages XIP and the same compress choice: the nodes can be shared. */
-static int same_plan(const struct tree_entry *a,
-		     const struct tree_entry *b)
-{
-	uint64_t n = npages_of(a);
-
-	if (a->size != b->size ||
-	    (a->want_compress == 0) != (b->want_compress == 0))
-		return 0;
-	for (uint64_t p = 0; p < n; p++)
-		if (page_is_xip(a, p) != page_is_xip(b, p))
-			return 0;
-	return 1;
-}
 
 /*
  * Compares the data of a (re-read through the source) with b: in memory
@@ -389,7 +374,7 @@ struct tree_entry *pack_dedup_find_file(struct packer *pk,
 		const struct dd_ent *de = &d->v[i - 1];
 
 		if (de->aux != m->size || de->key != key ||
-		    !same_plan(de->e, m))
+		    !pack_same_plan(de->e, m))
 			continue;
 		*rc = same_bytes(pk, de->e, m, mem);
 		if (*rc < 0)

@@ -120,3 +120,18 @@ int pack_refine_reason(struct tree_entry *e, uint64_t page,
 	return 0;
 }
 
+
+/* Same size, pages XIP and compress choice: identical bytes may then share
+ * nodes (pack_dedup.c), and ranks (pack_order.c). */
+int pack_same_plan(const struct tree_entry *a, const struct tree_entry *b)
+{
+	uint64_t n = npages_of(a);
+
+	if (a->size != b->size ||
+	    (a->want_compress == 0) != (b->want_compress == 0))
+		return 0;
+	for (uint64_t p = 0; p < n; p++)
+		if (page_is_xip(a, p) != page_is_xip(b, p))
+			return 0;
+	return 1;
+}

@@ -65,6 +65,7 @@ echo *volume0	the profiler of the kernel module: kernel/tests/guest/boot1.sh (ke
 cat /proc/axfs/volume0 *	the profiler of the kernel module: kernel/tests/guest/boot1.sh (kernel-smoke)
 cat /proc/axfs/volume0.order *	the profiler's order view: kernel/tests/guest/boot1.sh (kernel-smoke)
 ./run-the-workload	a placeholder for the user's workload
+./run-the-boot-workload	a placeholder for the user's workload
 (run the workload)	a placeholder for the user's workload
 ssh target *	a target on the network: merge-profile reads - in t5000-merge-profile
 curl *	the network: extract - reads a pipe in t2090-stdin-store
@@ -119,6 +120,13 @@ test_expect_success 'the names the examples use' '
 	# Buildroot: its output tree and its default device table
 	mkdir -p system output && cp -R rootfs output/target &&
 	printf "%s\n" "/dev d 755 0 0 - - - - -" "/dev/console c 600 0 0 5 1 - - -" >system/device_table.txt &&
+	# two boots recorded with their order (/proc/axfs/volume0.order)
+	{ echo "# axfs-profile order" &&
+	  echo "./bin/busybox,0,3,1" && echo "./etc/os-release,0,0,2" &&
+	  echo "./bin/busybox,8192,1,3"; } >boot-1.order &&
+	{ echo "# axfs-profile order" &&
+	  echo "./etc/os-release,0,0,1" && echo "./bin/busybox,0,2,2"; } >boot-2.order &&
+	cp boot-1.order boot.order && cp boot-2.order boot2.order &&
 	mkdir fleet && cp profile.csv fleet/a.csv && cp profile.csv fleet/b.csv &&
 	tar -C rootfs -cJf rootfs.tar.xz . &&
 	cp rootfs.tar.xz old.tar.xz &&
@@ -297,6 +305,17 @@ test_expect_success 'axfs-mkfs(1): the device table it shows builds the nodes it
 	grep -q "^crw-rw---- 0/5 *4, *64 .*/dev/ttyS0$" ls.out &&
 	grep -q "^crw-rw---- 0/5 *4, *67 .*/dev/ttyS3$" ls.out &&
 	grep -q "^-rwsr-xr-x 0/0 .*/bin/busybox$" ls.out
+'
+
+test_expect_success 'axfs-profile(5) and axfs-mkfs(1): the ordered profile shown is read, and mkfs prints the summary line shown' '
+	block profile-order >order.csv && head -n 1 order.csv >want &&
+	echo "# axfs-profile order" >hdr && test_cmp hdr want &&
+	mkdir -p ot/bin ot/etc && head -c 20000 /dev/urandom >ot/bin/busybox &&
+	echo x >ot/etc/inittab &&
+	"$AXFS" mkfs -v -p order.csv ot -o ot.axfs 2>&1 | grep "^ *boot order:" >got &&
+	block boot-order-summary >shown &&
+	sed -e "s/[0-9][0-9]*/N/g" -e "s/^ *//" got >got.n && sed -e "s/[0-9][0-9]*/N/g" -e "s/^ *//" shown >shown.n &&
+	test_cmp shown.n got.n
 '
 
 test_expect_success 'axfs-profile(5): the lines it shows are a profile merge-profile reads' '

@@ -9,6 +9,14 @@
  * --min-count and --top are applied last.  The output is the canonical
  * form (sorted by path, then offset), so the same inputs always give the
  * same bytes, whatever their order on the command line.
+ *
+ * Ordered inputs (/proc/axfs/volumeN.order): each input's ranks are
+ * normalised to the page's position in its run, a page keeps its
+ * earliest position over the inputs, and the output ranks are 1..N in
+ * that order (ties: path, then offset) -- profile_order.h.  A ranked page
+ * is kept even when --min-count or --top take its count (it is written
+ * with count 0): its place in the boot order is still known.  The output
+ * is the ordered form when any input has a rank.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +27,7 @@
 #include <unistd.h>
 
 #include "outfile.h"
+#include "profile_order.h"
 #include "axfs_format.h"
 #include "axfs_profile.h"
 #include "common.h"
@@ -140,26 +149,6 @@ static int scale(uint64_t count, uint64_t num, uint64_t den, uint64_t *out)
 	return 0;
 }
 
-/* Moves every entry of src to the end of dst (src is left empty). */
-static int take_all(struct axfs_profile *dst, struct axfs_profile *src)
-{
-	if (!src->n)
-		return 0;
-	if (dst->n + src->n > dst->cap) {
-		size_t cap = dst->n + src->n;
-		struct axfs_profile_entry *v = realloc(dst->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		dst->v = v;
-		dst->cap = cap;
-	}
-	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
-	dst->n += src->n;
-	src->n = 0;
-	return 0;
-}
-
 /* ---- --top ---------------------------------------------------------------- */
 
 /* Hottest first; ties by path then offset (the array order). */
@@ -175,7 +164,8 @@ static int hotter(const void *a, const void *b)
 	return i < j ? -1 : i > j;
 }
 
-/* Keeps the `top` hottest entries, in canonical order. */
+/* Keeps the `top` hottest entries, in canonical order; a ranked entry
+ * outside them stays with count 0. */
 static int keep_top(struct axfs_profile *p, uint64_t top)
 {
 	size_t *idx, out = 0;
@@ -197,10 +187,14 @@ static int keep_top(struct axfs_profile *p, uint64_t top)
 	for (size_t i = 0; i < top; i++)
 		keep[idx[i]] = 1;
 	for (size_t i = 0; i < p->n; i++) {
-		if (keep[i])
+		if (keep[i]) {
 			p->v[out++] = p->v[i];
-		else
+		} else if (p->v[i].first) {
+			p->v[i].count = 0;
+			p->v[out++] = p->v[i];
+		} else {
 			free(p->v[i].path);
+		}
 	}
 	p->n = out;
 	free(idx);
@@ -465,7 +459,8 @@ int cmd_merge_profile(int argc, char **argv)
 			}
 		}
 		if (axfs_profile_read(&one, argv[i], &err) < 0 ||
-		    axfs_profile_canonicalize(&one, &err) < 0) {
+		    axfs_profile_canonicalize(&one, &err) < 0 ||
+		    profile_order_normalise(&one, &err) < 0) {
 			cmd_error("%s", err.msg);
 			goto done;
 		}
@@ -482,7 +477,7 @@ int cmd_merge_profile(int argc, char **argv)
 				goto done;
 			}
 		}
-		if (take_all(&all, &one) < 0) {
+		if (profile_move_entries(&all, &one) < 0) {
 			cmd_error("out of memory");
 			goto done;
 		}
@@ -491,20 +486,29 @@ int cmd_merge_profile(int argc, char **argv)
 		cmd_error("%s", err.msg);
 		goto done;
 	}
-	/* a page nobody faulted (or weighted down to 0) is not a hot page */
+	/* a page nobody faulted (or weighted down to 0) is not a hot page;
+	 * a ranked one keeps its place in the order with count 0 */
 	{
 		size_t out = 0;
 
 		for (size_t k = 0; k < all.n; k++) {
-			if (all.v[k].count == 0 || all.v[k].count < min_count)
-				free(all.v[k].path);
+			struct axfs_profile_entry *e = &all.v[k];
+
+			if (e->count < min_count)
+				e->count = 0;
+			if (e->count == 0 && !e->first)
+				free(e->path);
 			else
-				all.v[out++] = all.v[k];
+				all.v[out++] = *e;
 		}
 		all.n = out;
 	}
 	if (has_top && keep_top(&all, top) < 0) {
 		cmd_error("out of memory");
+		goto done;
+	}
+	if (profile_order_renumber(&all, &err) < 0) {
+		cmd_error("%s", err.msg);
 		goto done;
 	}
 	if (write_output(&all, output) < 0)

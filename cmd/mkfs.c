@@ -24,6 +24,7 @@
 #include "axfs_policy.h"
 #include "axfs_profile.h"
 #include "mkfs_summary.h"
+#include "profile_order.h"
 #include "util_report.h"
 
 static void progress_fn(void *ctx, uint64_t files_done, uint64_t files_total,
@@ -42,13 +43,14 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The profiles of -p, read and made one canonical profile. */
+/* The profiles of -p, read and made one canonical profile, as
+ * merge-profile merges them (the ranks of ordered ones included). */
 static int load_profiles(struct axfs_profile *profile,
 			 const struct cmd_strings *csv, struct axfs_error *err)
 {
-	for (size_t i = 0; i < csv->n; i++)
-		if (axfs_profile_read(profile, csv->v[i], err) < 0)
-			return -1;
+	if (profile_read_inputs(profile, (const char *const *)csv->v, csv->n,
+				err) < 0)
+		return -1;
 	return axfs_profile_canonicalize(profile, err);
 }
 

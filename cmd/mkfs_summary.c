@@ -71,6 +71,15 @@ void mkfs_print_summary(FILE *f, const char *image,
 		(unsigned long long)p->ncblocks, res->block_size / 1024,
 		(unsigned long long)n[AXFS_NODE_BYTE_ALIGNED],
 		human(l->size[AXFS_R_BYTE_ALIGNED], h3, sizeof(h3)));
+	/* The boot order (an ordered profile): what the bench and the tests
+	 * read, and how far the order held (pages an earlier identical page
+	 * already stored, or XIP, are not in the ordered cblocks). */
+	if (res->plan.ranked_pages)
+		fprintf(f, "  boot order: %llu ranked pages, %llu of them "
+			"compressed in rank order into the first %llu blocks\n",
+			(unsigned long long)res->plan.ranked_pages,
+			(unsigned long long)p->ordered_pages,
+			(unsigned long long)p->ordered_cblocks);
 	if (l->mmap_size && l->mmap_size < l->image_size)
 		fprintf(f, "  memory-mapped part: %llu bytes (%s), store part: "
 			"%llu bytes\n", (unsigned long long)l->mmap_size,

@@ -14,6 +14,14 @@
  *      while the budget lasts; the others get TREE_WHY_MIN_COUNT or
  *      TREE_WHY_BUDGET.  The profile count is kept in every page it names.
  *
+ * An ordered profile also ranks pages by their first use: the planner
+ * keeps, in each page it names, its rank among the image's ranked pages
+ * (1..N, ties by inode then page), and the packer stores the compressed
+ * ones in that order ahead of the rest.  A ranked page with count 0 was
+ * read but not counted: it is not an XIP candidate (the 2008 view of the
+ * same run does not list it), so the XIP choice is the same with or
+ * without the order.
+ *
  * The budget is the most bytes of XIP pages in the image, so whole-file
  * XIP counts against it: whole files are an explicit request and are
  * always honoured, they are charged first, and profile pages get what is
@@ -81,6 +89,7 @@ struct cand {
 	struct tree_entry *m;	/* the data's owner */
 	uint64_t page;
 	uint64_t count;
+	uint64_t first;			/* rank in its profile; 0: none */
 	const char *path;		/* as the profile named it */
 };
 
@@ -434,6 +443,7 @@ static int read_profile(struct tree *t, const struct plan_opts *o,
 			c[n].m = master_of(e);
 			c[n].page = pe->offset / AXFS_PAGE_SIZE;
 			c[n].count = pe->count;
+			c[n].first = pe->first;
 			c[n].path = pe->path;
 			n++;
 			continue;
@@ -459,6 +469,9 @@ static int read_profile(struct tree *t, const struct plan_opts *o,
 			if (c[i].m == c[w].m && c[i].page == c[w].page) {
 				c[w].count = c[w].count > UINT64_MAX - c[i].count ?
 					     UINT64_MAX : c[w].count + c[i].count;
+				if (c[i].first && (!c[w].first ||
+						   c[i].first < c[w].first))
+					c[w].first = c[i].first;
 				continue;
 			}
 			c[++w] = c[i];
@@ -532,6 +545,51 @@ static int whole_over_budget(const struct tree *t,
 		(unsigned long long)o->budget, ex);
 }
 
+/* First use first; ties (ranks of two names of one file, or of two
+ * profiles) by inode, then page: the candidates' order. */
+static int cmp_cand_rank(const void *a, const void *b)
+{
+	const struct cand *const *x = a, *const *y = b;
+
+	if ((*x)->first != (*y)->first)
+		return (*x)->first < (*y)->first ? -1 : 1;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/*
+ * Gives every ranked candidate's page its rank among the image's ranked
+ * pages, 1..N (profile ranks may have gaps: pages of other images, lines
+ * that matched nothing).  -1 when out of memory.
+ */
+static int assign_ranks(struct cand *c, size_t nc, struct plan_stats *st,
+			struct axfs_error *err)
+{
+	const struct cand **r;
+	size_t n = 0;
+
+	for (size_t i = 0; i < nc; i++)
+		n += c[i].first != 0;
+	if (!n)
+		return 0;
+	if (n > UINT32_MAX)
+		return axfs_error_set(err, AXFS_ERR_LIMIT, "the profile ranks "
+				      "%zu pages, more than %u", n,
+				      UINT32_MAX);
+	r = malloc(n * sizeof(*r));
+	if (!r)
+		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
+	n = 0;
+	for (size_t i = 0; i < nc; i++)
+		if (c[i].first)
+			r[n++] = &c[i];
+	qsort(r, n, sizeof(*r), cmp_cand_rank);
+	for (size_t k = 0; k < n; k++)
+		r[k]->m->pages[r[k]->page].rank = (uint32_t)(k + 1);
+	st->ranked_pages = n;
+	free(r);
+	return 0;
+}
+
 int plan_tree(struct tree *t, const struct plan_opts *o,
 	      struct plan_stats *st, struct axfs_error *err)
 {
@@ -584,6 +642,8 @@ int plan_tree(struct tree *t, const struct plan_opts *o,
 		pg->count = c[i].count;
 		if (pg->xip)
 			continue;		/* whole-file XIP already */
+		if (c[i].first && !c[i].count)
+			continue;		/* read, never counted */
 		if (f & (F_NEVER | F_EXCL)) {
 			pg->reason = TREE_WHY_EXCLUDED;
 			st->excluded++;
@@ -593,6 +653,10 @@ int plan_tree(struct tree *t, const struct plan_opts *o,
 		} else {
 			sel[nsel++] = c[i];
 		}
+	}
+	if ((rc = assign_ranks(c, nc, st, err)) < 0) {
+		reset_plan(t);
+		goto out;
 	}
 
 	if (o->has_budget) {

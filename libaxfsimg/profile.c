@@ -10,7 +10,16 @@
  * with `offset` in bytes (page index * 4096) and `count` the number of
  * faults.  It prints names raw, so a name may hold commas and spaces: the
  * last two fields are split off from the right and everything before them
- * is the path.  The format is described for users in axfs-profile(5);
+ * is the path.
+ *
+ * /proc/axfs/volumeN.order prints the ordered form: a first line
+ * "# axfs-profile order" (older tools skip it as a comment), then
+ *
+ *     ./dir/sub/name,offset,count,first
+ *
+ * with `first` the rank of the page's first use (1 = the first page the
+ * boot touched; 0 = no rank), the last three fields split from the right.
+ * The form is chosen per file by its first line.  The format is described for users in axfs-profile(5);
  * every decision taken here is documented there too.
  */
 #include "axfs_profile.h"
@@ -111,7 +120,7 @@ static char *normalise(const char *path, size_t len, const char *file,
 }
 
 static int push(struct axfs_profile *p, char *path, const char *file,
-		size_t line, uint64_t offset, uint64_t count,
+		size_t line, uint64_t offset, uint64_t count, uint64_t first,
 		struct axfs_error *err)
 {
 	struct axfs_profile_entry *e;
@@ -134,6 +143,7 @@ static int push(struct axfs_profile *p, char *path, const char *file,
 	e->count = count;
 	e->file = file;
 	e->line = line;
+	e->first = first;
 	return 0;
 }
 
@@ -158,7 +168,7 @@ int axfs_profile_add(struct axfs_profile *p, const char *path,
 		return why ? axfs_error_set(err, AXFS_ERR_INVALID,
 					    "profile path '%s': %s", path, why)
 			   : axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
-	return push(p, norm, fcopy, line, offset, count, err);
+	return push(p, norm, fcopy, line, offset, count, 0, err);
 }
 
 /* ---- parsing ------------------------------------------------------------ */
@@ -206,14 +216,36 @@ static int parse_u64(const char *s, size_t len, uint64_t *out,
 	return 0;
 }
 
-/* One line without its '\n' (a trailing '\r' is still there). */
+/* The first line of the ordered form (trailing blanks allowed). */
+static const char order_magic[] = "# axfs-profile order";
+
+static int is_order_magic(const char *s, size_t len)
+{
+	size_t m = sizeof(order_magic) - 1;
+
+	if (len < m || memcmp(s, order_magic, m))
+		return 0;
+	for (size_t i = m; i < len; i++)
+		if (!is_blank(s[i]))
+			return 0;
+	return 1;
+}
+
+/* The numeric fields of a line, right to left in the ordered form. */
+static const char *const field_name[] = { "offset", "count", "first" };
+
+/*
+ * One line without its '\n' (a trailing '\r' is still there).  *ordered
+ * is the file's form: set by its first line, kept for the others.
+ */
 static int parse_line(struct axfs_profile *p, const char *name,
-		      size_t lineno, const char *s, size_t len,
+		      size_t lineno, const char *s, size_t len, int *ordered,
 		      struct axfs_error *err)
 {
-	const char *c1 = NULL, *c2 = NULL, *why, *fcopy;
-	uint64_t offset, count;
-	size_t i, col;
+	/* comma[0] ends the path; comma[k] starts numeric field k */
+	const char *comma[3] = { NULL, NULL, NULL }, *why, *fcopy;
+	uint64_t num[3] = { 0, 0, 0 };
+	size_t nf = *ordered ? 3 : 2, found = 0, i, col;
 	char *path;
 	const char *nul;
 
@@ -228,6 +260,10 @@ static int parse_line(struct axfs_profile *p, const char *name,
 		s += 3;
 		len -= 3;
 	}
+	if (lineno == 1 && is_order_magic(s, len)) {
+		*ordered = 1;
+		return 0;
+	}
 	for (i = 0; i < len && is_blank(s[i]); i++)
 		;
 	if (i == len || s[0] == '#')
@@ -237,57 +273,58 @@ static int parse_line(struct axfs_profile *p, const char *name,
 		return axfs_error_set(err, AXFS_ERR_PARSE,
 				      "%s:%zu:%zu: NUL byte in a profile line",
 				      name, lineno, (size_t)(nul - s) + 1);
-	for (i = len; i-- > 0;) {
-		if (s[i] != ',')
-			continue;
-		if (!c2) {
-			c2 = s + i;
-		} else {
-			c1 = s + i;
-			break;
-		}
-	}
-	if (!c1)
+	/* the last nf commas, from the right: a path may hold commas */
+	for (i = len; i-- > 0 && found < nf;)
+		if (s[i] == ',')
+			comma[nf - 1 - found++] = s + i;
+	if (found < nf)
 		return axfs_error_set(err, AXFS_ERR_PARSE,
-				      "%s:%zu: expected 'path,offset,count', found %s",
+				      "%s:%zu: expected '%s', found %s%s",
 				      name, lineno,
-				      c2 ? "only one comma" : "no comma");
+				      *ordered ? "path,offset,count,first" :
+						 "path,offset,count",
+				      found == 0 ? "no comma" :
+				      found == 1 ? "only one comma" :
+						   "only two commas",
+				      *ordered ? " (the file starts with '# "
+						 "axfs-profile order')" : "");
+	for (size_t k = 0; k < nf; k++) {
+		const char *f = comma[k] + 1;
+		const char *fend = k + 1 < nf ? comma[k + 1] : s + len;
 
-	if (parse_u64(c1 + 1, (size_t)(c2 - c1 - 1), &offset, &why, &col) < 0)
-		return axfs_error_set(err, AXFS_ERR_PARSE,
-				      "%s:%zu:%zu: offset '%.*s' %s", name, lineno,
-				      (size_t)(c1 + 1 - s) + col + 1,
-				      (int)(c2 - c1 - 1), c1 + 1, why);
-	if (parse_u64(c2 + 1, (size_t)(s + len - c2 - 1), &count, &why,
-		      &col) < 0)
-		return axfs_error_set(err, AXFS_ERR_PARSE,
-				      "%s:%zu:%zu: count '%.*s' %s", name, lineno,
-				      (size_t)(c2 + 1 - s) + col + 1,
-				      (int)(s + len - c2 - 1), c2 + 1, why);
-	if (offset % AXFS_PAGE_SIZE)
+		if (parse_u64(f, (size_t)(fend - f), &num[k], &why, &col) < 0)
+			return axfs_error_set(err, AXFS_ERR_PARSE,
+					      "%s:%zu:%zu: %s '%.*s' %s", name,
+					      lineno, (size_t)(f - s) + col + 1,
+					      field_name[k], (int)(fend - f), f,
+					      why);
+	}
+	if (num[0] % AXFS_PAGE_SIZE)
 		return axfs_error_set(err, AXFS_ERR_PARSE,
 				      "%s:%zu:%zu: offset %llu is not a multiple of the page size (%u)",
-				      name, lineno, (size_t)(c1 + 1 - s) + 1,
-				      (unsigned long long)offset, AXFS_PAGE_SIZE);
-	path = normalise(s, (size_t)(c1 - s), name, &fcopy, &col, &why);
+				      name, lineno, (size_t)(comma[0] + 1 - s) + 1,
+				      (unsigned long long)num[0], AXFS_PAGE_SIZE);
+	path = normalise(s, (size_t)(comma[0] - s), name, &fcopy, &col, &why);
 	if (!path) {
 		if (!why)
 			return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
 		return axfs_error_set(err, AXFS_ERR_PARSE, "%s:%zu:%zu: %s",
 				      name, lineno, col, why);
 	}
-	return push(p, path, fcopy, lineno, offset, count, err);
+	return push(p, path, fcopy, lineno, num[0], num[1], num[2], err);
 }
 
 int axfs_profile_parse(struct axfs_profile *p, const char *name,
 		       const char *buf, size_t len, struct axfs_error *err)
 {
 	size_t keep = p->n, lineno = 0, pos = 0;
+	int ordered = 0;
 
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t llen = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-		int rc = parse_line(p, name, ++lineno, buf + pos, llen, err);
+		int rc = parse_line(p, name, ++lineno, buf + pos, llen,
+				    &ordered, err);
 
 		if (rc < 0) {
 			truncate_to(p, keep);
@@ -340,7 +377,7 @@ int axfs_profile_read(struct axfs_profile *p, const char *file,
 	FILE *f = is_stdin ? stdin : fopen(file, "r");
 	size_t keep = p->n, lineno = 0, len;
 	char *line;
-	int rc = 0, got;
+	int rc = 0, got, ordered = 0;
 
 	if (!f)
 		return axfs_error_sys(err, errno, "cannot open '%s'", file);
@@ -350,7 +387,8 @@ int axfs_profile_read(struct axfs_profile *p, const char *file,
 		goto out;
 	}
 	while ((got = read_line(f, line, &len)) > 0) {
-		rc = parse_line(p, name, ++lineno, line, len, err);
+		rc = parse_line(p, name, ++lineno, line, len, &ordered,
+				err);
 		if (rc < 0)
 			break;
 	}
@@ -431,6 +469,9 @@ int axfs_profile_canonicalize_combine(struct axfs_profile *p,
 		struct axfs_profile_entry *e = &p->v[i];
 
 		if (keep && entry_cmp(keep, e) == 0) {
+			/* the page was first used at its earliest rank */
+			if (e->first && (!keep->first || e->first < keep->first))
+				keep->first = e->first;
 			if (how == AXFS_PROFILE_MAX) {
 				if (e->count > keep->count)
 					keep->count = e->count;
@@ -467,12 +508,24 @@ int axfs_profile_canonicalize(struct axfs_profile *p, struct axfs_error *err)
 int axfs_profile_write(const struct axfs_profile *p, FILE *out,
 		       struct axfs_error *err)
 {
+	int ordered = 0;
+
+	for (size_t i = 0; i < p->n && !ordered; i++)
+		ordered = p->v[i].first != 0;
+	if (ordered)
+		fprintf(out, "%s\n", order_magic);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct axfs_profile_entry *e = &p->v[i];
+		int n = ordered ?
+			fprintf(out, ".%s,%llu,%llu,%llu\n", e->path,
+				(unsigned long long)e->offset,
+				(unsigned long long)e->count,
+				(unsigned long long)e->first) :
+			fprintf(out, ".%s,%llu,%llu\n", e->path,
+				(unsigned long long)e->offset,
+				(unsigned long long)e->count);
 
-		if (fprintf(out, ".%s,%llu,%llu\n", e->path,
-			    (unsigned long long)e->offset,
-			    (unsigned long long)e->count) < 0)
+		if (n < 0)
 			break;
 	}
 	if (ferror(out))

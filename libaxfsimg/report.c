@@ -368,6 +368,9 @@ int report_write_json(const struct report *r, FILE *f)
 		{ "budget_dropped", res->plan.budget_dropped },
 		{ "excluded", res->plan.excluded },
 		{ "below_min_count", res->plan.below_min_count },
+		{ "ranked", res->plan.ranked_pages },
+		{ "ordered_pages", res->packed.ordered_pages },
+		{ "ordered_cblocks", res->packed.ordered_cblocks },
 	};
 	fprintf(f, "  \"totals\": {");
 	json_counts(f, totals, sizeof(totals) / sizeof(totals[0]));

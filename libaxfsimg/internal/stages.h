@@ -25,6 +25,7 @@ struct plan_stats {
 	uint64_t below_min_count;
 	uint64_t profile_misaligned;	/* offsets not a multiple of 4096 */
 	uint64_t suffix_pages;		/* made XIP by xip_suffix */
+	uint64_t ranked_pages;		/* pages an ordered profile ranks */
 };
 
 /* An unlinked temporary file holding one region's bytes. */
@@ -53,6 +54,10 @@ struct pack_result {
 	uint64_t bytes_in;		/* file bytes read */
 	uint64_t dedup_files;		/* files that reused another's nodes */
 	uint64_t dedup_pages;		/* pages that reused another's cnode */
+	/* Ordered profile: ranked pages stored in cblocks in rank order,
+	 * and the cblocks [0, ordered_cblocks) that hold them. */
+	uint64_t ordered_pages;
+	uint64_t ordered_cblocks;
 };
 
 /* Where each region landed, for reports and dump. */

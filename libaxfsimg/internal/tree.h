@@ -47,6 +47,8 @@ const char *tree_page_reason_name(enum tree_page_reason r);
 struct tree_page_plan {
 	uint8_t xip;		/* 1: store uncompressed in the XIP region */
 	uint8_t reason;		/* enum tree_page_reason */
+	uint32_t rank;		/* ordered profile: 1.. in first-use order
+				 * over the image's pages; 0: none */
 	uint64_t count;		/* profile fault count (0 if none) */
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pack/internal.h - the packer's shared state, internal to libaxfsimg.
- * The packer (packer.h) is cut in six; calls run down this list,
+ * The packer (packer.h) is cut in seven; calls run down this list,
  * never back up:
  *   packer.c      the orchestrator: one pass over the tree in inode order,
  *                 symlinks, hard links, setup and teardown;
@@ -10,6 +10,8 @@
  *                 earlier file's nodes instead;
  *   pack_dedup.c  identical files, symlink targets and full pages: keys,
  *                 tables, byte-by-byte comparisons;
+ *   pack_order.c  the boot order: ranked pages kept aside, then stored in
+ *                 rank order in the first cblocks of the region;
  *   pack_jobs.c   where pages go: the XIP spool, open cblocks and raw
  *                 batches, the compression threads and the commit queue
  *                 that writes results to the spools and node tables in the
@@ -141,6 +143,14 @@ struct packer {
 	 * it without a hash, a lookup or a re-read of the earlier file. */
 	uint64_t zero_node;
 
+	/* pack_order.c: ranked pages kept aside until the cold cblocks
+	 * are committed */
+	struct pack_spool hot_spool;
+	struct pack_spool_file hot_file;
+	struct pack_hot *hot;
+	size_t nhot, hot_cap;
+	int hot_pass;			/* storing them: one cblock stream */
+
 	uint64_t files_done, files_total, bytes_done, bytes_total;
 	uint64_t last_files, last_bytes;
 };
@@ -212,11 +222,23 @@ int pack_jobs_finish(struct packer *pk);
 void pack_jobs_stop(struct packer *pk);
 int pack_cblock_add(struct packer *pk, uint64_t node, const void *data,
 		    size_t len, struct tree_entry *e, uint64_t page);
+/* Hands over the open page cblock, if any: the next page starts a new
+ * one. */
+int pack_cblock_close(struct packer *pk);
 int pack_raw_add(struct packer *pk, uint64_t node, const void *data,
 		 size_t len, struct tree_entry *e, uint64_t page,
 		 uint8_t reason);
 int pack_xip_add(struct packer *pk, uint64_t node, const void *data,
 		 size_t len);
+
+/* pack_order.c: a page bound for a cblock goes through here (kept aside
+ * when it is ranked); pack_order_finish stores the kept pages after the
+ * others and moves their cblocks in front. */
+void pack_order_start(struct packer *pk);
+void pack_order_stop(struct packer *pk);
+int pack_order_cblock_add(struct packer *pk, uint64_t node, const void *data,
+			  size_t len, struct tree_entry *e, uint64_t page);
+int pack_order_finish(struct packer *pk);
 
 /* pack_dedup.c */
 int pack_dedup_start(struct packer *pk);

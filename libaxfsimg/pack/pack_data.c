@@ -68,7 +68,7 @@ static int store_page(struct packer *pk, struct tree_entry *m,
 		return pack_raw_add(pk, node, d, len, m, p, TREE_WHY_TAIL);
 	if (len == AXFS_PAGE_SIZE && pk->share_pages)
 		return pack_dedup_page(pk, m, p, node, d);
-	return pack_cblock_add(pk, node, d, len, m, p);
+	return pack_order_cblock_add(pk, node, d, len, m, p);
 }
 
 /*

@@ -249,7 +249,7 @@ int pack_dedup_page(struct packer *pk, struct tree_entry *m,
 		return pack_nomem(pk);
 	if (zero)
 		pk->zero_node = node + 1;
-	return pack_cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
+	return pack_order_cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
 }
 
 /*

@@ -264,8 +264,9 @@ static int add_item(struct packer *pk, struct pack_job *j, uint64_t node,
 int pack_cblock_add(struct packer *pk, uint64_t node, const void *data,
 		    size_t len, struct tree_entry *e, uint64_t page)
 {
-	/* full pages and tails go to separate open cblocks */
-	struct pack_job **cur = &pk->cur[PACK_TAIL_STREAM &&
+	/* full pages and tails go to separate open cblocks, except in the
+	 * boot order (pack_order.c), which one stream keeps */
+	struct pack_job **cur = &pk->cur[!pk->hot_pass && PACK_TAIL_STREAM &&
 				    len < AXFS_PAGE_SIZE];
 	struct pack_job *j;
 	int rc;
@@ -286,6 +287,16 @@ int pack_cblock_add(struct packer *pk, uint64_t node, const void *data,
 		return submit(pk, j);
 	}
 	return 0;
+}
+
+int pack_cblock_close(struct packer *pk)
+{
+	struct pack_job *j = pk->cur[0];
+
+	if (!j)
+		return 0;
+	pk->cur[0] = NULL;
+	return submit(pk, j);
 }
 
 int pack_raw_add(struct packer *pk, uint64_t node, const void *data,

@@ -133,6 +133,7 @@ static int setup(struct packer *pk)
 {
 	int rc;
 
+	pack_order_start(pk);
 	pk->rbuf = malloc(PACK_READ_CHUNK);
 	if (!pk->rbuf)
 		return pack_nomem(pk);
@@ -145,6 +146,7 @@ static void teardown(struct packer *pk)
 {
 	pack_jobs_stop(pk);	/* first: threads may hold jobs */
 	pack_dedup_stop(pk);
+	pack_order_stop(pk);
 	free(pk->rbuf);
 }
 
@@ -191,7 +193,8 @@ static int pack_all(struct packer *pk)
 		pk->files_done++;
 		pack_progress(pk, 0);
 	}
-	if ((rc = pack_jobs_finish(pk)) < 0)
+	if ((rc = pack_jobs_finish(pk)) < 0 ||
+	    (rc = pack_order_finish(pk)) < 0)
 		return rc;
 	pack_dedup_resolve_pages(pk);
 	for (uint64_t n = 0; n < pk->out->nnodes; n++)

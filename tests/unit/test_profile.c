@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "axfs_profile.h"
+#include "profile_order.h"
 
 static struct axfs_profile prof;
 static struct axfs_error err;
@@ -265,6 +266,147 @@ START_TEST(test_read_file)
 }
 END_TEST
 
+/* ---- the ordered form (/proc/axfs/volumeN.order) --------------------- */
+
+#define RANK(i, r) ck_assert_uint_eq(prof.v[i].first, r)
+
+START_TEST(test_ordered_form)
+{
+	/* the driver's shape: header, node order, count 0 on a page that
+	 * was read but not counted; a path holding commas */
+	ck_assert_int_eq(parse("# axfs-profile order\n"
+			       "./bin/busybox,0,12,2\n"
+			       "./bin/busybox,4096,0,1\n"
+			       "./a,b,0,1,3\n"
+			       "./lib/libc.so.6,8192,5,0\n"), 0);
+	ck_assert_uint_eq(prof.n, 4);
+	ENTRY(0, "/bin/busybox", 0, 12);
+	RANK(0, 2);
+	ENTRY(1, "/bin/busybox", 4096, 0);
+	RANK(1, 1);
+	ENTRY(2, "/a,b", 0, 1);
+	RANK(2, 3);
+	ENTRY(3, "/lib/libc.so.6", 8192, 5);
+	RANK(3, 0);
+	ck_assert_int_eq(profile_order_has_ranks(&prof), 1);
+	ck_assert_int_eq(axfs_profile_canonicalize(&prof, &err), 0);
+	char *txt = canonical();
+
+	ck_assert_str_eq(txt, "# axfs-profile order\n"
+			 "./a,b,0,1,3\n"
+			 "./bin/busybox,0,12,2\n"
+			 "./bin/busybox,4096,0,1\n"
+			 "./lib/libc.so.6,8192,5,0\n");
+	free(txt);
+}
+END_TEST
+
+START_TEST(test_ordered_header_rules)
+{
+	/* after a BOM, with CRLF and trailing blanks: still the header */
+	ck_assert_int_eq(parse("\xef\xbb\xbf# axfs-profile order \r\n"
+			       "./a,0,1,1\r\n"), 0);
+	RANK(0, 1);
+	axfs_profile_free(&prof);
+	axfs_profile_init(&prof, NULL);
+	/* only the first line chooses the form: later it is a comment, and
+	 * "./a,0,0,1" is then the path "/a,0" */
+	ck_assert_int_eq(parse("./b,0,1\n# axfs-profile order\n./a,0,0,1\n"),
+			 0);
+	ck_assert_uint_eq(prof.n, 2);
+	ENTRY(1, "/a,0", 0, 1);
+	RANK(1, 0);
+	ck_assert_int_eq(profile_order_has_ranks(&prof), 0);
+	/* the 2008 form writes no header */
+	char *txt = canonical();
+
+	ck_assert_str_eq(txt, "./b,0,1\n./a,0,0,1\n");
+	free(txt);
+}
+END_TEST
+
+START_TEST(test_ordered_bad_lines)
+{
+	PARSE_FAILS("# axfs-profile order\n./a,0,1\n",
+		    "t.csv:2: expected 'path,offset,count,first', found only "
+		    "two commas (the file starts with '# axfs-profile order')");
+	PARSE_FAILS("# axfs-profile order\n./a\n",
+		    "t.csv:2: expected 'path,offset,count,first', found no "
+		    "comma (the file starts with '# axfs-profile order')");
+	PARSE_FAILS("# axfs-profile order\n./a,0,1,x\n",
+		    "t.csv:2:9: first 'x' is not a non-negative decimal number");
+	PARSE_FAILS("# axfs-profile order\n./a,0,1,\n",
+		    "t.csv:2:9: first '' is empty");
+	PARSE_FAILS("# axfs-profile order\n./a,0,1,18446744073709551616\n",
+		    "t.csv:2:9: first '18446744073709551616' does not fit in "
+		    "64 bits");
+	PARSE_FAILS("# axfs-profile order\n./a,0,y,1\n",
+		    "t.csv:2:7: count 'y' is not a non-negative decimal number");
+	PARSE_FAILS("# axfs-profile order\n./a,100,1,1\n",
+		    "t.csv:2:5: offset 100 is not a multiple of the page size "
+		    "(4096)");
+	PARSE_FAILS("# axfs-profile order\n../a,0,1,1\n",
+		    "t.csv:2:1: '..' is not allowed in a path");
+	ck_assert_uint_eq(prof.n, 0);
+}
+END_TEST
+
+START_TEST(test_ordered_duplicates_keep_earliest)
+{
+	ck_assert_int_eq(parse("# axfs-profile order\n"
+			       "./a,0,1,7\n./a,0,2,3\n./a,0,4,0\n"), 0);
+	ck_assert_int_eq(axfs_profile_canonicalize(&prof, &err), 0);
+	ck_assert_uint_eq(prof.n, 1);
+	ENTRY(0, "/a", 0, 7);
+	RANK(0, 3);
+}
+END_TEST
+
+/* merge-profile's rule: each input normalised to its run, the smallest
+ * position kept, renumbered 1..N with ties by path, then offset. */
+START_TEST(test_order_merge_rule)
+{
+	struct axfs_profile b;
+
+	ck_assert_int_eq(parse("# axfs-profile order\n"
+			       "./x,0,1,10\n./y,0,1,20\n./z,0,1,30\n"
+			       "./w,0,1,40\n"), 0);
+	ck_assert_int_eq(axfs_profile_canonicalize(&prof, &err), 0);
+	ck_assert_int_eq(profile_order_normalise(&prof, &err), 0);
+	/* canonical: w x y z; positions 3/4, 0, 1/4, 2/4 */
+	RANK(0, (3ull << 32) / 4 + 1);
+	RANK(1, 1);
+	RANK(2, (1ull << 32) / 4 + 1);
+	RANK(3, (2ull << 32) / 4 + 1);
+
+	axfs_profile_init(&b, NULL);
+	const char *btxt = "# axfs-profile order\n./w,0,1,1\n./v,0,1,2\n";
+
+	ck_assert_int_eq(axfs_profile_parse(&b, "b.csv", btxt, strlen(btxt),
+					    &err), 0);
+	ck_assert_int_eq(axfs_profile_canonicalize(&b, &err), 0);
+	ck_assert_int_eq(profile_order_normalise(&b, &err), 0);
+	for (size_t i = 0; i < b.n; i++) {
+		ck_assert_int_eq(axfs_profile_add(&prof, b.v[i].path,
+			b.v[i].offset, b.v[i].count, "b.csv", 1, &err), 0);
+		prof.v[prof.n - 1].first = b.v[i].first;
+	}
+	axfs_profile_free(&b);
+	ck_assert_int_eq(axfs_profile_canonicalize(&prof, &err), 0);
+	ck_assert_int_eq(profile_order_renumber(&prof, &err), 0);
+	/* w: min(3/4, 0) = 0 ties x (0): "/w" < "/x"; then y 1/4, v 1/2
+	 * ties z 2/4: "/v" < "/z" */
+	ck_assert_uint_eq(prof.n, 5);
+	ENTRY(0, "/v", 0, 1);
+	RANK(0, 4);
+	ENTRY(1, "/w", 0, 2);
+	RANK(1, 1);
+	RANK(2, 2);	/* x */
+	RANK(3, 3);	/* y */
+	RANK(4, 5);	/* z */
+}
+END_TEST
+
 Suite *suite_profile(void)
 {
 	Suite *s = suite_create("profile");
@@ -282,6 +424,11 @@ Suite *suite_profile(void)
 	tcase_add_test(tc, test_combine_max);
 	tcase_add_test(tc, test_add);
 	tcase_add_test(tc, test_read_file);
+	tcase_add_test(tc, test_ordered_form);
+	tcase_add_test(tc, test_ordered_header_rules);
+	tcase_add_test(tc, test_ordered_bad_lines);
+	tcase_add_test(tc, test_ordered_duplicates_keep_earliest);
+	tcase_add_test(tc, test_order_merge_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,7 +9,10 @@
 #ifndef AXFS_KERNEL_H
 #define AXFS_KERNEL_H
 
+#include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/fs.h>
+#include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
@@ -133,10 +136,28 @@ struct axfs_sb_info {
 	struct axfs_cblock_entry *cblocks;
 	unsigned int cblock_entries;
 	u64 cblock_clock;	/* ticks once per lookup: LRU order */
-	u64 cblock_inflations;	/* since mount: /proc/self/mountstats */
-	u8 *cblock_zbuf;	/* compressed bytes read from a device */
+	/*
+	 * Compressed bytes read from a device: the cblock being inflated
+	 * and, read in the same request, the cblocks the image places
+	 * after it (readahead, file.c), which the next inflations take
+	 * from here.  [zbuf_start, zbuf_start + zbuf_len) of the
+	 * compressed region, under cblock_lock; a fixed size per mount.
+	 */
+	u8 *cblock_zbuf;
 	u32 cblock_zbuf_size;
+	u32 cblock_readahead;	/* bytes read ahead at most (cblock_readahead) */
+	u32 zbuf_len;
+	u64 zbuf_start;
+	u64 zbuf_next_c;	/* the cblock after the last one read from it */
 	struct z_stream_s zs;	/* inflate state, used under cblock_lock */
+
+	/* Counters since the mount: /sys/fs/axfs/<s_id>/ (sysfs.c). */
+	atomic64_t cblocks_inflated;
+	atomic64_t device_bytes_read;
+	atomic64_t readahead_cblocks;
+	struct kobject kobj;
+	struct completion kobj_released;
+	bool kobj_added;
 
 	/* parent[i]: the directory holding inode i (U32_MAX for the root). */
 	u32 *parent;
@@ -227,6 +248,12 @@ extern const struct file_operations axfs_file_operations;
 void axfs_setup_xip(struct axfs_sb_info *sbi);
 int axfs_xip_node_phys(struct axfs_sb_info *sbi, u64 node, phys_addr_t *phys);
 
+/* ---- sysfs.c: /sys/fs/axfs/<s_id>/ ------------------------------------- */
+int axfs_sysfs_module_init(void);
+void axfs_sysfs_module_exit(void);
+int axfs_sysfs_add(struct axfs_sb_info *sbi);
+void axfs_sysfs_del(struct axfs_sb_info *sbi);
+
 /* ---- profiling.c ------------------------------------------------------- */
 /* What /proc/axfs/volumeN counts; each mode also counts what those before it do. */
 enum axfs_prof_mode {
@@ -242,7 +269,8 @@ int axfs_profiling_start(struct axfs_sb_info *sbi, int mode);
 void axfs_profiling_stop(struct axfs_sb_info *sbi);
 void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino,
 			enum axfs_prof_mode use);
-bool axfs_profiling_all(const struct axfs_sb_info *sbi);
+void axfs_profiling_fill(struct axfs_sb_info *sbi, u64 node, u64 ino);
+bool axfs_profiling_on(const struct axfs_sb_info *sbi);
 #else
 static inline int axfs_profiling_module_init(void) { return 0; }
 static inline void axfs_profiling_module_exit(void) { }
@@ -254,7 +282,9 @@ static inline int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
 static inline void axfs_profiling_stop(struct axfs_sb_info *sbi) { }
 static inline void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node,
 				      u64 ino, enum axfs_prof_mode use) { }
-static inline bool axfs_profiling_all(const struct axfs_sb_info *sbi)
+static inline void axfs_profiling_fill(struct axfs_sb_info *sbi, u64 node,
+				       u64 ino) { }
+static inline bool axfs_profiling_on(const struct axfs_sb_info *sbi)
 {
 	return false;
 }

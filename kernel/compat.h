@@ -367,6 +367,18 @@ static inline void axfs_backport_bdev_fput(struct file *file)
 #define bdev_fput(file)	fput(file)
 #endif
 
+/* ---- sysfs ------------------------------------------------------------- */
+
+/*
+ * 6.2: kobject_init_and_add() takes a const struct kobj_type; before, the
+ * same object without const (the kernel never writes to it).
+ */
+#ifndef AXFS_HAVE_KOBJ_TYPE_CONST
+#define kobject_init_and_add(kobj, ktype, parent, fmt, ...)		\
+	kobject_init_and_add(kobj, (void *)(ktype), parent, fmt,	\
+			     ##__VA_ARGS__)
+#endif
+
 /* ---- inodes and /proc -------------------------------------------------- */
 
 /* 5.17: PDE_DATA() became pde_data(). */

@@ -20,6 +20,19 @@
  * inflated for one page, the file's other pages in it go into the page
  * cache as well, so a random read does not inflate the same cblock again
  * for its neighbours.
+ *
+ * Readahead in the image's order: when a cblock's compressed bytes must
+ * be read from a device (block device, MTD without point(), a second
+ * device) right after the cblock before it, the same request also reads
+ * the cblocks that follow it, up to cblock_readahead KiB, into the
+ * mount's buffer for compressed bytes, and the next inflations take
+ * them from there without a device request.  An ordered image (axfs
+ * mkfs -p with a profile that has ranks) places the compressed pages a
+ * boot uses in the order it uses them, so that run is read in a few
+ * large requests instead of one per cblock.  Nothing grows: the buffer
+ * is allocated at mount, and it holds only compressed bytes (a cblock
+ * may hold pages of several files; which files is not known without
+ * a reverse map, and their pages reach the page cache when inflated).
  */
 #include <linux/fs.h>
 #include <linux/highmem.h>
@@ -91,8 +104,26 @@ MODULE_PARM_DESC(cblock_cache,
 		 "inflated cblocks cached per mount, 1 to 64, set at load (default "
 		 __stringify(AXFS_CBLOCK_CACHE_DEFAULT) ")");
 
+/*
+ * How many KiB of the cblocks that follow a cblock read from a device
+ * are read along with it (module parameter cblock_readahead, read at
+ * mount, 0 to 1024; 0 turns it off).  The buffer for compressed bytes
+ * grows by that much, once, at mount.
+ */
+#define AXFS_READAHEAD_DEFAULT_KB	128
+#define AXFS_READAHEAD_MAX_KB		1024
+/* At most this many cblocks in one readahead (tiny cblocks). */
+#define AXFS_READAHEAD_MAX_CBLOCKS	64
+static unsigned int axfs_cblock_readahead = AXFS_READAHEAD_DEFAULT_KB;
+module_param_named(cblock_readahead, axfs_cblock_readahead, uint, 0444);
+MODULE_PARM_DESC(cblock_readahead,
+		 "KiB of the following cblocks read with a cblock from a device, 0 to 1024, set at load (default "
+		 __stringify(AXFS_READAHEAD_DEFAULT_KB) ")");
+
 int axfs_cblock_init(struct axfs_sb_info *sbi)
 {
+	u32 ra;
+
 	unsigned int i, n;
 
 	if (!sbi->r[AXFS_R_COMPRESSED].size)
@@ -111,7 +142,10 @@ int axfs_cblock_init(struct axfs_sb_info *sbi)
 		return -ENOMEM;
 	/* Compressed bytes not directly addressable are read into zbuf. */
 	if (!sbi->r[AXFS_R_COMPRESSED].data) {
-		sbi->cblock_zbuf_size = axfs_zbuf_size(sbi->cblock_size);
+		ra = min_t(u32, READ_ONCE(axfs_cblock_readahead),
+			   AXFS_READAHEAD_MAX_KB) * 1024;
+		sbi->cblock_readahead = ra;
+		sbi->cblock_zbuf_size = axfs_zbuf_size(sbi->cblock_size) + ra;
 		sbi->cblock_zbuf = kvmalloc(sbi->cblock_zbuf_size, GFP_KERNEL);
 		if (!sbi->cblock_zbuf)
 			return -ENOMEM;
@@ -132,12 +166,84 @@ void axfs_cblock_exit(struct axfs_sb_info *sbi)
 	sbi->cblock_zbuf = NULL;
 }
 
+/*
+ * How many compressed bytes from start (cblock c's) to read from the
+ * device: c's len, and, when c follows the cblock read last (a run in
+ * the image's order), the whole cblocks after it that fit the buffer.
+ */
+static u64 axfs_readahead_len(struct axfs_sb_info *sbi, u64 c, u64 start,
+			      u64 len)
+{
+	u64 region = sbi->r[AXFS_R_COMPRESSED].size;
+	u64 first = len, k, end;
+
+	if (c != sbi->zbuf_next_c || !sbi->cblock_readahead)
+		return len;
+	for (k = c + 2; k < c + 2 + AXFS_READAHEAD_MAX_CBLOCKS; k++) {
+		if (axfs_table_get(sbi, AXFS_R_CBLOCK_OFFSET, k, &end) ||
+		    end <= start + len || end > region ||
+		    end - start > sbi->cblock_zbuf_size ||
+		    end - start - first > sbi->cblock_readahead)
+			break;
+		len = end - start;
+	}
+	return len;
+}
+
+/*
+ * The len compressed bytes of cblock c at start (lock held): in place
+ * when the image is in memory, else from the buffer when an earlier
+ * device read brought them, else read from the device (with the cblocks
+ * after it, axfs_readahead_len()).  NULL with *err on a failed read.
+ */
+static const u8 *axfs_cblock_src(struct axfs_sb_info *sbi, u64 c, u64 start,
+				 u64 len, int *err)
+{
+	const struct axfs_region_info *r = &sbi->r[AXFS_R_COMPRESSED];
+	const u8 *src = axfs_region_ptr(sbi, AXFS_R_COMPRESSED, start, len);
+	u64 want;
+
+	*err = -EIO;
+	if (src) {
+		/* Inflated from the image's memory: bytes copied from it. */
+		if (!r->owned)
+			atomic64_add(len, &sbi->device_bytes_read);
+		return len > U32_MAX ? NULL : src;
+	}
+	if (len > axfs_zbuf_size(sbi->cblock_size))
+		return NULL;
+	if (sbi->zbuf_len && start >= sbi->zbuf_start &&
+	    start - sbi->zbuf_start <= sbi->zbuf_len &&
+	    len <= sbi->zbuf_len - (start - sbi->zbuf_start)) {
+		if (start != sbi->zbuf_start)
+			atomic64_inc(&sbi->readahead_cblocks);
+		sbi->zbuf_next_c = c + 1;
+		return sbi->cblock_zbuf + (start - sbi->zbuf_start);
+	}
+	want = axfs_readahead_len(sbi, c, start, len);
+	sbi->zbuf_len = 0;
+	*err = axfs_region_read(sbi, AXFS_R_COMPRESSED, sbi->cblock_zbuf,
+				start, want);
+	/* What was read ahead cannot fail the cblock asked for. */
+	if (*err && want > len) {
+		want = len;
+		*err = axfs_region_read(sbi, AXFS_R_COMPRESSED,
+					sbi->cblock_zbuf, start, want);
+	}
+	if (*err)
+		return NULL;
+	sbi->zbuf_start = start;
+	sbi->zbuf_len = want;
+	sbi->zbuf_next_c = c + 1;
+	return sbi->cblock_zbuf;
+}
+
 /* Inflate cblock c into entry e (lock held); e holds nothing on error. */
 static int axfs_cblock_inflate(struct axfs_sb_info *sbi, u64 c,
 			       struct axfs_cblock_entry *e)
 {
 	const u8 *src;
-	u64 start, end, len;
+	u64 start, end;
 	u32 out;
 	int err;
 
@@ -146,27 +252,18 @@ static int axfs_cblock_inflate(struct axfs_sb_info *sbi, u64 c,
 	    axfs_table_get(sbi, AXFS_R_CBLOCK_OFFSET, c + 1, &end) ||
 	    end <= start)
 		return -EIO;
-	len = end - start;
-	src = axfs_region_ptr(sbi, AXFS_R_COMPRESSED, start, len);
-	if (!src) {
-		if (len > sbi->cblock_zbuf_size)
-			return -EIO;
-		err = axfs_region_read(sbi, AXFS_R_COMPRESSED, sbi->cblock_zbuf,
-				       start, len);
-		if (err)
-			return err;
-		src = sbi->cblock_zbuf;
-	} else if (len > U32_MAX) {
-		return -EIO;
-	}
-	err = axfs_inflate(sbi, e->buf, sbi->cblock_size, src, len, &out);
+	src = axfs_cblock_src(sbi, c, start, end - start, &err);
+	if (!src)
+		return err;
+	err = axfs_inflate(sbi, e->buf, sbi->cblock_size, src, end - start,
+			   &out);
 	if (err) {
 		axfs_err_ratelimited(sbi->sb, "cblock %llu does not inflate", c);
 		return err;
 	}
 	e->c = c;
 	e->len = out;
-	sbi->cblock_inflations++;
+	atomic64_inc(&sbi->cblocks_inflated);
 	return 0;
 }
 
@@ -352,6 +449,8 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 		err = axfs_node(sbi, node, &type, &nidx);
 	if (err)
 		return err;
+	/* A page-cache fill is a use of the page for volumeN.order. */
+	axfs_profiling_fill(sbi, node, axfs_ino_index(inode));
 
 	if (type == AXFS_NODE_COMPRESSED) {
 		err = axfs_read_compressed(sbi, inode, index, buf, want);

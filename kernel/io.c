@@ -8,7 +8,9 @@
  * on a second device starting at its offset 0.  Everything above this file
  * asks for image offsets; this file maps them to a source and checks every
  * range against the image and device sizes, so a hostile offset becomes
- * -EIO instead of a read outside the device.
+ * -EIO instead of a read outside the device.  Every byte read is counted
+ * in device_bytes_read (/sys/fs/axfs/<s_id>/): from a device, or, for an
+ * image in memory, copied from it.
  */
 #include <linux/overflow.h>
 #include <linux/string.h>
@@ -86,6 +88,7 @@ int axfs_read(struct axfs_sb_info *sbi, void *dst, u64 fsoffset, u64 len)
 		}
 		if (err)
 			return err;
+		atomic64_add(chunk, &sbi->device_bytes_read);
 		out += chunk;
 		fsoffset += chunk;
 		len -= chunk;
@@ -106,6 +109,9 @@ int axfs_region_read(struct axfs_sb_info *sbi, int region, void *dst,
 		return 0;
 	if (r->data) {
 		memcpy(dst, r->data + offset, len);
+		/* Bytes of the image's memory, not a copy made at mount. */
+		if (!r->owned)
+			atomic64_add(len, &sbi->device_bytes_read);
 		return 0;
 	}
 	/* Regions stored compressed are always loaded: r->data is set. */

@@ -22,10 +22,28 @@
  * as on DAX.  "off" stops and "clear" zeroes the counting.  axfs mkfs -p
  * reads this output back to choose the pages to store XIP.
  *
- * The file names every file used and when other users' programs fault
- * their pages: it is root's alone (mode 0600, and writing needs
+ * Beside it, /proc/axfs/volumeN.order prints "# axfs-profile order" and
+ * then the same lines with a fourth field, FIRST: the rank of the node's
+ * first use since the mount or the last "clear" (1 for the first page
+ * used, 2 for the next new one, ...), for every node with a rank, in
+ * node order.  A node is ranked by every use of the profiler's hooks
+ * (XIP faults, mapped faults, read()) and every fill of its page-cache
+ * page by read_folio or readahead, whatever the mode counts, but not
+ * while the mode is "off"; a rank never changes until "clear".  axfs
+ * mkfs -p packs the compressed pages of a boot in that order.  The
+ * pages an inflate or the driver's readahead puts into the page cache
+ * beside the one asked for get no rank there: which pages share a
+ * cblock is the image's layout, not the workload's; when one of them
+ * is used later (a fault, a read()) it is ranked then.
+ *
+ * A rank costs a u32 beside the count and is given without a lock: the
+ * node is claimed with cmpxchg(), then numbered from an atomic counter,
+ * so ranks are unique and, once the counting is quiet, run 1..N.
+ *
+ * The files name every file used and when other users' programs fault
+ * their pages: they are root's alone (mode 0600, and writing needs
  * CAP_SYS_ADMIN in the initial user namespace, so a container's root
- * cannot steer it), and it exists only where the mount asked for it.
+ * cannot steer it), and exist only where the mount asked for them.
  */
 #include <linux/atomic.h>
 #include <linux/capability.h>
@@ -43,16 +61,23 @@
 /* Deepest directory nesting printed in a path (PATH_MAX / 2). */
 #define AXFS_PATH_DEPTH_MAX 2048
 
+/* axfs_profile_entry.first while its rank is being given. */
+#define AXFS_RANK_CLAIMED	U32_MAX
+#define AXFS_ORDER_HEADER	"# axfs-profile order\n"
+
 struct axfs_profile_entry {
 	atomic_long_t count;
-	u32 ino;		/* the inode that last faulted this node */
+	u32 ino;		/* the inode that last used this node */
+	u32 first;		/* rank of its first use; 0: none yet */
 };
 
 struct axfs_profile {
 	struct axfs_sb_info *sbi;
 	struct proc_dir_entry *pde;
+	struct proc_dir_entry *order_pde;	/* volumeN.order */
 	int id;
 	enum axfs_prof_mode mode;
+	atomic_t ranks;		/* ranks given since the mount or "clear" */
 	u64 nodes;
 	struct axfs_profile_entry *data;
 };
@@ -60,32 +85,85 @@ struct axfs_profile {
 static struct proc_dir_entry *axfs_proc_dir;
 static DEFINE_IDA(axfs_volume_ida);
 
-/* Count a use of node (of inode ino) if the mode counts that kind of use. */
+/*
+ * Give e its rank if it has none: claim it (0 -> AXFS_RANK_CLAIMED), so
+ * that one racer alone takes a number, then publish the number after the
+ * inode that names it.
+ */
+static void axfs_prof_rank(struct axfs_profile *p,
+			   struct axfs_profile_entry *e, u64 ino)
+{
+	if (READ_ONCE(e->first) || cmpxchg(&e->first, 0, AXFS_RANK_CLAIMED))
+		return;
+	WRITE_ONCE(e->ino, (u32)ino);
+	/* Pairs with axfs_prof_first(): a reader of the rank sees ino. */
+	smp_store_release(&e->first, (u32)atomic_inc_return(&p->ranks));
+}
+
+/*
+ * A use of node (of inode ino): ranked unless profiling is off, counted
+ * if the mode counts that kind of use.
+ */
 void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino,
 			enum axfs_prof_mode use)
 {
 	struct axfs_profile *p = sbi->profile;
+	enum axfs_prof_mode mode;
 
-	if (!p || READ_ONCE(p->mode) < use || node >= p->nodes)
+	if (!p || node >= p->nodes)
+		return;
+	mode = READ_ONCE(p->mode);
+	if (mode == AXFS_PROF_OFF)
+		return;
+	axfs_prof_rank(p, &p->data[node], ino);
+	if (mode < use)
 		return;
 	WRITE_ONCE(p->data[node].ino, (u32)ino);
 	atomic_long_inc(&p->data[node].count);
 }
 
-bool axfs_profiling_all(const struct axfs_sb_info *sbi)
+/* A page-cache fill of node (read_folio, readahead): ranked, not counted. */
+void axfs_profiling_fill(struct axfs_sb_info *sbi, u64 node, u64 ino)
+{
+	struct axfs_profile *p = sbi->profile;
+
+	if (p && node < p->nodes && READ_ONCE(p->mode) != AXFS_PROF_OFF)
+		axfs_prof_rank(p, &p->data[node], ino);
+}
+
+/* Whether uses are ranked: read() then goes through the hooks. */
+bool axfs_profiling_on(const struct axfs_sb_info *sbi)
 {
 	const struct axfs_profile *p = sbi->profile;
 
-	return p && READ_ONCE(p->mode) >= AXFS_PROF_ALL;
+	return p && READ_ONCE(p->mode) != AXFS_PROF_OFF;
 }
 
 /* ---- reading: seq_file over the nodes with a count ---------------------- */
+
+/* The rank of e, 0 if it has none (or it is being given). */
+static u32 axfs_prof_first(const struct axfs_profile_entry *e)
+{
+	/* Pairs with axfs_prof_rank(): ino is read after the rank. */
+	u32 first = smp_load_acquire(&e->first);
+
+	return first == AXFS_RANK_CLAIMED ? 0 : first;
+}
 
 static void *axfs_prof_find(struct axfs_profile *p, loff_t *pos)
 {
 	for (; *pos >= 0 && *pos < p->nodes; (*pos)++)
 		if (atomic_long_read(&p->data[*pos].count))
 			return &p->data[*pos];
+	return NULL;
+}
+
+/* volumeN.order: position 0 is the header, node k is position k + 1. */
+static void *axfs_order_find(struct axfs_profile *p, loff_t *pos)
+{
+	for (; *pos >= 1 && *pos - 1 < p->nodes; (*pos)++)
+		if (axfs_prof_first(&p->data[*pos - 1]))
+			return &p->data[*pos - 1];
 	return NULL;
 }
 
@@ -102,6 +180,19 @@ static void *axfs_prof_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void axfs_prof_stop(struct seq_file *m, void *v)
 {
+}
+
+static void *axfs_order_start(struct seq_file *m, loff_t *pos)
+{
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	return axfs_order_find(m->private, pos);
+}
+
+static void *axfs_order_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	(*pos)++;
+	return axfs_order_find(m->private, pos);
 }
 
 /* The ancestor `up` levels above ino (up = 1: its directory). */
@@ -138,26 +229,46 @@ static void axfs_print_dirs(struct seq_file *m, const struct axfs_sb_info *sbi,
 	}
 }
 
-static int axfs_prof_show(struct seq_file *m, void *v)
+/*
+ * "./path,OFFSET,COUNT" for entry e, then ",FIRST" in the ordered view;
+ * nothing for a node no inode names.
+ */
+static void axfs_prof_line(struct seq_file *m, struct axfs_profile *p,
+			   struct axfs_profile_entry *e, bool order)
 {
-	struct axfs_profile *p = m->private;
 	struct axfs_sb_info *sbi = p->sbi;
-	struct axfs_profile_entry *e = v;
 	u64 node = e - p->data;
+	u32 first = order ? axfs_prof_first(e) : 0;
 	u64 ino = READ_ONCE(e->ino);
 	unsigned int len;
 	const char *name;
-	u64 first;
+	u64 start;
 
 	name = axfs_inode_name(sbi, ino, &len);
 	if (!name ||
-	    axfs_table_get(sbi, AXFS_R_INODE_ARRAY_INDEX, ino, &first) ||
-	    first > node)
-		return 0;
+	    axfs_table_get(sbi, AXFS_R_INODE_ARRAY_INDEX, ino, &start) ||
+	    start > node)
+		return;
 	axfs_print_dirs(m, sbi, ino);
-	seq_printf(m, "%s,%llu,%lu\n", name,
-		   (node - first) * AXFS_PAGE_SIZE,
+	seq_printf(m, "%s,%llu,%lu", name, (node - start) * AXFS_PAGE_SIZE,
 		   atomic_long_read(&e->count));
+	if (order)
+		seq_printf(m, ",%u", first);
+	seq_putc(m, '\n');
+}
+
+static int axfs_prof_show(struct seq_file *m, void *v)
+{
+	axfs_prof_line(m, m->private, v, false);
+	return 0;
+}
+
+static int axfs_order_show(struct seq_file *m, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		seq_puts(m, AXFS_ORDER_HEADER);
+	else
+		axfs_prof_line(m, m->private, v, true);
 	return 0;
 }
 
@@ -168,14 +279,32 @@ static const struct seq_operations axfs_prof_seq_ops = {
 	.show	= axfs_prof_show,
 };
 
-static int axfs_prof_open(struct inode *inode, struct file *file)
+static const struct seq_operations axfs_order_seq_ops = {
+	.start	= axfs_order_start,
+	.next	= axfs_order_next,
+	.stop	= axfs_prof_stop,
+	.show	= axfs_order_show,
+};
+
+static int axfs_prof_seq_open(struct inode *inode, struct file *file,
+			      const struct seq_operations *ops)
 {
-	int err = seq_open(file, &axfs_prof_seq_ops);
+	int err = seq_open(file, ops);
 
 	if (!err)
 		((struct seq_file *)file->private_data)->private =
 			pde_data(inode);
 	return err;
+}
+
+static int axfs_prof_open(struct inode *inode, struct file *file)
+{
+	return axfs_prof_seq_open(inode, file, &axfs_prof_seq_ops);
+}
+
+static int axfs_order_open(struct inode *inode, struct file *file)
+{
+	return axfs_prof_seq_open(inode, file, &axfs_order_seq_ops);
 }
 
 /* ---- writing: on / all / off / clear ----------------------------------- */
@@ -203,8 +332,15 @@ static ssize_t axfs_prof_write(struct file *file, const char __user *ubuf,
 	} else if (!strcmp(buf, "off")) {
 		WRITE_ONCE(p->mode, AXFS_PROF_OFF);
 	} else if (!strcmp(buf, "clear")) {
-		for (i = 0; i < p->nodes; i++)
+		/*
+		 * The numbers first: a node ranked while the entries are
+		 * zeroed may leave a gap in the ranks, never a duplicate.
+		 */
+		atomic_set(&p->ranks, 0);
+		for (i = 0; i < p->nodes; i++) {
 			atomic_long_set(&p->data[i].count, 0);
+			WRITE_ONCE(p->data[i].first, 0);
+		}
 	} else {
 		axfs_info(p->sbi->sb, "unknown profiling command; write \"on\", \"all\", \"off\" or \"clear\"");
 		return -EINVAL;
@@ -220,16 +356,28 @@ static const struct proc_ops axfs_prof_proc_ops = {
 	.proc_release	= seq_release,
 };
 
+/* volumeN.order takes the same commands as volumeN. */
+static const struct proc_ops axfs_order_proc_ops = {
+	.proc_open	= axfs_order_open,
+	.proc_read	= seq_read,
+	.proc_write	= axfs_prof_write,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= seq_release,
+};
+
 /* ---- per mount --------------------------------------------------------- */
 
 int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
 {
 	struct axfs_profile *p;
-	char name[24];
+	char name[32];
 	int err = -ENOMEM;
 
 	if (!sbi->blocks || !axfs_proc_dir || !sbi->parent)
 		return 0;	/* nothing to count, as in the 2008 driver */
+	/* Ranks are positive ints below AXFS_RANK_CLAIMED. */
+	if (sbi->blocks > INT_MAX)
+		return -EFBIG;
 
 	p = kzalloc_obj(*p, GFP_KERNEL);
 	if (!p)
@@ -251,7 +399,12 @@ int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
 	sbi->profile = p;
 	p->pde = proc_create_data(name, 0600, axfs_proc_dir,
 				  &axfs_prof_proc_ops, p);
-	if (!p->pde) {
+	strlcat(name, ".order", sizeof(name));
+	if (p->pde)
+		p->order_pde = proc_create_data(name, 0600, axfs_proc_dir,
+						&axfs_order_proc_ops, p);
+	if (!p->order_pde) {
+		proc_remove(p->pde);
 		sbi->profile = NULL;
 		ida_free(&axfs_volume_ida, p->id);
 		goto fail;
@@ -269,7 +422,9 @@ void axfs_profiling_stop(struct axfs_sb_info *sbi)
 
 	if (!p)
 		return;
-	proc_remove(p->pde);	/* waits for readers and writers */
+	/* Each waits for its readers and writers. */
+	proc_remove(p->order_pde);
+	proc_remove(p->pde);
 	sbi->profile = NULL;
 	ida_free(&axfs_volume_ida, p->id);
 	kvfree(p->data);

@@ -160,13 +160,10 @@ static int axfs_show_options(struct seq_file *m, struct dentry *root)
 static int axfs_show_stats(struct seq_file *m, struct dentry *root)
 {
 	struct axfs_sb_info *sbi = AXFS_SB(root->d_sb);
-	u64 inflations;
 
-	mutex_lock(&sbi->cblock_lock);
-	inflations = sbi->cblock_inflations;
-	mutex_unlock(&sbi->cblock_lock);
-	seq_printf(m, "cblock_cache=%u cblock_inflations=%llu",
-		   sbi->cblock_entries, inflations);
+	seq_printf(m, "cblock_cache=%u cblock_inflations=%lld",
+		   sbi->cblock_entries,
+		   (long long)atomic64_read(&sbi->cblocks_inflated));
 	return 0;
 }
 
@@ -279,6 +276,11 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (!sb->s_root)
 		return -ENOMEM;
 
+	err = axfs_sysfs_add(sbi);
+	if (err)
+		axfs_warn(sb, "no counters in /sys/fs/axfs/%s (%d)", sb->s_id,
+			  err);
+
 	if (sbi->opt.profile) {
 		err = axfs_profiling_start(sbi, sbi->opt.profile_mode);
 		if (err)
@@ -312,10 +314,12 @@ static void axfs_kill_sb(struct super_block *sb)
 	struct axfs_sb_info *sbi = AXFS_SB(sb);
 
 	/*
-	 * No file is open any more.  Drop the proc file (it reads the
-	 * tables) and the MTD mapping (kill_mtd_super() puts the MTD).
+	 * No file is open any more.  Drop the counters' directory, the
+	 * proc files (they read the tables) and the MTD mapping
+	 * (kill_mtd_super() puts the MTD).
 	 */
 	if (sbi) {
+		axfs_sysfs_del(sbi);
 		axfs_profiling_stop(sbi);
 		if (IS_ENABLED(CONFIG_MTD))
 			axfs_mtd_unpoint(sbi);
@@ -426,15 +430,24 @@ static int __init axfs_init(void)
 	err = axfs_profiling_module_init();
 	if (err)
 		return err;
+	err = axfs_sysfs_module_init();
+	if (err)
+		goto fail_sysfs;
 	err = register_filesystem(&axfs_fs_type);
 	if (err)
-		axfs_profiling_module_exit();
+		goto fail_register;
+	return 0;
+fail_register:
+	axfs_sysfs_module_exit();
+fail_sysfs:
+	axfs_profiling_module_exit();
 	return err;
 }
 
 static void __exit axfs_exit(void)
 {
 	unregister_filesystem(&axfs_fs_type);
+	axfs_sysfs_module_exit();
 	axfs_profiling_module_exit();
 }
 

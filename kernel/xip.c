@@ -7,8 +7,9 @@
  * to the reader, as DAX does and as the 2008 driver did with
  * xip_file_read(): a page the image holds uncompressed in memory costs
  * no page cache.  Other pages, and every page of other images, go
- * through the page cache (read_folio in file.c).  With "all" profiling,
- * every page read() copies out is counted too.
+ * through the page cache (read_folio in file.c).  While a profile is on,
+ * every page read() copies out is ranked for /proc/axfs/volumeN.order,
+ * and with "all" profiling counted too.
  *
  * mmap() faults come here first:
  *
@@ -209,7 +210,8 @@ static size_t axfs_bytes_in_page(loff_t size, loff_t pos)
  * The next step of a read of at most max bytes at pos: the bytes of pos's
  * page when they are in memory (*src points at pos), else the run of
  * pages from pos that are not (*src NULL).  0 at EOF.  Each page the step
- * covers is counted in "all" profiling.  A page whose node
+ * covers is ranked while profiling is on and counted in "all" profiling
+ * (axfs_profiling_add() decides).  A page whose node
  * cannot be looked up goes the page-cache way, whose read_folio reports
  * the corruption.
  */
@@ -217,7 +219,7 @@ static size_t axfs_read_step(struct axfs_sb_info *sbi, struct inode *inode,
 			     loff_t pos, size_t max, const u8 **src)
 {
 	bool direct = axfs_read_direct(sbi);
-	bool count = axfs_profiling_all(sbi);
+	bool prof = axfs_profiling_on(sbi);
 	loff_t size = i_size_read(inode);
 	u64 ino = axfs_ino_index(inode);
 	size_t len = 0;
@@ -238,7 +240,7 @@ static size_t axfs_read_step(struct axfs_sb_info *sbi, struct inode *inode,
 						  offset_in_page(at) + n);
 		if (mem && len)
 			break;		/* the page-cache run ends here */
-		if (count)
+		if (prof)
 			axfs_profiling_add(sbi, node, ino, AXFS_PROF_ALL);
 		if (mem) {
 			*src = mem + offset_in_page(at);
@@ -255,7 +257,7 @@ static ssize_t axfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct axfs_sb_info *sbi = AXFS_SB(inode->i_sb);
 	ssize_t done = 0;
 
-	if (!axfs_read_direct(sbi) && !axfs_profiling_all(sbi))
+	if (!axfs_read_direct(sbi) && !axfs_profiling_on(sbi))
 		return generic_file_read_iter(iocb, to);
 
 	while (iov_iter_count(to)) {
@@ -292,7 +294,7 @@ static ssize_t axfs_file_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 /*
  * splice (sendfile, copy_file_range across file systems) goes through
- * read_iter above when that copies from memory or counts reads, as DAX
+ * read_iter above when that copies from memory or profiles reads, as DAX
  * file systems do; else straight from the page cache.
  */
 static ssize_t axfs_file_splice_read(struct file *in, loff_t *ppos,
@@ -301,7 +303,7 @@ static ssize_t axfs_file_splice_read(struct file *in, loff_t *ppos,
 {
 	struct axfs_sb_info *sbi = AXFS_SB(file_inode(in)->i_sb);
 
-	if (axfs_read_direct(sbi) || axfs_profiling_all(sbi))
+	if (axfs_read_direct(sbi) || axfs_profiling_on(sbi))
 		return copy_splice_read(in, ppos, pipe, len, flags);
 	return filemap_splice_read(in, ppos, pipe, len, flags);
 }

@@ -66,7 +66,7 @@ SAN_B=${SAN_B:-}
 # valgrind (t8100) cover; san-all runs them all.
 ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64 armhf riscv64"}
 ROOTFS_PLACEMENTS=${ROOTFS_PLACEMENTS:-"armhf:bookworm:armmp armhf:bookworm:armmp-lpae armhf:trixie:armmp armhf:trixie:armmp-lpae"}
-SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t2070-* t2090-* t2095-* t2100-* t2110-* t2120-* t3000-* t3100-* t4000-* t4500-* t4530-* t5000-* t6000-* t8200-* t8300-* t8310-*"}
+SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t2070-* t2090-* t2095-* t2100-* t2110-* t2120-* t3000-* t3100-* t4000-* t4500-* t4530-* t5000-* t5200-* t6000-* t8200-* t8300-* t8310-*"}
 
 # ---- one job: sh run-tests.sh --job KIND NAME ------------------------------
 # Writes $AXFS_TEST_WORK/KIND.NAME.log, then KIND.NAME.rc: "EXIT WALL_MS CPU_S".

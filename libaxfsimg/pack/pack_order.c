@@ -9,7 +9,7 @@
  *
  * How: while the packer walks the tree, a ranked page bound for a cblock
  * is not added to the open cblock but kept aside (its bytes appended to an
- * unlinked spool file, its node and rank in an array: 32 bytes per page);
+ * unlinked spool file, its node and rank in an array: 48 bytes per page);
  * its node stays pending.  When every file is packed and the cold cblocks
  * committed, the kept pages are cut in rank order into groups of as many
  * pages as a cblock holds, each group stored in one cblock of its own
@@ -214,6 +214,8 @@ int pack_order_finish(struct packer *pk)
 		 * (file by file, page by page): which pages share a cblock is
 		 * what the boot pays for, not their order inside it, and
 		 * neighbours of one file deflate better together. */
+		if ((rc = pack_check_cancel(pk)) < 0)
+			return rc;
 		qsort(pk->hot + g, end - g, sizeof(*pk->hot), by_node);
 		for (size_t i = g; i < end; i++) {
 			const struct pack_hot *h = &pk->hot[i];

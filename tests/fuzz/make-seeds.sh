@@ -97,6 +97,7 @@ kernel)
 profile)
 	[ -f "$top/examples/profile.csv" ] && cp "$top/examples/profile.csv" "$out/example.csv"
 	printf './bin/busybox,0,12\r\n./bin/busybox,4096,3\n# comment\n\n./a,b/c d,8192,1\n' >"$out/mixed.csv"
+	printf '# axfs-profile order\n./bin/busybox,0,12,2\n./bin/busybox,4096,0,1\n./a,b/c d,8192,1,0\n./bin/busybox,0,1,9\n' >"$out/ordered.csv"
 	;;
 policy)
 	[ -f "$top/examples/policy.yaml" ] && cp "$top/examples/policy.yaml" "$out/example.yaml"

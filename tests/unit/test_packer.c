@@ -1108,6 +1108,94 @@ START_TEST(test_progress_cancel_errors)
 }
 END_TEST
 
+/* The boot order (pack_order.c): ranked compressed pages fill the first
+ * cblocks in rank order, a cblock's worth each; the rest follows. */
+START_TEST(test_boot_order)
+{
+	static const struct { const char *path; uint64_t page, rank; } r[] = {
+		{ "/f2", 3, 1 }, { "/f0", 7, 2 }, { "/f1", 1, 3 },
+		{ "/f2", 9, 4 }, { "/f0", 0, 5 }, { "/f1", 9, 6 },
+		{ "/f0", 1, 7 }, { "/f2", 0, 8 }, { "/f1", 4, 9 },
+		{ "/f0", 9, 10 },		/* its tail: 1000 bytes */
+	};
+	const size_t nr = sizeof(r) / sizeof(r[0]), per = 4;
+	size_t len = 9 * 4096 + 1000;
+	unsigned char *d[3], *spool[2];
+	uint64_t size[2];
+	struct axfs_profile prof;
+	struct plan_opts o;
+	struct plan_stats st;
+	struct axfs_error err;
+	struct fx f;
+	char name[8];
+
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		fx_init(&f);
+		for (int i = 0; i < 3; i++) {
+			d[i] = text(len + (size_t)i * 4096, (unsigned)(i * 3 + 1));
+			snprintf(name, sizeof(name), "f%d", i);
+			add_file(&f, name, d[i], len + (size_t)i * 4096);
+		}
+		ck_assert_int_eq(tree_finalize(&f.t, &err), 0);
+		axfs_profile_init(&prof, NULL);
+		for (size_t k = 0; k < nr; k++) {
+			ck_assert_int_eq(axfs_profile_add(&prof, r[k].path,
+				r[k].page * 4096, 0, "t", k + 1, &err), 0);
+			prof.v[prof.n - 1].first = r[k].rank;
+		}
+		memset(&o, 0, sizeof(o));
+		o.profile = &prof;
+		ck_assert_msg(plan_tree(&f.t, &o, &st, &err) == 0, "%s",
+			      err.msg);
+		ck_assert_uint_eq(st.ranked_pages, nr);
+		ck_assert_uint_eq(st.xip_pages, 0);	/* count 0 */
+		pack_ok(&f, (uint32_t)(per * 4096), jobs);
+		check_invariants(&f.p);
+		ck_assert_uint_eq(f.p.ordered_pages, nr);
+		ck_assert_uint_eq(f.p.ordered_cblocks, (nr + per - 1) / per);
+		for (size_t k = 0; k < nr; k++) {
+			struct tree_entry *e = tree_lookup(&f.t, r[k].path);
+			uint64_t n = e->first_node + r[k].page;
+
+			ck_assert_int_eq(f.p.node_type[n], AXFS_NODE_COMPRESSED);
+			/* rank k+1 is in cblock k / per */
+			ck_assert_uint_eq(f.p.cnode_index[f.p.node_index[n]],
+					  k / per);
+		}
+		/* every other page is in a later cblock */
+		for (uint64_t n = 0; n < f.p.nnodes; n++) {
+			size_t k;
+
+			for (k = 0; k < nr; k++) {
+				struct tree_entry *e =
+					tree_lookup(&f.t, r[k].path);
+
+				if (e->first_node + r[k].page == n)
+					break;
+			}
+			if (k == nr)
+				ck_assert_uint_ge(
+					f.p.cnode_index[f.p.node_index[n]],
+					f.p.ordered_cblocks);
+		}
+		for (int i = 0; i < 3; i++) {
+			snprintf(name, sizeof(name), "/f%d", i);
+			check_file(&f, name, d[i], len + (size_t)i * 4096, NULL);
+			free(d[i]);
+		}
+		spool[jobs - 1] = spool_bytes(&f.p.compressed);
+		size[jobs - 1] = f.p.compressed.size;
+		axfs_profile_free(&prof);
+		fx_free(&f);
+	}
+	/* the same bytes whatever the number of threads */
+	ck_assert_uint_eq(size[0], size[1]);
+	ck_assert_int_eq(memcmp(spool[0], spool[1], size[0]), 0);
+	free(spool[0]);
+	free(spool[1]);
+}
+END_TEST
+
 Suite *suite_packer(void)
 {
 	Suite *s = suite_create("packer");
@@ -1126,6 +1214,7 @@ Suite *suite_packer(void)
 	tcase_add_test(tc, test_identical_files_dedup);
 	tcase_add_test(tc, test_identical_pages_shared);
 	tcase_add_test(tc, test_holes_not_read);
+	tcase_add_test(tc, test_boot_order);
 	tcase_add_test(tc, test_deterministic_across_jobs);
 	tcase_add_test(tc, test_progress_cancel_errors);
 	suite_add_tcase(s, tc);

@@ -393,6 +393,54 @@ START_TEST(test_no_profile_no_arrays)
 }
 END_TEST
 
+static void ranked(struct axfs_profile *pr, const char *path, uint64_t page,
+		   uint64_t count, uint64_t first)
+{
+	prof(pr, path, page, count);
+	pr->v[pr->n - 1].first = first;
+}
+
+static uint32_t rank_of(struct tree *tr, const char *path, uint64_t page)
+{
+	struct tree_entry *e = get(tr, path);
+
+	return e->pages ? e->pages[page].rank : 0;
+}
+
+START_TEST(test_ordered_ranks_and_xip)
+{
+	/* ranks with gaps, a name through the hard link, a line that
+	 * matches nothing: the image's ranked pages get 1..N in rank order;
+	 * count 0 is not an XIP candidate, a count is, as without order */
+	ranked(&p, "/b", 1, 0, 40);
+	ranked(&p, "/a", 2, 0, 7);
+	ranked(&p, "/h", 2, 0, 90);	/* /a page 2 again: keeps 7 */
+	ranked(&p, "/c", 0, 5, 12);
+	ranked(&p, "/missing", 0, 0, 1);
+	ranked(&p, "/d/e", 2, 0, 12);	/* ties /c: inode order */
+	prof(&p, "/z", 0, 3);		/* counted, no rank */
+	ck_assert_int_eq(axfs_profile_canonicalize(&p, &err), 0);
+	ck_assert_int_eq(plan_tree(&t, &o, &st, &err), 0);
+	ck_assert_uint_eq(st.ranked_pages, 4);
+	ck_assert_uint_eq(rank_of(&t, "/a", 2), 1);
+	ck_assert_uint_eq(get(&t, "/c")->ino < get(&t, "/d/e")->ino, 1);
+	ck_assert_uint_eq(rank_of(&t, "/c", 0), 2);
+	ck_assert_uint_eq(rank_of(&t, "/d/e", 2), 3);
+	ck_assert_uint_eq(rank_of(&t, "/b", 1), 4);
+	ck_assert_uint_eq(rank_of(&t, "/a", 0), 0);
+	ck_assert_uint_eq(rank_of(&t, "/z", 0), 0);
+	/* the hard link's copy of the plan carries the rank */
+	ck_assert_uint_eq(rank_of(&t, "/h", 2), 1);
+	/* XIP: exactly the counted pages */
+	ck_assert_str_eq(xmap(&t, "/a"), ".....");
+	ck_assert_str_eq(xmap(&t, "/b"), ".....");
+	ck_assert_str_eq(xmap(&t, "/c"), "X.");
+	ck_assert_str_eq(xmap(&t, "/z"), "X");
+	ck_assert_uint_eq(st.xip_pages, 2);
+	ck_assert_int_eq(why(&t, "/b", 1), TREE_WHY_DEFAULT);
+}
+END_TEST
+
 Suite *suite_planner(void)
 {
 	Suite *s = suite_create("planner");
@@ -408,6 +456,7 @@ Suite *suite_planner(void)
 	tcase_add_test(tc, test_deterministic_and_trim);
 	tcase_add_test(tc, test_xip_suffix);
 	tcase_add_test(tc, test_no_profile_no_arrays);
+	tcase_add_test(tc, test_ordered_ranks_and_xip);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,6 +20,11 @@ sleep 1
 TREE=$(disk tree)
 check "virtio-blk: a mount without the option profile has no profile" \
 	sh -c "mount -t axfs '$TREE' /mnt/a && test -d /proc/axfs && test -z \"\$(ls /proc/axfs)\" && umount /mnt/a"
+SYS=/sys/fs/axfs/${TREE#/dev/}
+check "counters: every mount has $SYS, three read-only files, gone at unmount" \
+	sh -c "mount -t axfs '$TREE' /mnt/a &&
+	       [ \"\$(cd $SYS && ls -l cblocks_inflated device_bytes_read readahead_cblocks | cut -c1-10 | sort -u)\" = -r--r--r-- ] &&
+	       umount /mnt/a && test ! -e $SYS"
 check "virtio-blk: mount $TREE -o profile" mount -t axfs -o profile "$TREE" /mnt/a
 PROF=/proc/axfs/volume0
 check "profiling: $PROF exists for the mount that asked, root's alone (-rw-------, root root)" \
@@ -81,6 +86,7 @@ echo clear >$PROF && echo on >$PROF
 sh /tests/workload.sh /mnt/a/bin/busybox >/tmp/workload.out 2>&1
 echo off >$PROF
 cat $PROF >/tmp/profile.csv
+cat $PROF.order >/tmp/profile-order.csv
 check "profiling: the workload ran busybox from the image" grep -q "workload: done" /tmp/workload.out
 check "profiling: busybox pages were counted" grep -q '^\./bin/busybox,[0-9]*,[1-9][0-9]*$' /tmp/profile.csv
 check "profiling: every line is ./path,offset,count with a page offset" \
@@ -91,6 +97,69 @@ echo clear >$PROF
 check "profiling: clear empties the profile" sh -c "test -z \"\$(cat $PROF)\""
 echo on >$PROF
 check_fails "profiling: an unknown command is refused" sh -c "echo bogus >$PROF"
+
+# ---- the ordered view: volumeN.order -------------------------------------
+# order_ranks FILE: the header, then ./path,offset,count,first lines whose
+# ranks are 1..N, each once.
+order_ranks() {
+	head -n 1 "$1" | grep -qx '# axfs-profile order' || { echo "no header"; return 1; }
+	sed 1d "$1" >/tmp/order.lines
+	awk -F, 'substr($0, 1, 2) != "./" || NF < 4 || $(NF - 2) % 4096 || $NF < 1 { print; bad = 1 } END { exit bad }' \
+		/tmp/order.lines || return 1
+	awk -F, '{ print $NF }' /tmp/order.lines | sort -n >/tmp/order.ranks
+	seq 1 "$(wc -l </tmp/order.lines)" | cmp - /tmp/order.ranks
+}
+ORDER=$PROF.order
+check "order: $ORDER exists beside $PROF, root's alone (-rw-------, root root)" \
+	sh -c "ls -ln $ORDER | grep -q '^-rw------- *1 0 *0 '"
+check_fails "order: another user cannot read it" su -s /bin/sh axfsuser -c "cat $ORDER"
+check "order: the workload's profile, with ranks 1..N each once" order_ranks /tmp/profile-order.csv
+check "order: its lines with a count are $PROF's lines" \
+	sh -c "sed 1d /tmp/profile-order.csv | awk -F, '\$(NF - 1) > 0' | sed 's/,[0-9]*\$//' | cmp /tmp/profile.csv -"
+# A read() of a compressed 17-page file, then a fault on another file, in
+# "on" (which counts the fault only): the pages read are ranked in the
+# order read, the page faulted after them.
+echo 3 >/proc/sys/vm/drop_caches
+echo clear >$PROF && echo on >$PROF
+cat "/mnt/a/$F" >/dev/null
+probe mmap "/mnt/a/$DEEP" >/dev/null 2>&1
+echo off >$PROF
+cat $ORDER >/tmp/order.csv
+{ echo '# axfs-profile order'
+  seq 0 16 | awk -v f="./$F" '{ print f "," $1 * 4096 ",0," $1 + 1 }'
+  echo "./$DEEP,0,1,18"; } >/tmp/order.want
+check "order: pages read by read() ranked 1..17, then the faulted page 18" \
+	sh -c 'sort /tmp/order.csv >/tmp/order.got && sort /tmp/order.want | diff - /tmp/order.got'
+echo clear >$PROF
+check "order: clear leaves the header alone" sh -c "[ \"\$(cat $ORDER)\" = '# axfs-profile order' ]"
+echo on >$PROF
+cat "/mnt/a/$DEEP" >/dev/null
+cat "/mnt/a/$F" >/dev/null
+echo off >$PROF
+cat $ORDER >/tmp/order2.csv
+check "order: after clear, ranks start again at 1 (a read() of a cached page is a use)" \
+	sh -c "grep -qx '\./$DEEP,0,0,1' /tmp/order2.csv && [ \$(sed 1d /tmp/order2.csv | wc -l) = 18 ]"
+check "order: ... and run 1..18, each once" order_ranks /tmp/order2.csv
+cat /mnt/a/bin/busybox >/dev/null
+check "order: off ranks nothing" sh -c "cat $ORDER | cmp /tmp/order2.csv -"
+echo on >$PROF
+
+# ---- per-mount counters: /sys/fs/axfs/<s_id>/ ------------------------------
+counter() { cat "$SYS/$1"; }
+echo 3 >/proc/sys/vm/drop_caches
+c0=$(counter cblocks_inflated) b0=$(counter device_bytes_read)
+cat /mnt/a/bin/busybox >/dev/null
+c1=$(counter cblocks_inflated) b1=$(counter device_bytes_read)
+cat /mnt/a/bin/busybox >/dev/null
+c2=$(counter cblocks_inflated) b2=$(counter device_bytes_read)
+check "counters: reading busybox inflates cblocks and reads the device ($c0 -> $c1 cblocks, $b0 -> $b1 bytes)" \
+	test "$c1" -gt "$c0" -a "$b1" -gt "$b0"
+check "counters: reading it again from the page cache adds nothing ($c2 cblocks, $b2 bytes)" \
+	test "$c2" = "$c1" -a "$b2" = "$b1"
+check "counters: mountstats' cblock_inflations is cblocks_inflated ($c2)" \
+	grep -q " on /mnt/a with fstype axfs cblock_cache=[0-9]* cblock_inflations=$c2\$" /proc/self/mountstats
+check "readahead: reading busybox in order took cblocks from the readahead ($(counter readahead_cblocks))" \
+	test "$(counter readahead_cblocks)" -gt 0
 echo "AXFS-PROFILE-BEGIN"
 cat /tmp/profile.csv
 echo "AXFS-PROFILE-END"
@@ -115,9 +184,9 @@ umount /mnt/a
 # perhaps held by a per-CPU LRU batch (compact_memory drains those, but
 # costs seconds a call under TCG), so that case checks only that the
 # parameter and the counter work.
-revisit() {	# revisit ENTRIES: cblocks inflated by the reads above
+revisit() {	# revisit ENTRIES READAHEAD-KIB: cblocks inflated by the reads above
 	# cblock_cache is read-only once loaded: reload with it.
-	rmmod axfs && modprobe axfs cblock_cache="$1" &&
+	rmmod axfs && modprobe axfs cblock_cache="$1" cblock_readahead="$2" &&
 		mount -t axfs "$TREE" /mnt/a || return 1
 	for f in bin/busybox sizes/text-65537 bin/busybox; do
 		echo 1 >/proc/sys/vm/drop_caches
@@ -125,22 +194,46 @@ revisit() {	# revisit ENTRIES: cblocks inflated by the reads above
 	done
 	sed -n 's|.* on /mnt/a with fstype axfs *cblock_cache='"$1"' cblock_inflations=\([0-9]*\)$|\1|p' \
 		/proc/self/mountstats
+	ra_read "$2" >/tmp/readahead-$2
 	umount /mnt/a
+}
+# Readahead in the image's order (module parameter cblock_readahead), on
+# the same mounts: busybox read whole, with the readahead off (0) and at
+# its default; the device requests (/sys/block/DEV/stat, reads completed)
+# and the counters.  The cblocks inflated are the same; with the
+# readahead the device is asked less often.
+ra_read() {	# ra_read KIB: "KIB requests cblocks_inflated readahead_cblocks device_bytes"
+	local stat=/sys/block/${TREE#/dev/}/stat r0 c0 a0 b0
+	echo 3 >/proc/sys/vm/drop_caches
+	read -r r0 _ <$stat
+	c0=$(cat $SYS/cblocks_inflated) a0=$(cat $SYS/readahead_cblocks) b0=$(cat $SYS/device_bytes_read)
+	cat /mnt/a/bin/busybox >/dev/null
+	read -r r1 _ <$stat
+	echo "$1 $((r1 - r0)) $(($(cat $SYS/cblocks_inflated) - c0)) $(($(cat $SYS/readahead_cblocks) - a0)) $(($(cat $SYS/device_bytes_read) - b0))"
 }
 RA=/sys/block/${TREE#/dev/}/queue/read_ahead_kb
 ra=$(cat "$RA")
 cc=$(cat /sys/module/axfs/parameters/cblock_cache)
 check_fails "cblock cache: the module parameter is read-only once loaded" \
 	sh -c "echo 8 >/sys/module/axfs/parameters/cblock_cache"
+ra_def=$(cat /sys/module/axfs/parameters/cblock_readahead)
 echo 0 >"$RA"
-n1=$(revisit 1)
-n2=$(revisit 2)
+n1=$(revisit 1 0)
+n2=$(revisit 2 "$ra_def")
 echo "$ra" >"$RA"
 rmmod axfs && modprobe axfs cblock_cache="$cc"
 check "cblock cache: cblock_cache=1 read at mount, inflations counted in /proc/self/mountstats (2 or 3: ${n1:-none})" \
 	sh -c "[ '$n1' = 2 ] || [ '$n1' = 3 ]"
 check "cblock cache: 2 entries, two readers in turn: each cblock inflated once (2: ${n2:-none})" \
 	test "$n2" = 2
+ra0=$(cat /tmp/readahead-0)
+ra1=$(cat /tmp/readahead-$ra_def)
+echo "# busybox read whole: readahead KiB, device requests, cblocks inflated, read ahead, bytes: $ra0 / $ra1"
+set -- $ra0 $ra1
+check "readahead: off (0 KiB): nothing read ahead ($ra0)" test "${4:-x}" = 0 -a "${2:-0}" -gt 0
+check "readahead: $ra_def KiB: cblocks taken from it, fewer device requests for the same inflations ($ra1 against $ra0)" \
+	test "${9:-0}" -gt 0 -a "${7:-0}" -lt "${2:-0}" -a "${8:-x}" = "${3:-y}"
+
 
 M=$(disk treemeta)
 check "virtio-blk: compressed metadata and 4 KiB cblocks: full comparison" mount_compare /mnt/a "$M"
@@ -184,6 +277,8 @@ umount /mnt/a 2>/dev/null
 # ---- physical address: XIP to user space --------------------------------
 check "physaddr=$PHYS_XIP: full comparison" mount_compare /mnt/b -o physaddr=$PHYS_XIP none
 check "physaddr: /proc/mounts shows physaddr=" grep -q "physaddr=$PHYS_XIP" /proc/mounts
+check "counters: /sys/fs/axfs/physaddr=$PHYS_XIP: bytes copied from memory, cblocks inflated, none read ahead ($(cat /sys/fs/axfs/physaddr=$PHYS_XIP/* | tr '\n' ' '))" \
+	sh -c "cd /sys/fs/axfs/physaddr=$PHYS_XIP && [ \$(cat device_bytes_read) -gt 0 ] && [ \$(cat cblocks_inflated) -gt 0 ] && [ \$(cat readahead_cblocks) = 0 ]"
 # The mount claims its memory (request_mem_region): /proc/iomem names it,
 # and a second mount of the same memory is refused.
 grep -B 1 -A 1 ': axfs$' /proc/iomem | detail
@@ -243,6 +338,8 @@ modprobe block2mtd block2mtd=$RW,128KiB
 B2M=$(awk -F'[: "]+' -v n="block2mtd: $RW" 'index($0, "\"" n "\"") { sub("mtd", "", $1); print $1 }' /proc/mtd)
 check "dual: physaddr + second_dev=mtd$B2M (block2mtd): full comparison" \
 	mount_compare /mnt/c -o physaddr=$PHYS_DUAL,second_dev=mtd$B2M none
+check "readahead: on the MTD (block2mtd) store, cblocks taken from it ($(cat /sys/fs/axfs/physaddr=$PHYS_DUAL/readahead_cblocks))" \
+	test "$(cat /sys/fs/axfs/physaddr=$PHYS_DUAL/readahead_cblocks)" -gt 0
 umount /mnt/c 2>/dev/null
 MMAPSEG=$(disk mmapseg)
 check "dual: two block devices ($MMAPSEG + second_dev=$STORE): full comparison" \

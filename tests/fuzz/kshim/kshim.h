@@ -212,6 +212,27 @@ void mutex_unlock(struct mutex *m);
 void kshim_assert_held(const struct mutex *m);
 #define lockdep_assert_held(m)	kshim_assert_held(m)
 
+/*
+ * linux/atomic.h: the counters of /sys/fs/axfs (the harness is one
+ * thread); linux/kobject.h, linux/completion.h: the sysfs directory of a
+ * mount lives in axfs_sb_info, and sysfs.c is not compiled here.
+ */
+typedef struct {
+	s64 counter;
+} atomic64_t;
+
+static inline s64 atomic64_read(const atomic64_t *v) { return v->counter; }
+static inline void atomic64_add(s64 i, atomic64_t *v) { v->counter += i; }
+static inline void atomic64_inc(atomic64_t *v) { v->counter++; }
+
+struct kobject {
+	const char *name;
+};
+
+struct completion {
+	unsigned int done;
+};
+
 /* ---- files and modes --------------------------------------------------- */
 
 #define S_IFMT		00170000

@@ -182,7 +182,7 @@ test_expect_success 'dedup and hard links still share: identical files, one copy
 	EOF_PY
 '
 
-test_expect_success 'block sizes 4 KiB and 1 MiB, --mmap-limit, split: read back and clean' '
+test_expect_success 'block sizes 4 KiB and 1 MiB, --mmap-limit, split, a rebuild from the split image: read back and clean' '
 	for opts in "-b 4KiB" "-b 1MiB" "--xip-budget 1MiB --mmap-limit 400KiB" "--xip-budget 16KiB -b 16KiB"; do
 		"$AXFS" mkfs -q $opts -p boot.order tree -o v.axfs &&
 		"$AXFS" fsck -q v.axfs &&
@@ -197,7 +197,11 @@ test_expect_success 'block sizes 4 KiB and 1 MiB, --mmap-limit, split: read back
 	"$AXFS" fsck -q s.nor s.nand &&
 	rm -rf y && "$AXFS" extract --store s.nand s.nor y && diff -r tree y &&
 	$SEEDREAD compare s.axfs tree &&
-	"$AXFS" split -q --join s.nor s.nand -o s.joined && cmp s.axfs s.joined
+	"$AXFS" split -q --join s.nor s.nand -o s.joined && cmp s.axfs s.joined &&
+	"$AXFS" mkfs -v -p boot.order s.nor s.nand -o re.axfs >out &&
+	grep "boot order: [0-9]* ranked pages, [1-9][0-9]* of them" out &&
+	"$AXFS" fsck -q re.axfs &&
+	rm -rf y && "$AXFS" extract re.axfs y && diff -r tree y
 '
 
 test_expect_success 'merge-profile: the ordered form out, ranks merged by position' '

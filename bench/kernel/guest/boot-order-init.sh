@@ -38,6 +38,9 @@ if [ -n "$blk" ] && [ -r "/sys/block/$blk/stat" ]; then
 	echo "BO-M blk_read_ios $rios"
 	echo "BO-M blk_read_bytes $((rsectors * 512))"
 fi
+while read -r k v; do
+	case $k in pgfault|pgmajfault) echo "BO-M $k $v" ;; esac
+done </proc/vmstat
 echo 1 >/proc/sys/vm/stat_refresh 2>/dev/null
 while read -r k v u; do
 	case $k in

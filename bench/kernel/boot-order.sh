@@ -42,8 +42,10 @@
 #   phys   the image in reserved RAM, rootflags=physaddr= (AXFS only:
 #          XIP pages mapped in place, the others inflated)
 # Images (AXFS: `axfs mkfs -p`, the profile of a profiling boot of the
-# unprofiled image from pmem, mounted with rootflags=profile=all, read
-# from /proc/axfs/volume0.order, or volume0 from a driver without it):
+# unprofiled image, built with 4 KiB cblocks (below), from pmem
+# (BOOT_ORDER_PROFILE_MEDIUM=mtd or phys: from there), mounted with
+# rootflags=profile=all, read from /proc/axfs/volume0.order, or volume0
+# from a driver without it):
 #   axfs-unordered   -p PROFILE (the 2008 form: no order) --xip-budget 0
 #                    (block, mtd: every page compressed)
 #   axfs-ordered     -p ORDERED-PROFILE --xip-budget 0

@@ -3,7 +3,7 @@
 # Runs the test suites and ends with one line: "N passed, N failed".
 #   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel-smoke] [kernel]
 #                      [kernel-debug] [san-all] [matrix] [arm64] [armhf] [armhf-lpae]
-#                      [armhf-6.12] [riscv64] [rootfs] [packages]
+#                      [armhf-6.12] [riscv64] [rootfs] [bootorder] [packages]
 #   (default: unit cli fuzz san kernel-smoke, what `make check` runs)
 # Suites:
 #   unit     the Check unit tests ($B/unit-tests)
@@ -41,6 +41,8 @@
 #            and 6.12, armmp and armmp-lpae): the    |
 #            image in lowmem, highmem, beyond RAM    |
 #            (rootfs.sh --placements)                |
+#   bootorder  the boot order's reduced measured boot |
+#            (bench/kernel/boot-order.sh --check)    |
 #   packages tests/packaging/*.sh: the kernel patch, |
 #            the Debian packages, bitbake            /
 # AXFS_TESTS="t1* t2050-*" limits cli, san and san-all to these scripts.
@@ -106,6 +108,8 @@ run_job() {
 		sh "$top/kernel/tests/rootfs.sh" --arch "$name" $([ "$name" = arm64 ] && echo --builtin) ;;
 	rootfs-place)	# ARCH:SUITE:FLAVOUR
 		sh "$top/kernel/tests/rootfs.sh" --arch "${name%%:*}" --placements --kernel "${name#*:}" ;;
+	bootorder)
+		sh "$top/bench/kernel/boot-order.sh" --check ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
@@ -181,6 +185,8 @@ for s in $suites; do
 		echo "$s -" ;;
 	rootfs)	for a in $ROOTFS_ARCHS; do echo "rootfs $a"; done
 		for k in $ROOTFS_PLACEMENTS; do echo "rootfs-place $k"; done ;;
+	bootorder)
+		echo "bootorder -" ;;
 	packages)
 		for t in "$top"/tests/packaging/*.sh; do
 			echo "pkg $(basename "$t" .sh)"
@@ -273,6 +279,7 @@ while read -r kind name; do
 	matrix) h="== axfs.ko against every kernel line (matrix.sh --boot)" ;;
 	arm64|armhf|armhf-lpae|armhf-6.12|riscv64) h="== axfs.ko on $kind under qemu" ;;
 	rootfs|rootfs-place) h="== AXFS as the root filesystem (kernel/tests/rootfs.sh)" ;;
+	bootorder) h="== the boot order, measured boot reduced (bench/kernel/boot-order.sh --check)" ;;
 	pkg) h="== packaging (tests/packaging)" ;;
 	san-*) h="== unit and CLI tests under ASan+UBSan ($SAN_B)" ;;
 	esac
@@ -305,7 +312,7 @@ while read -r kind name; do
 		grep -E '^(ok|not ok|#)' "$log"
 		count "$log"
 		;;
-	kernel|ksmoke|kdebug|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|rootfs|rootfs-place|pkg)
+	kernel|ksmoke|kdebug|matrix|arm64|armhf|armhf-lpae|armhf-6.12|riscv64|rootfs|rootfs-place|bootorder|pkg)
 		grep -E '^(ok|not ok|#)' "$log"
 		if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' "$log"; then
 			echo "not ok - $id exited $rc" >>"$log"

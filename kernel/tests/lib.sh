@@ -378,7 +378,7 @@ drive() {	# drive FILE SERIAL [ro|snapshot]
 # What to show of the console log of a guest that did not run to the end:
 # the first kernel report (its header says what went wrong; the last lines
 # alone are only the tail of its stack trace), then the log's last lines.
-KT_REPORT_START='Kernel panic|BUG:|Oops|WARNING:|general protection|invalid opcode|int3:|watchdog:|rcu: INFO|hung_task|Unable to handle|Internal error'
+KT_REPORT_START='Kernel panic|BUG:|Oops|WARNING:|UBSAN:|general protection|invalid opcode|int3:|watchdog:|rcu: INFO|hung_task|Unable to handle|Internal error'
 kt_crash_report() {	# kt_crash_report LOG
 	local first
 	first=$(grep -n -m 1 -E "$KT_REPORT_START" "$1" | cut -d: -f1)

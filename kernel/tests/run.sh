@@ -13,7 +13,9 @@
 #   AXFS_KSUITE=debug AXFS_KSMOKE=1 AXFS_KHOSTILE=1 \
 #   AXFS_KAPPEND=panic_on_warn=1 sh ...           the same on 6.1 built with
 #       KASAN, UBSAN and lockdep (debug-kernel.sh; AXFS_KAPPEND is added
-#       to the guests' command lines)
+#       to the guests' command lines), with the kernel fuzz target's
+#       whole corpus among the corrupted images (AXFS_KFUZZ=all: on
+#       another kernel too)
 #
 # Prints one "ok N - name" / "not ok N - name" line per check.  Needs
 # root (apt-get download, mknod, chown) and qemu-system-x86 and
@@ -153,7 +155,8 @@ host_check "corrupted images (corrupt.py), and a sparse 3 GiB one claiming 2 GiB
 # on the debug kernel the kernel target's whole corpus, as replay.sh
 # replays it (the regression inputs and the seeds of make-seeds.sh), and
 # the corpus a libFuzzer run (`make fuzz`) left in build-fuzz/.  Named
-# fuzz-WHERE-FILE, so that a failure names its input.
+# fuzz-WHERE-FILE, so that a failure names its input.  AXFS_KFUZZ=all
+# takes the whole corpus on another kernel too.
 nfuzz=0
 fuzz_limit=40
 add_fuzz() {	# add_fuzz WHERE FILE...
@@ -173,7 +176,7 @@ add_fuzz() {	# add_fuzz WHERE FILE...
 for t in reader fsck kernel; do
 	add_fuzz "$t" "$AXFS_TOP"/tests/fuzz/regress/$t/*
 done
-if [ "${AXFS_KSUITE:-}" = debug ]; then
+if [ "${AXFS_KSUITE:-}" = debug ] || [ "${AXFS_KFUZZ:-}" = all ]; then
 	fuzz_limit=${AXFS_KFUZZ_MAX:-1000}
 	if AXFS=$AXFS sh "$AXFS_TOP/tests/fuzz/make-seeds.sh" kernel "$W/seeds" \
 		>"$W/seeds.log" 2>&1; then

@@ -269,7 +269,10 @@ bench-rootfs: $(AXFS)
 	done
 
 # What make check runs (its kernel run is the smoke suite, boot 1 on every
-# backend; its unit tests check the library's ABI, tests/unit/test_abi.c), the full qemu suite on 6.1 (kernel), every CLI script under
+# backend; its unit tests check the library's ABI, tests/unit/test_abi.c), the full qemu suite on 6.1 (kernel), the
+# corrupted images and the kernel fuzz corpus on 6.1 built with KASAN, UBSAN
+# and lockdep, panic_on_warn=1 (kernel-debug: kernel/tests/debug-kernel.sh,
+# built once and cached), every CLI script under
 # sanitizers (san-all), axfs.ko
 # against every kernel line (kernel/tests/matrix.sh: built with W=1 against
 # 5.10, 6.1, 6.12 and the newest Debian kernel; the full qemu suite on the
@@ -283,7 +286,7 @@ check-all:
 	$(Q)$(MAKE) --no-print-directory deps deps-tests-all
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san AXFS_KT_SLOW=$${AXFS_KT_SLOW:-2} sh tests/run-tests.sh \
-		unit cli fuzz san-all kernel matrix arm64 armhf armhf-lpae armhf-6.12 riscv64 rootfs bootorder packages
+		unit cli fuzz san-all kernel kernel-debug matrix arm64 armhf armhf-lpae armhf-6.12 riscv64 rootfs bootorder packages
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

@@ -18,10 +18,10 @@
 #            (AXFS_KSMOKE=1 kernel/tests/run.sh: boot 1, every backend)
 #   kernel   the kernel module under qemu, the full suite (kernel/tests/run.sh:
 #            both boots)                             \
-#   kernel-debug  boot 1 with the corrupted images and the fuzz corpus
-#            on 6.1 built with KASAN, UBSAN and lockdep, panic_on_warn=1
-#            (run.sh with AXFS_KSUITE=debug; built once, cached; not yet
-#            in check-all: kernel/README.md)
+#   kernel-debug  boot 1 with the corrupted images and the kernel fuzz
+#            corpus on 6.1 built with KASAN, UBSAN and lockdep,
+#            panic_on_warn=1 (run.sh with AXFS_KSUITE=debug; the kernel
+#            built once, cached: kernel/README.md)   |
 #   matrix   axfs.ko built against every kernel line and booted on them
 #            (kernel/tests/matrix.sh --boot)         |
 #   arm64    axfs.ko on Debian's arm64 kernel        | make check-all

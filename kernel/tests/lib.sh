@@ -133,7 +133,12 @@ kt_build_module() {
 	# The debug kernel is built with the host's gcc-12, in KDIR.
 	if [ -z "${AXFS_KSUITE:-}" ] || [ "$AXFS_KSUITE" = host ] ||
 	   [ "$AXFS_KSUITE" = debug ]; then
-		make -s -C "$KT_KERNEL" KDIR="$KDIR" modules >&2 || return 1
+		# The debug kernel's own compiler: gcc-12 is the host's cc,
+		# but kbuild warns when the names differ.
+		local cc=
+		if [ "${AXFS_KSUITE:-}" = debug ]; then cc=CC=$GCC; fi
+		# shellcheck disable=SC2086
+		make -s -C "$KT_KERNEL" KDIR="$KDIR" $cc modules >&2 || return 1
 		KO=$KT_KERNEL/axfs.ko
 	else
 		sh "$KT_KERNEL/tests/build-module.sh" "$AXFS_KSUITE" \
@@ -377,7 +382,7 @@ drive() {	# drive FILE SERIAL [ro|snapshot]
 # What to show of the console log of a guest that did not run to the end:
 # the first kernel report (its header says what went wrong; the last lines
 # alone are only the tail of its stack trace), then the log's last lines.
-KT_REPORT_START='Kernel panic|BUG:|Oops|WARNING:|general protection|invalid opcode|int3:|watchdog:|rcu: INFO|hung_task|Unable to handle|Internal error'
+KT_REPORT_START='Kernel panic|BUG:|Oops|WARNING:|UBSAN:|general protection|invalid opcode|int3:|watchdog:|rcu: INFO|hung_task|Unable to handle|Internal error'
 kt_crash_report() {	# kt_crash_report LOG
 	local first
 	first=$(grep -n -m 1 -E "$KT_REPORT_START" "$1" | cut -d: -f1)

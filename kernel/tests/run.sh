@@ -13,7 +13,9 @@
 #   AXFS_KSUITE=debug AXFS_KSMOKE=1 AXFS_KHOSTILE=1 \
 #   AXFS_KAPPEND=panic_on_warn=1 sh ...           the same on 6.1 built with
 #       KASAN, UBSAN and lockdep (debug-kernel.sh; AXFS_KAPPEND is added
-#       to the guests' command lines)
+#       to the guests' command lines), with the kernel fuzz target's
+#       whole corpus among the corrupted images (AXFS_KFUZZ=all: on
+#       another kernel too)
 #
 # Prints one "ok N - name" / "not ok N - name" line per check.  Needs
 # root (apt-get download, mknod, chown) and qemu-system-x86 and
@@ -41,7 +43,10 @@ AXFS_TOP=${AXFS_TOP:-$(cd "$here/../.." && pwd)}
 finish() {
 	local what=full
 	[ "${AXFS_KSMOKE:-0}" = 1 ] && what=smoke
-	if [ -n "${KVER:-}" ] && [ "${booted:-0}" = 1 ]; then
+	# The matrix table (matrix.sh --table) lists Debian's kernels, not
+	# the debug kernel.
+	if [ -n "${KVER:-}" ] && [ "${booted:-0}" = 1 ] &&
+	   [ "${AXFS_KSUITE:-}" != debug ]; then
 		if [ "$failed" -eq 0 ]; then
 			kt_record "$KVER" BOOTED="$what suite ($passed passed), $(date -u +%F)"
 		else
@@ -55,6 +60,8 @@ finish() {
 kt_need_root
 kt_need_tools || skip_all "$KT_SKIP"
 kt_kernel || skip_all "$KT_SKIP"
+# The debug kernel cannot power off (guest/init).
+[ "${AXFS_KSUITE:-}" = debug ] && AXFS_KAPPEND="axfsreboot ${AXFS_KAPPEND:-}"
 
 AXFS=${AXFS:-$AXFS_TOP/build/axfs}
 SEEDREAD="python3 $AXFS_TOP/tests/tools/seedread.py"
@@ -147,16 +154,43 @@ truncate -s $(( ($(stat -c %s "$W/dual.store") + 131071) / 131072 * 131072 )) "$
 host_check "corrupted images (corrupt.py), and a sparse 3 GiB one claiming 2 GiB of strings" \
 	python3 "$here/corrupt.py" "$W/miniraw.img" "$W/minizmeta.img" "$stage/corrupt" \
 	"$W/hugemeta.img"
-# Plus the fuzzers' regression inputs for images (reader, fsck, kernel).
+# Plus the fuzzers' regression inputs for images (reader, fsck, kernel);
+# on the debug kernel the kernel target's whole corpus, as replay.sh
+# replays it (the regression inputs and the seeds of make-seeds.sh), and
+# the corpus a libFuzzer run (`make fuzz`) left in build-fuzz/.  Named
+# fuzz-WHERE-FILE, so that a failure names its input.  AXFS_KFUZZ=all
+# takes the whole corpus on another kernel too.
 nfuzz=0
-for f in "$AXFS_TOP"/tests/fuzz/regress/reader/* "$AXFS_TOP"/tests/fuzz/regress/fsck/* \
-	 "$AXFS_TOP"/tests/fuzz/regress/kernel/*; do
-	[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && [ $nfuzz -lt 40 ] || continue
-	nfuzz=$((nfuzz + 1))
-	cp "$f" "$stage/corrupt/fuzz-$nfuzz.img"
-	echo "fuzz-$nfuzz any" >>"$stage/corrupt/manifest"
+fuzz_limit=40
+add_fuzz() {	# add_fuzz WHERE FILE...
+	local where=$1 f name
+	shift
+	for f; do
+		[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] &&
+			[ "$nfuzz" -lt "$fuzz_limit" ] || continue
+		nfuzz=$((nfuzz + 1))
+		name=fuzz-$where-$(basename "$f" | tr -c 'A-Za-z0-9_.\n-' _ | cut -c 1-60)
+		name=${name%.axfs}
+		name=${name%.img}
+		cp "$f" "$stage/corrupt/$name.img"
+		echo "$name any" >>"$stage/corrupt/manifest"
+	done
+}
+for t in reader fsck kernel; do
+	add_fuzz "$t" "$AXFS_TOP"/tests/fuzz/regress/$t/*
 done
-[ $nfuzz -gt 0 ] && echo "# $nfuzz fuzzer regression inputs added to the corrupted images"
+if [ "${AXFS_KSUITE:-}" = debug ] || [ "${AXFS_KFUZZ:-}" = all ]; then
+	fuzz_limit=${AXFS_KFUZZ_MAX:-1000}
+	if AXFS=$AXFS sh "$AXFS_TOP/tests/fuzz/make-seeds.sh" kernel "$W/seeds" \
+		>"$W/seeds.log" 2>&1; then
+		add_fuzz seed "$W"/seeds/*
+	else
+		tap fail "the kernel fuzz target's seeds (make-seeds.sh kernel)"
+		sed 's/^/#   /' "$W/seeds.log" | tail -n 10
+	fi
+	add_fuzz corpus "$AXFS_TOP"/build-fuzz/corpus/kernel/*
+fi
+[ $nfuzz -gt 0 ] && echo "# $nfuzz fuzz inputs added to the corrupted images"
 
 # Pages of /bin/busybox that are not XIP in IMAGE, per the seed reader.
 nonxip_pages() {
@@ -220,6 +254,16 @@ kt_boot "$W/boot1.log" 300 "axfsplan=boot1 $boot1_opts ${AXFS_KAPPEND:-}" $boot1
 booted=1
 echo "# boot 1 done after $(($(date +%s) - T0)) s"
 parse_guest "$W/boot1.log" boot1
+if [ "${AXFS_KSUITE:-}" = debug ]; then
+	# The guest's own dmesg check covers the log up to its end; this also
+	# sees a report after it and one that panicked the guest.
+	host_check "debug kernel: no KASAN, UBSAN, lockdep or WARN report on the console" \
+		sh -c "! grep -v -E '^(AXFS-RESULT|  \\| )' '$W/boot1.log' |
+		       grep -E 'BUG:|UBSAN:|WARNING:|KASAN|Kernel panic|general protection|Oops'"
+	for how in loop mtd physaddr; do
+		echo "# boot 1: $(grep -c "^AXFS-RESULT [a-z]* [0-9.]* hostile/$how: " "$W/boot1.log") corrupted and fuzz images tried from $how"
+	done
+fi
 
 # ---- the profile, the profiled image ------------------------------------------
 sed -n '/^AXFS-PROFILE-BEGIN$/,/^AXFS-PROFILE-END$/p' "$W/boot1.log" |

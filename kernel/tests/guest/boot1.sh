@@ -411,5 +411,5 @@ dmesg >>/tmp/dmesg.hostile
 echo "AXFS-DMESG-BEGIN"
 cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -i -E 'axfs|mtd|phram|block2mtd|slub' | tail -n 400
 echo "AXFS-DMESG-END"
-check "dmesg: no oops, BUG, WARNING or slab corruption" \
-	sh -c '! cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -E "Oops|BUG|WARNING|Call Trace|general protection|RIP:|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'
+check "dmesg: no oops, BUG (KASAN), WARNING (lockdep), UBSAN or slab corruption" \
+	sh -c '! cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -E "Oops|BUG|WARNING|UBSAN:|Call Trace|general protection|RIP:|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'

@@ -197,4 +197,4 @@ echo "AXFS-DMESG-BEGIN"
 cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -i -E 'axfs|mtd|ramflash|slub|bug|warn' | tail -n 400
 echo "AXFS-DMESG-END"
 check "dmesg: no oops, BUG, WARNING or slab corruption" \
-	sh -c '! cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -E "Oops|BUG|WARNING|Call Trace|Internal error|Unable to handle|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'
+	sh -c '! cat /tmp/dmesg.before /tmp/dmesg.hostile | grep -E "Oops|BUG|WARNING|UBSAN:|Call Trace|Internal error|Unable to handle|Kernel panic|Redzone|Poison overwritten|Object padding|slab error|corrupted"'

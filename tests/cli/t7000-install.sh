@@ -50,7 +50,7 @@ test_expect_success 'make install DESTDIR=... PREFIX=/usr installs every part' '
 	test "$(readlink "$D/usr/lib/libaxfsimg.so")" = libaxfsimg.so.0.1.0 &&
 	test -f "$D/usr/lib/pkgconfig/axfsimg.pc" &&
 	test -f "$D/usr/include/axfs/axfs_reader.h" &&
-	test -f "$D/usr/include/axfs/axfs_format.h" &&
+	test -f "$D/usr/include/axfs/axfs_format.h" && test -f "$D/usr/include/axfs/axfs_fs.h" &&
 	test -f "$D/usr/share/bash-completion/completions/axfs" &&
 	for m in "$top"/man/*.[158]; do
 		s=${m##*.} &&

@@ -26,7 +26,7 @@ ra_setup() {
 	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$W/kernel/"
 	cp -R "$KT_KERNEL/probes" "$W/kernel/"
 	rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
-	cp "$KT_TOP/include/axfs/axfs_format.h" "$W/include/axfs/"
+	cp "$KT_TOP/include/axfs/axfs_fs.h" "$W/include/axfs/"
 	make -C "$KDIR" M="$W/kernel" ARCH=arm64 CROSS_COMPILE=$RA_CROSS modules \
 		>"$W/build.log" 2>&1 ||
 		{ KT_SKIP="axfs.ko does not cross-build"; cat "$W/build.log" >&2; return 1; }

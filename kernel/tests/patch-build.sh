@@ -152,6 +152,16 @@ prepare() {
 	touch "$obj/.axfs-prepared"
 }
 
+# no_warnings: whether $log holds no warning or error in fs/axfs (else
+# says which, for $tag).
+no_warnings() {
+	if grep -E '(warning|error):' "$log" | grep -q '/axfs/\|^fs/axfs/'; then
+		echo "FAIL $arch $tag: warnings in fs/axfs"
+		grep -E '(warning|error):' "$log" | grep '/axfs/\|^fs/axfs/' | head -n 20
+		return 1
+	fi
+}
+
 # build VARIANT TAG: configure and build fs/axfs/; prints the result line.
 build() {
 	v=$1 tag=$2
@@ -208,11 +218,7 @@ build() {
 	else
 		[ -f "$obj/fs/axfs/axfs.o" ] || { echo "FAIL $arch $tag: no axfs.o"; return 1; }
 	fi
-	if grep -E '(warning|error):' "$log" | grep -q '/axfs/\|^fs/axfs/'; then
-		echo "FAIL $arch $tag: warnings in fs/axfs"
-		grep -E '(warning|error):' "$log" | grep '/axfs/\|^fs/axfs/' | head -n 20
-		return 1
-	fi
+	no_warnings || return 1
 	echo "ok $arch $tag $(($(date +%s) - t0))"
 }
 
@@ -255,11 +261,7 @@ build_unhooked_1() {
 		o=$(basename "$c" .c).o
 		[ -f "$obj/fs/axfs/$o" ] || { echo "FAIL $arch $tag: no fs/axfs/$o"; return 1; }
 	done
-	if grep -E '(warning|error):' "$log" | grep -q '/axfs/\|^fs/axfs/'; then
-		echo "FAIL $arch $tag: warnings in fs/axfs"
-		grep -E '(warning|error):' "$log" | grep '/axfs/\|^fs/axfs/' | head -n 20
-		return 1
-	fi
+	no_warnings || return 1
 	echo "ok $arch $tag (not yet in fs/Kconfig: CONFIG_AXFS=m given) $(($(date +%s) - t0))"
 }
 

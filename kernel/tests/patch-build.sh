@@ -266,22 +266,36 @@ build_unhooked_1() {
 }
 
 # coccicheck: the kernel's semantic patches (scripts/coccinelle) on
-# fs/axfs in report mode: no report.
+# fs/axfs in report mode, one at a time: no report.  Those with OCaml
+# script rules (badzero.cocci, check_bq27xxx_data.cocci in 7.3) are left
+# out and named: Debian's spatch compiles OCaml rules with ocamlopt,
+# which only the OCaml compiler (package ocaml-nox) provides.
 coccicheck() {
 	log=$logs/$arch-coccicheck.log
 	t0=$(date +%s)
 	command -v spatch >/dev/null || { echo "FAIL coccicheck: no spatch (Debian package coccinelle: make deps-tests-all)"; return 1; }
-	if ! kmake coccicheck MODE=report M=fs/axfs J=2 >"$log" 2>&1; then
-		echo "FAIL coccicheck: make coccicheck failed"
-		tail -n 20 "$log"
-		return 1
-	fi
-	if grep -q '^\(/.*\)\?fs/axfs/[^ ]*:[0-9]' "$log"; then
+	: >"$log"
+	n=0 skipped=
+	for c in $(find "$tree/scripts/coccinelle" -name '*.cocci' | LC_ALL=C sort); do
+		if ! command -v ocamlopt >/dev/null &&
+			grep -q '^@\(script\|initialize\|finalize\):ocaml' "$c"; then
+			skipped="$skipped ${c##*/}"
+			continue
+		fi
+		n=$((n + 1))
+		if ! kmake coccicheck MODE=report M=fs/axfs COCCI="$c" J=2 >>"$log" 2>&1; then
+			echo "FAIL coccicheck: make coccicheck COCCI=${c#"$tree"/} failed"
+			tail -n 20 "$log"
+			return 1
+		fi
+	done
+	# A report names a file and line: ./super.c:12:3-9: or fs/axfs/...
+	if grep -q '^[^ ]*\.[ch]:[0-9][0-9]*:' "$log"; then
 		echo "FAIL coccicheck: reports on fs/axfs"
-		grep '^\(/.*\)\?fs/axfs/[^ ]*:[0-9]' "$log" | head -n 20
+		grep '^[^ ]*\.[ch]:[0-9][0-9]*:' "$log" | head -n 20
 		return 1
 	fi
-	echo "ok coccicheck $(($(date +%s) - t0))"
+	echo "ok coccicheck $n semantic patches, 0 reports $(($(date +%s) - t0))${skipped:+ (left out, no OCaml compiler:$skipped)}"
 }
 
 rc=0

@@ -8,7 +8,9 @@
 # git apply to a copy of the tree, fs/axfs builds with W=1 and sparse
 # (C=1) after each patch without a warning (x86_64: the other
 # architectures are kernel-newest.sh's, on the single patch), and
-# coccicheck reports nothing on fs/axfs (kernel/tests/patch-build.sh
+# coccicheck reports nothing on fs/axfs (but for the semantic patches with
+# OCaml rules, which Debian's spatch cannot run without the OCaml
+# compiler; patch-build.sh names them) (kernel/tests/patch-build.sh
 # --series; prepared build trees are kept under /var/cache/axfs-tools/kbuild).
 # Slow (minutes): check-all's packages suite only.
 . "$(dirname "$0")/../cli/lib.sh"

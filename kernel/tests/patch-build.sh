@@ -282,6 +282,8 @@ coccicheck() {
 			skipped="$skipped ${c##*/}"
 			continue
 		fi
+		# Some (kmalloc_objs.cocci in 7.3) have no report mode.
+		grep -q '^virtual report' "$c" || continue
 		n=$((n + 1))
 		if ! kmake coccicheck MODE=report M=fs/axfs COCCI="$c" J=2 >>"$log" 2>&1; then
 			echo "FAIL coccicheck: make coccicheck COCCI=${c#"$tree"/} failed"

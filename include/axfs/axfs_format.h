@@ -14,45 +14,46 @@
 #define AXFS_FORMAT_H
 
 #include <assert.h>
-#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-/* Values of __be32/__be64 fields (host order from big-endian). */
-static inline uint32_t be32_to_cpu(uint32_t v) { return be32toh(v); }
-static inline uint64_t be64_to_cpu(uint64_t v) { return be64toh(v); }
-static inline uint32_t cpu_to_be32(uint32_t v) { return htobe32(v); }
-static inline uint64_t cpu_to_be64(uint64_t v) { return htobe64(v); }
-
-/* Big-endian integers at any address (image bytes). */
+/* Big-endian integers at any address (image bytes); no <endian.h>, which
+ * strict C11 programs including the installed API do not get. */
 static inline uint32_t get_unaligned_be32(const void *p)
 {
-	uint32_t v;
+	const uint8_t *b = (const uint8_t *)p;
 
-	memcpy(&v, p, sizeof(v));
-	return be32toh(v);
+	return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) |
+	       ((uint32_t)b[2] << 8) | (uint32_t)b[3];
 }
 
 static inline uint64_t get_unaligned_be64(const void *p)
 {
-	uint64_t v;
+	const uint8_t *b = (const uint8_t *)p;
 
-	memcpy(&v, p, sizeof(v));
-	return be64toh(v);
+	return ((uint64_t)get_unaligned_be32(b) << 32) | get_unaligned_be32(b + 4);
 }
 
 static inline void put_unaligned_be32(uint32_t val, void *p)
 {
-	val = htobe32(val);
-	memcpy(p, &val, sizeof(val));
+	uint8_t *b = (uint8_t *)p;
+
+	b[0] = (uint8_t)(val >> 24);
+	b[1] = (uint8_t)(val >> 16);
+	b[2] = (uint8_t)(val >> 8);
+	b[3] = (uint8_t)val;
 }
 
 static inline void put_unaligned_be64(uint64_t val, void *p)
 {
-	val = htobe64(val);
-	memcpy(p, &val, sizeof(val));
+	put_unaligned_be32((uint32_t)(val >> 32), p);
+	put_unaligned_be32((uint32_t)val, (uint8_t *)p + 4);
 }
+
+/* Values of __be32/__be64 fields (host order from big-endian). */
+static inline uint32_t be32_to_cpu(uint32_t v) { return get_unaligned_be32(&v); }
+static inline uint64_t be64_to_cpu(uint64_t v) { return get_unaligned_be64(&v); }
 
 #include "axfs_fs.h"
 

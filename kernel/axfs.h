@@ -2,8 +2,8 @@
 /*
  * axfs.h - private declarations of the AXFS driver.
  *
- * The on-disk format (byte offsets, big-endian helpers, region numbers)
- * lives in include/axfs/axfs_format.h, shared with the user-space tools;
+ * The on-disk format (structures, byte offsets, region numbers)
+ * lives in include/axfs/axfs_fs.h, shared with the user-space tools;
  * this header only holds what the kernel keeps in memory.
  */
 #ifndef AXFS_KERNEL_H
@@ -19,7 +19,7 @@
 #include <linux/types.h>
 #include <linux/zlib.h>
 
-#include "axfs_format.h"
+#include "axfs_fs.h"
 #include "compat.h"
 
 /*

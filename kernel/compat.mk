@@ -22,10 +22,10 @@ endif
 # in a DKMS tree or a patched kernel (kernel/scripts/mkpatch.sh) a copy of
 # it lies beside the sources.  $(src) is absolute out of tree; in tree it
 # is relative to $(srctree) before 6.10.
-axfs-format-h := $(firstword $(wildcard $(src)/../include/axfs/axfs_format.h \
-			$(srctree)/$(src)/../include/axfs/axfs_format.h))
-ifneq ($(axfs-format-h),)
-ccflags-y += -I$(dir $(axfs-format-h))
+axfs-fs-h := $(firstword $(wildcard $(src)/../include/axfs/axfs_fs.h \
+			$(srctree)/$(src)/../include/axfs/axfs_fs.h))
+ifneq ($(axfs-fs-h),)
+ccflags-y += -I$(dir $(axfs-fs-h))
 endif
 
 # Compile probes (probes/*.c, run by probes/probe.sh with this kernel's

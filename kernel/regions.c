@@ -25,44 +25,44 @@
 int axfs_read_super(struct super_block *sb, struct axfs_sb_info *sbi,
 		    bool silent)
 {
-	u8 buf[AXFS_SUPER_SIZE];
+	struct axfs_super_onmedia dsb;
 	u64 min_size = AXFS_SUPER_SIZE + 4;
 	int err;
 
-	err = axfs_read(sbi, buf, 0, sizeof(buf));
+	/* The 2008 driver's 256 bytes; page_shift is not read. */
+	err = axfs_read(sbi, &dsb, 0, AXFS_SUPER_SIZE);
 	if (err) {
 		if (!silent)
 			axfs_err(sbi->sb, "cannot read the superblock (%d)",
 				 err);
 		return err;
 	}
-	if (axfs_get_be32(buf + AXFS_SB_MAGIC) != AXFS_MAGIC) {
+	if (be32_to_cpu(dsb.magic) != AXFS_MAGIC) {
 		if (!silent)
 			axfs_err(sbi->sb, "wrong magic 0x%08x, not an AXFS image",
-				 axfs_get_be32(buf + AXFS_SB_MAGIC));
+				 be32_to_cpu(dsb.magic));
 		return -EINVAL;
 	}
-	if (memcmp(buf + AXFS_SB_SIGNATURE, AXFS_SIGNATURE,
-		   AXFS_SIGNATURE_LEN)) {
+	if (memcmp(dsb.signature, AXFS_SIGNATURE, AXFS_SIGNATURE_LEN)) {
 		axfs_err(sbi->sb, "wrong signature, expected \"%s\"",
 			 AXFS_SIGNATURE);
 		return -EINVAL;
 	}
-	if (buf[AXFS_SB_COMPRESSION_TYPE] != AXFS_COMPRESSION_ZLIB) {
+	if (dsb.compression_type != AXFS_COMPRESSION_ZLIB) {
 		axfs_err(sbi->sb, "unsupported compression type %u",
-			 buf[AXFS_SB_COMPRESSION_TYPE]);
+			 dsb.compression_type);
 		return -EINVAL;
 	}
 
-	sbi->cblock_size = axfs_get_be32(buf + AXFS_SB_CBLOCK_SIZE);
-	sbi->files = axfs_get_be64(buf + AXFS_SB_FILES);
-	sbi->size = axfs_get_be64(buf + AXFS_SB_SIZE);
-	sbi->blocks = axfs_get_be64(buf + AXFS_SB_BLOCKS);
-	sbi->mmap_size = axfs_get_be64(buf + AXFS_SB_MMAP_SIZE);
-	sbi->timestamp = axfs_get_be64(buf + AXFS_SB_TIMESTAMP);
-	sbi->version[0] = buf[AXFS_SB_VERSION_MAJOR];
-	sbi->version[1] = buf[AXFS_SB_VERSION_MINOR];
-	sbi->version[2] = buf[AXFS_SB_VERSION_SUB];
+	sbi->cblock_size = be32_to_cpu(dsb.cblock_size);
+	sbi->files = be64_to_cpu(dsb.files);
+	sbi->size = be64_to_cpu(dsb.size);
+	sbi->blocks = be64_to_cpu(dsb.blocks);
+	sbi->mmap_size = be64_to_cpu(dsb.mmap_size);
+	sbi->timestamp = be64_to_cpu(dsb.timestamp);
+	sbi->version[0] = dsb.version_major;
+	sbi->version[1] = dsb.version_minor;
+	sbi->version[2] = dsb.version_sub;
 
 	if (sbi->size < min_size) {
 		axfs_corrupt(sbi->sb, "size %llu is smaller than a superblock",
@@ -130,17 +130,17 @@ int axfs_check_devices(struct axfs_sb_info *sbi)
 
 static int axfs_check_end_magic(struct axfs_sb_info *sbi)
 {
-	u8 tail[4];
+	__be32 tail;
 	int err;
 
 	/* u64 offset: the 2008 driver truncated it to 32 bits. */
-	err = axfs_read(sbi, tail, sbi->size - 4, 4);
+	err = axfs_read(sbi, &tail, sbi->size - 4, sizeof(tail));
 	if (err) {
 		axfs_err(sbi->sb, "cannot read the end of the image at %llu (%d)",
 			 sbi->size - 4, err);
 		return err;
 	}
-	if (axfs_get_be32(tail) != AXFS_MAGIC) {
+	if (be32_to_cpu(tail) != AXFS_MAGIC) {
 		axfs_err(sbi->sb, "no magic at the end of the image (offset %llu): image incomplete or wrong size",
 			 sbi->size - 4);
 		return -EINVAL;
@@ -214,16 +214,16 @@ static bool axfs_region_over_limit(const struct axfs_sb_info *sbi, int i)
 
 static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 {
-	u8 sb[AXFS_SUPER_SIZE];
+	struct axfs_super_onmedia dsb;
 	int i, err;
 
-	err = axfs_read(sbi, sb, 0, sizeof(sb));
+	err = axfs_read(sbi, &dsb, 0, AXFS_SUPER_SIZE);
 	if (err)
 		return err;
 	for (i = 0; i < AXFS_REGION_COUNT; i++) {
-		u64 at = axfs_get_be64(sb + AXFS_SB_REGION(i));
+		u64 at = be64_to_cpu(dsb.regions[i]);
 		struct axfs_region_info *r = &sbi->r[i];
-		u8 d[AXFS_REGION_DESC_SIZE];
+		struct axfs_region_desc_onmedia d;
 		u64 stored, end;
 
 		if (at > sbi->size || sbi->size - at < sizeof(d)) {
@@ -231,10 +231,10 @@ static int axfs_read_descriptors(struct axfs_sb_info *sbi)
 				     axfs_format_region_name(i), at);
 			return -EINVAL;
 		}
-		err = axfs_read(sbi, d, at, sizeof(d));
+		err = axfs_read(sbi, &d, at, sizeof(d));
 		if (err)
 			return err;
-		AXFS_REGION_DESC_DECODE(r, d);
+		AXFS_REGION_DESC_DECODE(r, &d);
 
 		stored = AXFS_REGION_STORED(r);
 		if (check_add_overflow(r->fsoffset, stored, &end) ||

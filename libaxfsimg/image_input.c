@@ -94,7 +94,7 @@ static uint64_t descriptors_end(const uint8_t *sb)
 	uint64_t end = AXFS_SUPER_SIZE_EXT;
 
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
-		uint64_t e = add_sat(axfs_get_be64(sb + AXFS_SB_REGION(r)),
+		uint64_t e = add_sat(get_unaligned_be64(sb + AXFS_SB_REGION(r)),
 				     AXFS_REGION_DESC_SIZE);
 
 		if (e > end)
@@ -108,13 +108,15 @@ static uint64_t descriptors_end(const uint8_t *sb)
 static uint64_t regions_end(const uint8_t *p, uint64_t have, uint64_t end)
 {
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
-		uint64_t d = axfs_get_be64(p + AXFS_SB_REGION(r));
+		uint64_t d = get_unaligned_be64(p + AXFS_SB_REGION(r));
 		struct { uint64_t fsoffset, size, compressed_size, max_index;
 			 uint8_t depth, incore; } ri;
+		struct axfs_region_desc_onmedia desc;
 
 		if (d > have || have - d < AXFS_REGION_DESC_SIZE)
 			continue;
-		AXFS_REGION_DESC_DECODE(&ri, p + d);
+		memcpy(&desc, p + d, sizeof(desc));
+		AXFS_REGION_DESC_DECODE(&ri, &desc);
 		if (ri.size && add_sat(ri.fsoffset, AXFS_REGION_STORED(&ri)) > end)
 			end = add_sat(ri.fsoffset, AXFS_REGION_STORED(&ri));
 	}
@@ -159,7 +161,7 @@ static int load(int fd, const char *name, uint64_t max, int keep_bad,
 	}
 	have = (uint64_t)n;
 	if (have < AXFS_SUPER_SIZE || (keep_bad &&
-	    axfs_get_be32(p + AXFS_SB_MAGIC) != AXFS_MAGIC)) {
+	    get_unaligned_be32(p + AXFS_SB_MAGIC) != AXFS_MAGIC)) {
 		if (keep_bad) {
 			*buf = p;
 			*len = have;
@@ -171,8 +173,8 @@ static int load(int fd, const char *name, uint64_t max, int keep_bad,
 				      "%d-byte superblock: not an AXFS image",
 				      name, have, AXFS_SUPER_SIZE);
 	}
-	if (axfs_get_be32(p + AXFS_SB_MAGIC) != AXFS_MAGIC) {
-		uint32_t m = axfs_get_be32(p + AXFS_SB_MAGIC);
+	if (get_unaligned_be32(p + AXFS_SB_MAGIC) != AXFS_MAGIC) {
+		uint32_t m = get_unaligned_be32(p + AXFS_SB_MAGIC);
 		const struct foreign_format *f = foreign_format(p, have);
 
 		free(p);
@@ -181,15 +183,15 @@ static int load(int fd, const char *name, uint64_t max, int keep_bad,
 					      "%" PRIu64 ": the magic of %s: not "
 					      "an AXFS image (axfs reads AXFS "
 					      "only)", name, f->offset, f->what);
-		return axfs_error_set(err, AXFS_ERR_FORMAT, "'%s': byte %d: bad "
+		return axfs_error_set(err, AXFS_ERR_FORMAT, "'%s': byte %zu: bad "
 				      "magic 0x%08" PRIx32 " (expected 0x%08x): "
 				      "not an AXFS image", name, AXFS_SB_MAGIC,
 				      m, AXFS_MAGIC);
 	}
-	claimed = axfs_get_be64(p + AXFS_SB_SIZE);
+	claimed = get_unaligned_be64(p + AXFS_SB_SIZE);
 	if (claimed > max) {
 		free(p);
-		return axfs_error_set(err, AXFS_ERR_LIMIT, "'%s': byte %d: the "
+		return axfs_error_set(err, AXFS_ERR_LIMIT, "'%s': byte %zu: the "
 				      "superblock claims %" PRIu64 " bytes, more "
 				      "than the %" PRIu64 " this reads from an "
 				      "input that cannot be read in place (save "
@@ -210,7 +212,7 @@ static int load(int fd, const char *name, uint64_t max, int keep_bad,
 		if (claimed > need && have >= upto) {
 			free(p);
 			return axfs_error_set(err, AXFS_ERR_FORMAT, "'%s': byte "
-					      "%d: the superblock claims %"
+					      "%zu: the superblock claims %"
 					      PRIu64 " bytes, but its regions "
 					      "end at byte %" PRIu64 " (%" PRIu64
 					      " with the end magic, in whole "

@@ -18,7 +18,8 @@
 #     bench   what bench/kernel/run.sh builds its peers' images with
 #             (mksquashfs, mkfs.erofs)
 #     packages    what tests/packaging needs (the Debian packaging tools
-#             and build dependencies; a kernel build's tools for the patch)
+#             and build dependencies; a kernel build's tools for the patch,
+#             coccinelle for its coccicheck)
 # Without --install it names what is missing and the one apt-get command
 # that installs it, and fails: a plain `make` or `make install` never
 # installs anything (packagers and cross builds bring their own
@@ -75,7 +76,8 @@ for group in "$@"; do
 		need="$need debhelper:- dh-dkms:- dkms: lintian: fakeroot: debootstrap:
 		      xz-utils:- dpkg-dev:- check:- libarchive-dev:- libdeflate-dev:-
 		      libmd-dev:- libyaml-dev:- pkgconf:- zlib1g-dev:- gcc-12:
-		      bc: bison: flex: libelf-dev:- libssl-dev:- make: patch:" ;;
+		      bc: bison: flex: libelf-dev:- libssl-dev:- make: patch:
+		      coccinelle:cmd=spatch" ;;
 	*)	echo "install-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 	what="$what $group"

@@ -3,7 +3,7 @@
 #
 # checkpatch.sh - the kernel's scripts/checkpatch.pl --strict on the driver
 # (kernel/*.c, kernel/*.h, kernel/probes/*.c) and on the format header it includes
-# (include/axfs/axfs_format.h).
+# (include/axfs/axfs_fs.h).
 #
 #   sh kernel/scripts/checkpatch.sh [--all]
 #
@@ -30,10 +30,7 @@ kernel/super.c CAMELCASE
 kernel/uncompress.c CAMELCASE
 kernel/compat.h DEPRECATED_API
 kernel/compat.h MACRO_ARG_UNUSED
-include/axfs/axfs_format.h CAMELCASE
-include/axfs/axfs_format.h PREFER_KERNEL_TYPES
-include/axfs/axfs_format.h LINE_SPACING
-include/axfs/axfs_format.h MACRO_ARG_REUSE
+include/axfs/axfs_fs.h MACRO_ARG_REUSE
 '
 
 have() {
@@ -84,7 +81,7 @@ cd "$top"
 src=$(ls kernel/*.c kernel/*.h kernel/probes/*.c | grep -v '\.mod\.c$\|/axfs-probes\.h$')
 # shellcheck disable=SC2086
 out=$(perl "$dir/checkpatch.pl" --strict --no-tree --terse --show-types \
-	--no-summary -f $src include/axfs/axfs_format.h) || true
+	--no-summary -f $src include/axfs/axfs_fs.h) || true
 # Its CamelCase cache, written in a git checkout.
 rm -f .checkpatch-camelcase.git.*
 # "FILE:LINE: LEVEL:TYPE: message" lines; the exceptions are dropped.

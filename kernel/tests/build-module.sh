@@ -41,7 +41,7 @@ cp "$top"/kernel/*.c "$top"/kernel/*.h "$top"/kernel/Kbuild "$top"/kernel/compat
 	"$top"/kernel/Makefile "$out/kernel/"
 cp -R "$top/kernel/probes" "$out/kernel/"
 rm -f "$out/kernel/axfs-probes.h" "$out/kernel"/*.mod.c
-cp "$top/include/axfs/axfs_format.h" "$out/include/axfs/"
+cp "$top/include/axfs/axfs_fs.h" "$out/include/axfs/"
 
 cmd="make -C $out/kernel KDIR=$KDIR $*"
 rc=0

@@ -111,7 +111,7 @@ mkdir -p "$W/kernel" "$W/include/axfs"
 cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$W/kernel/"
 cp -R "$KT_KERNEL/probes" "$W/kernel/"
 rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
-cp "$AXFS_TOP/include/axfs/axfs_format.h" "$W/include/axfs/"
+cp "$AXFS_TOP/include/axfs/axfs_fs.h" "$W/include/axfs/"
 cp -r "$here/ramflash" "$W/ramflash"
 gcc=gcc-$(($(sed -n 's/^CONFIG_GCC_VERSION=//p' "$KDIR/include/config/auto.conf") / 10000))
 built="FAILS, $(date -u +%F)"
@@ -274,7 +274,7 @@ for sf in $KT_XBUILDS; do
 	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$d/kernel/"
 	cp -R "$KT_KERNEL/probes" "$d/kernel/"
 	rm -f "$d/kernel/axfs-probes.h" "$d/kernel"/*.mod.c
-	cp "$AXFS_TOP/include/axfs/axfs_format.h" "$d/include/axfs/"
+	cp "$AXFS_TOP/include/axfs/axfs_fs.h" "$d/include/axfs/"
 	(out=$(sh "$here/arch/fetch.sh" --arch "$KT_ARCH" "${sf%%:*}" "${sf#*:}") && eval "$out" &&
 	 echo "KVER $KVER $(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$KDIR/.config")" &&
 	 xmake_in "$KDIR" "$d/kernel") >"$d.log" 2>&1

@@ -13,7 +13,9 @@
 # that `make -C kernel patch KSRC=SRC` writes is applied there with `git
 # apply`; with --series, every patch of DIR (`make -C kernel series`) in
 # turn, each built before the next is applied (with the first VARIANT
-# only).  The build directory of ARCH, AXFS_CACHE_TOP/kbuild/NAME/ARCH,
+# once fs/Kconfig has AXFS; before that, the objects fs/axfs/Makefile
+# lists so far, with CONFIG_AXFS=m given to make), then coccicheck
+# (report mode, fs/axfs; AXFS_COCCICHECK=0 leaves it out).  The build directory of ARCH, AXFS_CACHE_TOP/kbuild/NAME/ARCH,
 # is configured (defconfig; multi_v7_defconfig for armhf) and prepared
 # once and kept: a later run rebuilds only fs/axfs and what a changed
 # option touches.  Runs on one tree are serialised (flock).
@@ -150,6 +152,16 @@ prepare() {
 	touch "$obj/.axfs-prepared"
 }
 
+# no_warnings: whether $log holds no warning or error in fs/axfs (else
+# says which, for $tag).
+no_warnings() {
+	if grep -E '(warning|error):' "$log" | grep -q '/axfs/\|^fs/axfs/'; then
+		echo "FAIL $arch $tag: warnings in fs/axfs"
+		grep -E '(warning|error):' "$log" | grep '/axfs/\|^fs/axfs/' | head -n 20
+		return 1
+	fi
+}
+
 # build VARIANT TAG: configure and build fs/axfs/; prints the result line.
 build() {
 	v=$1 tag=$2
@@ -206,12 +218,86 @@ build() {
 	else
 		[ -f "$obj/fs/axfs/axfs.o" ] || { echo "FAIL $arch $tag: no axfs.o"; return 1; }
 	fi
-	if grep -E '(warning|error):' "$log" | grep -q '/axfs/\|^fs/axfs/'; then
-		echo "FAIL $arch $tag: warnings in fs/axfs"
-		grep -E '(warning|error):' "$log" | grep '/axfs/\|^fs/axfs/' | head -n 20
+	no_warnings || return 1
+	echo "ok $arch $tag $(($(date +%s) - t0))"
+}
+
+# build_unhooked TAG: fs/axfs/ part way through the series, before the
+# patch that adds its Kconfig and the fs/Makefile hook: the objects its
+# Makefile lists so far, as a module with MTD and profiling (the settings
+# Kconfig would make given on the command line and to the compiler).
+# Kbuild reaches a directory only through its parent's Makefile: the
+# hook is added to a copy of fs/Makefile for the build, then taken away.
+build_unhooked() {
+	m=$tree/fs/Makefile
+	cp -p "$m" "$m.axfs-orig"
+	{ cat "$m.axfs-orig"; echo 'obj-$(CONFIG_AXFS) += axfs/'; } >"$m.axfs-tmp"
+	mv "$m.axfs-tmp" "$m"
+	build_unhooked_1 "$@"
+	r=$?
+	mv "$m.axfs-orig" "$m"
+	return $r
+}
+
+build_unhooked_1() {
+	tag=$1
+	log=$logs/$arch-$tag.log
+	t0=$(date +%s)
+	cp "$obj/.config.base" "$obj/.config"
+	"$tree/scripts/config" --file "$obj/.config" --set-val MTD m -e MTD_BLOCK
+	if ! kmake -s olddefconfig >"$log" 2>&1; then
+		echo "FAIL $arch $tag: olddefconfig"
+		tail -n 20 "$log"
 		return 1
 	fi
-	echo "ok $arch $tag $(($(date +%s) - t0))"
+	rm -rf "$obj/fs/axfs"
+	if ! kmake -j2 W=1 C=1 CHECK="$sparse" CONFIG_AXFS=m CONFIG_AXFS_PROFILING=y \
+		KCFLAGS=-DCONFIG_AXFS_PROFILING=1 fs/axfs/ >>"$log" 2>&1; then
+		echo "FAIL $arch $tag: the build failed"
+		grep -E 'error|warning' "$log" | head -n 20
+		return 1
+	fi
+	for c in "$tree"/fs/axfs/*.c; do
+		o=$(basename "$c" .c).o
+		[ -f "$obj/fs/axfs/$o" ] || { echo "FAIL $arch $tag: no fs/axfs/$o"; return 1; }
+	done
+	no_warnings || return 1
+	echo "ok $arch $tag (not yet in fs/Kconfig: CONFIG_AXFS=m given) $(($(date +%s) - t0))"
+}
+
+# coccicheck: the kernel's semantic patches (scripts/coccinelle) on
+# fs/axfs in report mode, one at a time: no report.  Those with OCaml
+# script rules (badzero.cocci, check_bq27xxx_data.cocci in 7.3) are left
+# out and named: Debian's spatch compiles OCaml rules with ocamlopt,
+# which only the OCaml compiler (package ocaml-nox) provides.
+coccicheck() {
+	log=$logs/$arch-coccicheck.log
+	t0=$(date +%s)
+	command -v spatch >/dev/null || { echo "FAIL coccicheck: no spatch (Debian package coccinelle: make deps-tests-all)"; return 1; }
+	: >"$log"
+	n=0 skipped=
+	for c in $(find "$tree/scripts/coccinelle" -name '*.cocci' | LC_ALL=C sort); do
+		if ! command -v ocamlopt >/dev/null &&
+			grep -q '^@\(script\|initialize\|finalize\):ocaml' "$c"; then
+			skipped="$skipped ${c##*/}"
+			continue
+		fi
+		# Some (kmalloc_objs.cocci in 7.3) have no report mode.
+		grep -q '^virtual report' "$c" || continue
+		n=$((n + 1))
+		if ! kmake coccicheck MODE=report M=fs/axfs COCCI="$c" J=2 >>"$log" 2>&1; then
+			echo "FAIL coccicheck: make coccicheck COCCI=${c#"$tree"/} failed"
+			tail -n 20 "$log"
+			return 1
+		fi
+	done
+	# A report names a file and line: ./super.c:12:3-9: or fs/axfs/...
+	if grep -q '^[^ ]*\.[ch]:[0-9][0-9]*:' "$log"; then
+		echo "FAIL coccicheck: reports on fs/axfs"
+		grep '^[^ ]*\.[ch]:[0-9][0-9]*:' "$log" | head -n 20
+		return 1
+	fi
+	echo "ok coccicheck $n semantic patches, 0 reports $(($(date +%s) - t0))${skipped:+ (left out, no OCaml compiler:$skipped)}"
 }
 
 rc=0
@@ -225,15 +311,20 @@ if [ -z "$series" ]; then
 		build "$v" "$v" || rc=1
 	done
 else
-	n=0
-	for p in "$series"/*.patch; do
-		n=$((n + 1))
+	for p in "$series"/[0-9][0-9][0-9][0-9]-*.patch; do
+		case ${p##*/} in 0000-*) continue ;; esac	# the cover letter
+		tag=$(basename "$p" .patch | cut -c1-4)
 		apply "$p" || { echo "FAIL $arch: $(basename "$p") does not apply after the ones before it"; exit 1; }
-		if [ -f "$tree/fs/axfs/Makefile" ] && grep -q '^source "fs/axfs/Kconfig"' "$tree/fs/Kconfig"; then
-			build "$1" "$(basename "$p" .patch)" || rc=1
+		if ! grep -q '^+++ b/\(fs\|include\)/' "$p"; then
+			echo "ok $arch $tag (changes no source: nothing to build)"
+		elif grep -q '^source "fs/axfs/Kconfig"' "$tree/fs/Kconfig"; then
+			build "$1" "$tag" || rc=1
+		elif [ -f "$tree/fs/axfs/Makefile" ]; then
+			build_unhooked "$tag" || rc=1
 		else
-			echo "ok $arch $(basename "$p" .patch) (nothing to build yet)"
+			echo "ok $arch $tag (no fs/axfs/Makefile yet: nothing to build)"
 		fi
 	done
+	[ "${AXFS_COCCICHECK:-1}" = 0 ] || coccicheck || rc=1
 fi
 exit $rc

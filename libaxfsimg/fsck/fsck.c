@@ -333,8 +333,8 @@ int axfs_fsck_file(const char *path, const char *store_path,
 		if (rc < 0)
 			rc = axfs_error_sys(err, -rc, "cannot read '%s'",
 					    a.name);
-		else if (axfs_get_be32(sb + AXFS_SB_MAGIC) == AXFS_MAGIC) {
-			uint64_t m = axfs_get_be64(sb + AXFS_SB_MMAP_SIZE);
+		else if (get_unaligned_be32(sb + AXFS_SB_MAGIC) == AXFS_MAGIC) {
+			uint64_t m = get_unaligned_be64(sb + AXFS_SB_MMAP_SIZE);
 
 			if (m >= AXFS_SUPER_SIZE && m < a.len)
 				a_len = m;

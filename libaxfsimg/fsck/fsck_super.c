@@ -53,7 +53,7 @@ static void report_trailing(struct fsck *f)
 int fsck_check_superblock(struct fsck *f)
 {
 	const uint8_t *sb = f->sb, *p;
-	uint32_t magic = axfs_get_be32(sb + AXFS_SB_MAGIC);
+	uint32_t magic = get_unaligned_be32(sb + AXFS_SB_MAGIC);
 	int sig_ok, vmaj = sb[AXFS_SB_VERSION_MAJOR];
 	uint32_t cb;
 
@@ -68,7 +68,7 @@ int fsck_check_superblock(struct fsck *f)
 		/* Each view may reuse the window: test one before the next. */
 		if (f->split && f->len - f->seg1_len >= 4) {
 			p = fsck_bytes(f, f->seg1_len, 4);
-			swapped = p && axfs_get_be32(p) == AXFS_MAGIC;
+			swapped = p && get_unaligned_be32(p) == AXFS_MAGIC;
 		}
 		if (head_len > FOREIGN_PROBE_SIZE)
 			head_len = FOREIGN_PROBE_SIZE;
@@ -108,7 +108,7 @@ int fsck_check_superblock(struct fsck *f)
 		fsck_report(f, FC_SB_PADDING, AXFS_SB_PADDING, FSCK_NO_INO,
 			    "superblock padding bytes 244..247 are not zero");
 
-	cb = axfs_get_be32(sb + AXFS_SB_CBLOCK_SIZE);
+	cb = get_unaligned_be32(sb + AXFS_SB_CBLOCK_SIZE);
 	f->cblock_size = cb;
 	f->cblock_ok = AXFS_CBLOCK_SIZE_OK(cb);
 	if (!f->cblock_ok)
@@ -117,10 +117,10 @@ int fsck_check_superblock(struct fsck *f)
 			    "from %u to %u", cb, AXFS_CBLOCK_MIN,
 			    AXFS_CBLOCK_MAX);
 
-	f->files = axfs_get_be64(sb + AXFS_SB_FILES);
-	f->size = axfs_get_be64(sb + AXFS_SB_SIZE);
-	f->blocks = axfs_get_be64(sb + AXFS_SB_BLOCKS);
-	f->mmap_size = axfs_get_be64(sb + AXFS_SB_MMAP_SIZE);
+	f->files = get_unaligned_be64(sb + AXFS_SB_FILES);
+	f->size = get_unaligned_be64(sb + AXFS_SB_SIZE);
+	f->blocks = get_unaligned_be64(sb + AXFS_SB_BLOCKS);
+	f->mmap_size = get_unaligned_be64(sb + AXFS_SB_MMAP_SIZE);
 
 	/* Where the image ends: a device may be larger than the image. */
 	if (f->split) {
@@ -170,15 +170,15 @@ int fsck_check_superblock(struct fsck *f)
 			    "loop device the driver cannot read the end magic" :
 			    "");
 	p = f->limit >= 4 ? fsck_bytes(f, f->limit - 4, 4) : NULL;
-	if (p && axfs_get_be32(p) != AXFS_MAGIC)
+	if (p && get_unaligned_be32(p) != AXFS_MAGIC)
 		fsck_report(f, FC_SB_END_MAGIC, f->limit - 4, FSCK_NO_INO,
 			    "the last 4 bytes are 0x%08x, not the magic",
-			    axfs_get_be32(p));
+			    get_unaligned_be32(p));
 	if (f->size > 0xffffffffull) {
 		uint32_t at = (uint32_t)(f->size - 4);
 		int there = (uint64_t)at + 4 <= f->limit &&
 			    (p = fsck_bytes(f, at, 4)) &&
-			    axfs_get_be32(p) == AXFS_MAGIC;
+			    get_unaligned_be32(p) == AXFS_MAGIC;
 
 		fsck_report(f, there ? FC_SB_OVER_4GIB : FC_SB_END_MAGIC_U32,
 			    AXFS_SB_SIZE, FSCK_NO_INO,
@@ -258,7 +258,8 @@ void fsck_read_descriptors(struct fsck *f)
 
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct fsck_region *R = &f->r[r];
-		uint64_t off = axfs_get_be64(f->sb + AXFS_SB_REGION(r));
+		uint64_t off = get_unaligned_be64(f->sb + AXFS_SB_REGION(r));
+		struct axfs_region_desc_onmedia onmedia;
 		const uint8_t *d;
 
 		R->desc_off = off;
@@ -276,7 +277,8 @@ void fsck_read_descriptors(struct fsck *f)
 			return;
 		memcpy(desc[r], d, AXFS_REGION_DESC_SIZE);
 		R->desc_ok = 1;
-		AXFS_REGION_DESC_DECODE(R, d);
+		memcpy(&onmedia, d, sizeof(onmedia));
+		AXFS_REGION_DESC_DECODE(R, &onmedia);
 		if (off < AXFS_SUPER_SIZE)
 			fsck_report(f, FC_DESC_OVERLAP, AXFS_SB_REGION(r),
 				    FSCK_NO_INO, "the descriptor of region '%s' "

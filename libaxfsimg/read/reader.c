@@ -317,21 +317,21 @@ static void parse_super(struct axfs_super_info *s, const uint8_t *b,
 			size_t have)
 {
 	memset(s, 0, sizeof(*s));
-	s->magic = axfs_get_be32(b + AXFS_SB_MAGIC);
+	s->magic = get_unaligned_be32(b + AXFS_SB_MAGIC);
 	memcpy(s->signature, b + AXFS_SB_SIGNATURE, AXFS_SIGNATURE_LEN);
 	memcpy(s->digest, b + AXFS_SB_DIGEST, AXFS_SB_DIGEST_LEN);
-	s->cblock_size = axfs_get_be32(b + AXFS_SB_CBLOCK_SIZE);
-	s->files = axfs_get_be64(b + AXFS_SB_FILES);
-	s->size = axfs_get_be64(b + AXFS_SB_SIZE);
-	s->blocks = axfs_get_be64(b + AXFS_SB_BLOCKS);
-	s->mmap_size = axfs_get_be64(b + AXFS_SB_MMAP_SIZE);
+	s->cblock_size = get_unaligned_be32(b + AXFS_SB_CBLOCK_SIZE);
+	s->files = get_unaligned_be64(b + AXFS_SB_FILES);
+	s->size = get_unaligned_be64(b + AXFS_SB_SIZE);
+	s->blocks = get_unaligned_be64(b + AXFS_SB_BLOCKS);
+	s->mmap_size = get_unaligned_be64(b + AXFS_SB_MMAP_SIZE);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++)
-		s->region_desc[r] = axfs_get_be64(b + AXFS_SB_REGION(r));
+		s->region_desc[r] = get_unaligned_be64(b + AXFS_SB_REGION(r));
 	s->version_major = b[AXFS_SB_VERSION_MAJOR];
 	s->version_minor = b[AXFS_SB_VERSION_MINOR];
 	s->version_sub = b[AXFS_SB_VERSION_SUB];
 	s->compression_type = b[AXFS_SB_COMPRESSION_TYPE];
-	s->timestamp = axfs_get_be64(b + AXFS_SB_TIMESTAMP);
+	s->timestamp = get_unaligned_be64(b + AXFS_SB_TIMESTAMP);
 	s->page_shift = have > AXFS_SB_PAGE_SHIFT ? b[AXFS_SB_PAGE_SHIFT] : 0;
 }
 
@@ -436,11 +436,11 @@ static int check_end_magic(struct axfs_image *img, struct axfs_error *err)
 	rc = axfs_image_pread(img, b, 4, off, err);
 	if (rc < 0)
 		return rc;
-	if (axfs_get_be32(b) != AXFS_MAGIC)
+	if (get_unaligned_be32(b) != AXFS_MAGIC)
 		return reader_img_err(img, err, AXFS_ERR_FORMAT, off,
 				      "the magic is missing from the last 4 "
 				      "bytes of the image (found 0x%08" PRIx32
-				      "): incomplete image", axfs_get_be32(b));
+				      "): incomplete image", get_unaligned_be32(b));
 	return 0;
 }
 
@@ -450,7 +450,7 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 {
 	struct axfs_region_info *ri = &img->reg[r];
 	uint64_t d = img->sb.region_desc[r];
-	uint8_t b[AXFS_REGION_DESC_SIZE];
+	struct axfs_region_desc_onmedia b;
 	uint64_t stored;
 	int rc;
 
@@ -462,10 +462,10 @@ static int read_desc(struct axfs_image *img, enum axfs_region r,
 				      "past the end of the image (%" PRIu64
 				      " bytes)", axfs_region_name(r), d,
 				      img->limit);
-	rc = axfs_image_pread(img, b, sizeof(b), d, err);
+	rc = axfs_image_pread(img, &b, sizeof(b), d, err);
 	if (rc < 0)
 		return rc;
-	AXFS_REGION_DESC_DECODE(ri, b);
+	AXFS_REGION_DESC_DECODE(ri, &b);
 
 	/* The driver never touches an empty region. */
 	if (ri->size == 0)
@@ -739,7 +739,7 @@ static int open_common(struct axfs_image *img, const struct axfs_open_opts *o,
 
 			/* Swapped segments: say so rather than "bad magic". */
 			if (pread(img->store_fd, m4, 4, 0) == 4 &&
-			    axfs_get_be32(m4) == AXFS_MAGIC)
+			    get_unaligned_be32(m4) == AXFS_MAGIC)
 				return reader_img_err(img, err, AXFS_ERR_FORMAT,
 					AXFS_SB_MAGIC, "no AXFS superblock, "
 					"but the store segment '%s' starts with "

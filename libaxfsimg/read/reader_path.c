@@ -264,9 +264,9 @@ int axfs_image_is_split_segment(const char *path)
 	     reader_fd_length(fd, &st, &len, &dev) == 0 &&
 	     pread(fd, sb, sizeof(sb), 0) == (ssize_t)sizeof(sb);
 	close(fd);
-	if (!ok || axfs_get_be32(sb + AXFS_SB_MAGIC) != AXFS_MAGIC)
+	if (!ok || get_unaligned_be32(sb + AXFS_SB_MAGIC) != AXFS_MAGIC)
 		return 0;
-	size = axfs_get_be64(sb + AXFS_SB_SIZE);
-	mmap_size = axfs_get_be64(sb + AXFS_SB_MMAP_SIZE);
+	size = get_unaligned_be64(sb + AXFS_SB_SIZE);
+	mmap_size = get_unaligned_be64(sb + AXFS_SB_MMAP_SIZE);
 	return size > len && mmap_size < size && mmap_size <= len;
 }

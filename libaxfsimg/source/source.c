@@ -38,7 +38,7 @@ static int source_stdin(struct source **out,
 		return axfs_error_sys(err, errno, "cannot read standard input");
 	if (S_ISREG(st.st_mode)) {
 		n = pread(STDIN_FILENO, head, 4, AXFS_SB_MAGIC);
-		if (n == 4 && axfs_get_be32(head) == AXFS_MAGIC)
+		if (n == 4 && get_unaligned_be32(head) == AXFS_MAGIC)
 			return source_image_open(out, "-", opts, err);
 		return source_archive_open(out, "-", opts, err);
 	}
@@ -46,7 +46,7 @@ static int source_stdin(struct source **out,
 	if (n < 0)
 		return axfs_error_sys(err, (int)-n, "cannot read standard "
 				      "input");
-	if (n < AXFS_SUPER_SIZE || axfs_get_be32(head + AXFS_SB_MAGIC) !=
+	if (n < AXFS_SUPER_SIZE || get_unaligned_be32(head + AXFS_SB_MAGIC) !=
 	    AXFS_MAGIC)
 		return source_archive_open_stdin(out, head, (size_t)n,
 						       opts, err);

@@ -341,7 +341,7 @@ int source_is_image(const char *path)
 		return 0;
 	n = pread(fd, m, sizeof(m), AXFS_SB_MAGIC);
 	close(fd);
-	return n == (ssize_t)sizeof(m) && axfs_get_be32(m) == AXFS_MAGIC;
+	return n == (ssize_t)sizeof(m) && get_unaligned_be32(m) == AXFS_MAGIC;
 }
 
 int source_image_share(const struct source *src, struct share_totals *t)

@@ -500,12 +500,11 @@ static void put_desc(uint8_t *hdr, int r, const struct write_layout *lay)
 {
 	uint8_t *d = hdr + DESC_START + r * AXFS_REGION_DESC_SIZE;
 
-	axfs_put_be64(hdr + AXFS_SB_REGION(r),
-		      DESC_START + (uint64_t)r * AXFS_REGION_DESC_SIZE);
-	axfs_put_be64(d + AXFS_RD_FSOFFSET, lay->fsoffset[r]);
-	axfs_put_be64(d + AXFS_RD_SIZE, lay->size[r]);
-	axfs_put_be64(d + AXFS_RD_COMPRESSED_SIZE, lay->compressed_size[r]);
-	axfs_put_be64(d + AXFS_RD_MAX_INDEX, lay->max_index[r]);
+	put_unaligned_be64(DESC_START + (uint64_t)r * AXFS_REGION_DESC_SIZE, hdr + AXFS_SB_REGION(r));
+	put_unaligned_be64(lay->fsoffset[r], d + AXFS_RD_FSOFFSET);
+	put_unaligned_be64(lay->size[r], d + AXFS_RD_SIZE);
+	put_unaligned_be64(lay->compressed_size[r], d + AXFS_RD_COMPRESSED_SIZE);
+	put_unaligned_be64(lay->max_index[r], d + AXFS_RD_MAX_INDEX);
 	d[AXFS_RD_TABLE_DEPTH] = lay->depth[r];
 	d[AXFS_RD_INCORE] = 0;
 }
@@ -594,23 +593,22 @@ int write_image(int fd, const struct tree *t,
 
 	/* Superblock and descriptors. */
 	memset(hdr, 0, sizeof(hdr));
-	axfs_put_be32(hdr + AXFS_SB_MAGIC, AXFS_MAGIC);
+	put_unaligned_be32(AXFS_MAGIC, hdr + AXFS_SB_MAGIC);
 	memcpy(hdr + AXFS_SB_SIGNATURE, AXFS_SIGNATURE, AXFS_SIGNATURE_LEN);
 	/* The driver allocates two cblock_size buffers even without
 	 * compressed data: never write 0. */
-	axfs_put_be32(hdr + AXFS_SB_CBLOCK_SIZE,
-		      p->cblock_size ? p->cblock_size : AXFS_CBLOCK_MIN);
-	axfs_put_be64(hdr + AXFS_SB_FILES, t->count);
-	axfs_put_be64(hdr + AXFS_SB_SIZE, lay->image_size);
-	axfs_put_be64(hdr + AXFS_SB_BLOCKS, p->nnodes);
-	axfs_put_be64(hdr + AXFS_SB_MMAP_SIZE, lay->mmap_size);
+	put_unaligned_be32(p->cblock_size ? p->cblock_size : AXFS_CBLOCK_MIN, hdr + AXFS_SB_CBLOCK_SIZE);
+	put_unaligned_be64(t->count, hdr + AXFS_SB_FILES);
+	put_unaligned_be64(lay->image_size, hdr + AXFS_SB_SIZE);
+	put_unaligned_be64(p->nnodes, hdr + AXFS_SB_BLOCKS);
+	put_unaligned_be64(lay->mmap_size, hdr + AXFS_SB_MMAP_SIZE);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++)
 		put_desc(hdr, r, lay);
 	hdr[AXFS_SB_VERSION_MAJOR] = AXFS_VERSION_MAJOR;
 	hdr[AXFS_SB_VERSION_MINOR] = AXFS_VERSION_MINOR;
 	hdr[AXFS_SB_VERSION_SUB] = AXFS_VERSION_SUB;
 	hdr[AXFS_SB_COMPRESSION_TYPE] = AXFS_COMPRESSION_ZLIB;
-	axfs_put_be64(hdr + AXFS_SB_TIMESTAMP, (uint64_t)o->timestamp);
+	put_unaligned_be64((uint64_t)o->timestamp, hdr + AXFS_SB_TIMESTAMP);
 	hdr[AXFS_SB_PAGE_SHIFT] = AXFS_PAGE_SHIFT;
 
 	w.buf = malloc(WBUF_SIZE);
@@ -644,7 +642,7 @@ int write_image(int fd, const struct tree *t,
 	    (rc = out_copy_spool(&w, &p->compressed, "compressed")) < 0 ||
 	    (rc = out_pad_to(&w, lay->image_size - 4)) < 0)
 		goto out;
-	axfs_put_be32(magic, AXFS_MAGIC);
+	put_unaligned_be32(AXFS_MAGIC, magic);
 	if ((rc = out_write(&w, magic, 4)) < 0 || (rc = out_flush(&w)) < 0)
 		goto out;
 	if (ftruncate(fd, (off_t)lay->image_size) < 0) {

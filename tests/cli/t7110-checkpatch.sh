@@ -32,7 +32,7 @@ test_expect_success 'a new problem (a space before a tab) is reported' '
 	mkdir -p copy/kernel/scripts copy/include/axfs &&
 	cp "$top"/kernel/*.c "$top"/kernel/*.h copy/kernel/ &&
 	cp "$script" copy/kernel/scripts/ &&
-	cp "$top/include/axfs/axfs_format.h" copy/include/axfs/ &&
+	cp "$top/include/axfs/axfs_fs.h" copy/include/axfs/ &&
 	printf "int axfs_bad(void)\n{\n \treturn 0;\n}\n" >>copy/kernel/xip.c &&
 	! sh copy/kernel/scripts/checkpatch.sh >bad.out 2>&1 &&
 	cat bad.out && grep -q "kernel/xip.c:.*SPACE_BEFORE_TAB" bad.out

@@ -457,7 +457,7 @@ test_expect_success 'linux-ext-axfs puts fs/axfs into a kernel tree and hooks it
 	grep -qx "extensions=axfs" k/info &&
 	test "$(grep -c "^source \"fs/axfs/Kconfig\"\$" k/linux/fs/Kconfig)" = 1 &&
 	test "$(grep -c "^obj-\$(CONFIG_AXFS)" k/linux/fs/Makefile)" = 1 &&
-	cmp "$AXFS_TOP/include/axfs/axfs_format.h" k/linux/fs/axfs/axfs_format.h &&
+	cmp "$AXFS_TOP/include/axfs/axfs_fs.h" k/linux/fs/axfs/axfs_fs.h &&
 	cmp "$AXFS_TOP/kernel/Kbuild" k/linux/fs/axfs/Makefile &&
 	cmp "$AXFS_TOP/kernel/compat.mk" k/linux/fs/axfs/compat.mk &&
 	# A tree like 6.1 has no PAGE_SIZE_4KB (6.8): the Kconfig without it.

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	run(data, size, NULL, 0, (size & 1) ? 3 : 0);
 	if (size >= AXFS_SB_MMAP_SIZE + 8) {
-		mmap_size = axfs_get_be64(data + AXFS_SB_MMAP_SIZE);
+		mmap_size = get_unaligned_be64(data + AXFS_SB_MMAP_SIZE);
 		if (mmap_size > 0 && mmap_size < size)
 			run(data, (size_t)mmap_size, data + mmap_size,
 			    size - (size_t)mmap_size, 0);

@@ -128,7 +128,7 @@ static int attach(struct mount *m, enum mode mode, const u8 *img, u64 len,
 		return 0;
 	case M_DUAL:
 		/* The split point is the image's own mmap_size. */
-		split = axfs_get_be64(img + AXFS_SB_MMAP_SIZE);
+		split = get_unaligned_be64(img + AXFS_SB_MMAP_SIZE);
 		m->first = kshim_alloc_pages(split);
 		m->second = kvmalloc(len - split, GFP_KERNEL);
 		if (!m->first || !m->second)
@@ -560,7 +560,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (mode = 0; mode < M_COUNT; mode++) {
 		if (mode == M_DUAL) {
 			u64 split = size >= AXFS_SUPER_SIZE ?
-				    axfs_get_be64(img + AXFS_SB_MMAP_SIZE) : 0;
+				    get_unaligned_be64(img + AXFS_SB_MMAP_SIZE) : 0;
 
 			if (split < AXFS_SUPER_SIZE || split >= size)
 				continue;

@@ -68,7 +68,7 @@ test_expect_success 'the packages hold what they should' '
 	grep -q "usr/include/axfs/axfs_reader.h" dev.list &&
 	dpkg-deb -c axfs-dkms_${version}-1_all.deb >dkms.list &&
 	grep -q "usr/src/axfs-$version/dkms.conf" dkms.list &&
-	grep -q "usr/src/axfs-$version/axfs_format.h" dkms.list &&
+	grep -q "usr/src/axfs-$version/axfs_fs.h" dkms.list &&
 	dpkg-deb -I axfs-dkms_${version}-1_all.deb | grep -q "Depends:.*dkms" &&
 	dpkg-deb -I libaxfsimg0_${version}-1_amd64.deb >lib.info &&
 	grep -q "Version: $version-1" lib.info

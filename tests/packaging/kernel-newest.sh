@@ -58,12 +58,14 @@ test_expect_success "checkpatch.pl --strict of $NEWEST_LINE: 0 errors, 0 warning
 '
 
 test_expect_success "the patch applies with git apply, carries the documentation and MAINTAINERS; checkpatch -f and kernel-doc -Wall clean on fs/axfs" '
-	mkdir -p applied/fs applied/Documentation/filesystems &&
-	for f in fs/Kconfig fs/Makefile Documentation/filesystems/index.rst MAINTAINERS; do
+	mkdir -p applied/fs applied/Documentation/filesystems applied/include/uapi/linux &&
+	for f in fs/Kconfig fs/Makefile Documentation/filesystems/index.rst MAINTAINERS \
+		 include/uapi/linux/magic.h; do
 		cp "$NEWEST/$f" "applied/$f" || return 1
 	done &&
 	(cd applied && git apply --whitespace=error "$TRASH/axfs.patch") &&
 	grep -qx "AXFS FILE SYSTEM" applied/MAINTAINERS &&
+	grep -q "^#define AXFS_MAGIC[[:space:]]" applied/include/uapi/linux/magic.h &&
 	grep -qx "   axfs" applied/Documentation/filesystems/index.rst &&
 	cmp "$top/kernel/axfs.rst" applied/Documentation/filesystems/axfs.rst &&
 	checkpatch_clean -f applied/fs/axfs/*.c applied/fs/axfs/*.h &&

@@ -41,7 +41,7 @@ test_expect_success 'make -C kernel patch makes the same patch twice against the
 	make -s -C "$top/kernel" patch KSRC="$src" PATCH="$TRASH/axfs.patch" &&
 	make -s -C "$top/kernel" patch KSRC="$src" PATCH="$TRASH/again.patch" &&
 	cmp axfs.patch again.patch &&
-	grep -q "^+++ b/fs/axfs/axfs_format.h" axfs.patch &&
+	grep -q "^+++ b/fs/axfs/axfs_fs.h" axfs.patch &&
 	grep -q "^+++ b/fs/axfs/Kconfig" axfs.patch &&
 	grep -q "^+++ b/fs/axfs/Makefile" axfs.patch &&
 	grep -q "^+source \"fs/axfs/Kconfig\"" axfs.patch &&
@@ -51,7 +51,7 @@ test_expect_success 'make -C kernel patch makes the same patch twice against the
 test_expect_success 'the patch applies to the tree (patch -p1, git apply)' '
 	cp -al "$src" linux &&
 	(cd linux && git apply --check "$TRASH/axfs.patch" && patch -s -p1 <"$TRASH/axfs.patch") &&
-	cmp "$top/include/axfs/axfs_format.h" linux/fs/axfs/axfs_format.h &&
+	cmp "$top/include/axfs/axfs_fs.h" linux/fs/axfs/axfs_fs.h &&
 	! grep -q axfs "$src/fs/Kconfig"
 '
 

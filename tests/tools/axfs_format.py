@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The format facts the Python test tools need, read from their one place,
-include/axfs/axfs_format.h: the magic and the region names in descriptor
+include/axfs/axfs_fs.h: the magic and the region names in descriptor
 order (enum axfs_region, and the names axfs_format_region_name() gives
 them).
 
@@ -12,7 +12,7 @@ import os
 import re
 
 _HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                       "..", "..", "include", "axfs", "axfs_format.h")
+                       "..", "..", "include", "axfs", "axfs_fs.h")
 
 
 def _read(path):

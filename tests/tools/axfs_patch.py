@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Find and patch fields of an AXFS image by name, for the fsck tests.
 
-The layout is the one in include/axfs/axfs_format.h: a big-endian superblock
+The layout is the one in include/axfs/axfs_fs.h: a big-endian superblock
 at 0 (256 bytes, page_shift at 256), 18 region descriptors of 40 bytes at the
 offsets the superblock gives, byte tables of `depth` bytes per entry.
 

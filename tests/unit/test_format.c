@@ -22,14 +22,14 @@ START_TEST(test_be_roundtrip)
 {
 	unsigned char b[8];
 
-	axfs_put_be32(b, AXFS_MAGIC);
+	put_unaligned_be32(AXFS_MAGIC, b);
 	ck_assert_int_eq(b[0], 0x48);
 	ck_assert_int_eq(b[3], 0xCD);
-	ck_assert_uint_eq(axfs_get_be32(b), AXFS_MAGIC);
-	axfs_put_be64(b, 0x0102030405060708ull);
+	ck_assert_uint_eq(get_unaligned_be32(b), AXFS_MAGIC);
+	put_unaligned_be64(0x0102030405060708ull, b);
 	ck_assert_int_eq(b[0], 1);
 	ck_assert_int_eq(b[7], 8);
-	ck_assert_uint_eq(axfs_get_be64(b), 0x0102030405060708ull);
+	ck_assert_uint_eq(get_unaligned_be64(b), 0x0102030405060708ull);
 }
 END_TEST
 
@@ -37,7 +37,7 @@ START_TEST(test_bytetable_depths)
 {
 	unsigned char t[24];
 	unsigned int d;
-	axfs_u64 vals[3] = { 0, 0x1234, 0xabcdef };
+	uint64_t vals[3] = { 0, 0x1234, 0xabcdef };
 
 	ck_assert_uint_eq(axfs_bytetable_depth_for(0), 0);
 	ck_assert_uint_eq(axfs_bytetable_depth_for(255), 1);

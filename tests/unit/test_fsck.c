@@ -234,12 +234,12 @@ static void dump(const struct findings *fs)
 
 static uint64_t desc(const uint8_t *img, int r)
 {
-	return axfs_get_be64(img + AXFS_SB_REGION(r));
+	return get_unaligned_be64(img + AXFS_SB_REGION(r));
 }
 
 static uint64_t region_off(const uint8_t *img, int r)
 {
-	return axfs_get_be64(img + desc(img, r) + AXFS_RD_FSOFFSET);
+	return get_unaligned_be64(img + desc(img, r) + AXFS_RD_FSOFFSET);
 }
 
 /* Recomputes the digest after a structural corruption, so the structural
@@ -282,7 +282,7 @@ START_TEST(test_clean_image)
 
 	/* Compressed metadata is inflated and checked the same way. */
 	img = build_image(1, 1, &len);
-	ck_assert_uint_ne(axfs_get_be64(img + desc(img, AXFS_R_STRINGS) +
+	ck_assert_uint_ne(get_unaligned_be64(img + desc(img, AXFS_R_STRINGS) +
 					AXFS_RD_COMPRESSED_SIZE), 0);
 	run(img, len, 1, 1, &fs, &res);
 	if (fs.n)
@@ -532,8 +532,8 @@ static void set_desc(uint8_t *img, int r, uint64_t size, uint64_t max_index,
 {
 	uint64_t d = desc(img, r);
 
-	axfs_put_be64(img + d + AXFS_RD_SIZE, size);
-	axfs_put_be64(img + d + AXFS_RD_MAX_INDEX, max_index);
+	put_unaligned_be64(size, img + d + AXFS_RD_SIZE);
+	put_unaligned_be64(max_index, img + d + AXFS_RD_MAX_INDEX);
 	img[d + AXFS_RD_TABLE_DEPTH] = depth;
 }
 
@@ -561,12 +561,12 @@ START_TEST(test_hostile_counts)
 			set_desc(img, AXFS_R_GIDS, 0, huge, 0);
 			break;
 		case 1:	/* 2^40 nodes */
-			axfs_put_be64(img + AXFS_SB_BLOCKS, huge);
+			put_unaligned_be64(huge, img + AXFS_SB_BLOCKS);
 			set_desc(img, AXFS_R_NODE_TYPE, 0, huge, 0);
 			set_desc(img, AXFS_R_NODE_INDEX, 0, huge, 0);
 			break;
 		case 2:	/* 2^40 inodes */
-			axfs_put_be64(img + AXFS_SB_FILES, huge);
+			put_unaligned_be64(huge, img + AXFS_SB_FILES);
 			for (int r = AXFS_R_INODE_FILE_SIZE;
 			     r <= AXFS_R_INODE_ARRAY_INDEX; r++)
 				set_desc(img, r, 0, huge, 0);
@@ -578,7 +578,7 @@ START_TEST(test_hostile_counts)
 			set_desc(img, AXFS_R_CBLOCK_OFFSET, 0, huge, 0);
 			break;
 		case 4:	/* a file that claims 2^40 pages */
-			axfs_put_be64(img + AXFS_SB_BLOCKS, huge);
+			put_unaligned_be64(huge, img + AXFS_SB_BLOCKS);
 			set_desc(img, AXFS_R_NODE_TYPE, 0, huge, 0);
 			set_desc(img, AXFS_R_NODE_INDEX, 0, huge, 0);
 			img[desc(img, AXFS_R_INODE_FILE_SIZE) +
@@ -615,28 +615,28 @@ static uint8_t *raw_image(const struct raw_region *rg, uint64_t files,
 		pos += rg[r].size;
 	total = (pos + 4 + 4095) / 4096 * 4096;
 	img = calloc(1, total);
-	axfs_put_be32(img, AXFS_MAGIC);
+	put_unaligned_be32(AXFS_MAGIC, img);
 	memcpy(img + AXFS_SB_SIGNATURE, AXFS_SIGNATURE, 16);
-	axfs_put_be32(img + AXFS_SB_CBLOCK_SIZE, 4096);
-	axfs_put_be64(img + AXFS_SB_FILES, files);
-	axfs_put_be64(img + AXFS_SB_SIZE, total);
-	axfs_put_be64(img + AXFS_SB_MMAP_SIZE, total);
+	put_unaligned_be32(4096, img + AXFS_SB_CBLOCK_SIZE);
+	put_unaligned_be64(files, img + AXFS_SB_FILES);
+	put_unaligned_be64(total, img + AXFS_SB_SIZE);
+	put_unaligned_be64(total, img + AXFS_SB_MMAP_SIZE);
 	img[AXFS_SB_VERSION_MAJOR] = 1;
 	img[AXFS_SB_PAGE_SHIFT] = 12;
 	pos = 264 + 18 * 40;
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		uint8_t *d = img + 264 + 40 * r;
 
-		axfs_put_be64(img + AXFS_SB_REGION(r), 264 + 40 * (uint64_t)r);
-		axfs_put_be64(d + AXFS_RD_FSOFFSET, rg[r].size ? pos : 0);
-		axfs_put_be64(d + AXFS_RD_SIZE, rg[r].size);
-		axfs_put_be64(d + AXFS_RD_MAX_INDEX, rg[r].max_index);
+		put_unaligned_be64(264 + 40 * (uint64_t)r, img + AXFS_SB_REGION(r));
+		put_unaligned_be64(rg[r].size ? pos : 0, d + AXFS_RD_FSOFFSET);
+		put_unaligned_be64(rg[r].size, d + AXFS_RD_SIZE);
+		put_unaligned_be64(rg[r].max_index, d + AXFS_RD_MAX_INDEX);
 		d[AXFS_RD_TABLE_DEPTH] = rg[r].depth;
 		if (rg[r].size)
 			memcpy(img + pos, rg[r].data, rg[r].size);
 		pos += rg[r].size;
 	}
-	axfs_put_be32(img + total - 4, AXFS_MAGIC);
+	put_unaligned_be32(AXFS_MAGIC, img + total - 4);
 	*len = (size_t)total;
 	return img;
 }

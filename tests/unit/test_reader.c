@@ -150,17 +150,16 @@ static void put_region(struct tb *t, struct bytes *img, int r,
 
 	t->fsoff[r] = img->n;
 	t->depth[r] = (uint8_t)depth;
-	axfs_put_be64(d + AXFS_RD_FSOFFSET, img->n);
-	axfs_put_be64(d + AXFS_RD_SIZE, size);
-	axfs_put_be64(d + AXFS_RD_MAX_INDEX, max_index);
+	put_unaligned_be64(img->n, d + AXFS_RD_FSOFFSET);
+	put_unaligned_be64(size, d + AXFS_RD_SIZE);
+	put_unaligned_be64(max_index, d + AXFS_RD_MAX_INDEX);
 	d[AXFS_RD_TABLE_DEPTH] = (uint8_t)depth;
 	if (compress && size) {
 		uLongf zl = compressBound(size);
 		uint8_t *z = malloc(zl);
 
 		ck_assert_int_eq(compress2(z, &zl, data, size, 9), Z_OK);
-		axfs_put_be64(img->p + t->desc[r] + AXFS_RD_COMPRESSED_SIZE,
-			      zl);
+		put_unaligned_be64(zl, img->p + t->desc[r] + AXFS_RD_COMPRESSED_SIZE);
 		b_put(img, z, zl);
 		free(z);
 	} else {
@@ -302,22 +301,21 @@ static uint8_t *tb_build(struct tb *t, size_t *len)
 	{
 		uint8_t m[4];
 
-		axfs_put_be32(m, AXFS_MAGIC);
+		put_unaligned_be32(AXFS_MAGIC, m);
 		memcpy(img.p + img.n - 4, m, 4);
 	}
 	/* superblock */
-	axfs_put_be32(img.p + AXFS_SB_MAGIC, AXFS_MAGIC);
+	put_unaligned_be32(AXFS_MAGIC, img.p + AXFS_SB_MAGIC);
 	memcpy(img.p + AXFS_SB_SIGNATURE, AXFS_SIGNATURE, 16);
-	axfs_put_be32(img.p + AXFS_SB_CBLOCK_SIZE, t->cblock_size);
-	axfs_put_be64(img.p + AXFS_SB_FILES, t->n);
-	axfs_put_be64(img.p + AXFS_SB_SIZE, img.n);
-	axfs_put_be64(img.p + AXFS_SB_BLOCKS, nodes);
-	axfs_put_be64(img.p + AXFS_SB_MMAP_SIZE,
-		      t->mmap_size ? t->mmap_size : img.n);
+	put_unaligned_be32(t->cblock_size, img.p + AXFS_SB_CBLOCK_SIZE);
+	put_unaligned_be64(t->n, img.p + AXFS_SB_FILES);
+	put_unaligned_be64(img.n, img.p + AXFS_SB_SIZE);
+	put_unaligned_be64(nodes, img.p + AXFS_SB_BLOCKS);
+	put_unaligned_be64(t->mmap_size ? t->mmap_size : img.n, img.p + AXFS_SB_MMAP_SIZE);
 	for (int r = 0; r < AXFS_REGION_COUNT; r++)
-		axfs_put_be64(img.p + AXFS_SB_REGION(r), t->desc[r]);
+		put_unaligned_be64(t->desc[r], img.p + AXFS_SB_REGION(r));
 	img.p[AXFS_SB_VERSION_MAJOR] = 1;
-	axfs_put_be64(img.p + AXFS_SB_TIMESTAMP, 1700000000);
+	put_unaligned_be64(1700000000, img.p + AXFS_SB_TIMESTAMP);
 	img.p[AXFS_SB_PAGE_SHIFT] = 12;
 
 	free(xip.p);
@@ -654,26 +652,26 @@ START_TEST(test_compressed_tables)
 	buf = tb_build(&t, &len);
 	check_sample(buf, len, &t);
 	/* A table whose stream inflates to less than its size. */
-	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 100);
+	put_unaligned_be64(100, buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE);
 	open_fails(buf, len, 0, at(t.desc[AXFS_R_MODES] + AXFS_RD_SIZE),
 		   "inflates to");
 	/* ... to more than its size */
-	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 2);
-	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_MAX_INDEX, 1);
+	put_unaligned_be64(2, buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE);
+	put_unaligned_be64(1, buf + t.desc[AXFS_R_MODES] + AXFS_RD_MAX_INDEX);
 	open_fails(buf, len, 0, "region 'modes' inflates to more than", NULL);
 	/* a size past what the superblock's inode count allows (8 bytes
 	 * an inode and a page: budget.h) */
-	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 1ull << 29);
+	put_unaligned_be64(1ull << 29, buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE);
 	open_fails(buf, len, 0, at(t.desc[AXFS_R_MODES] + AXFS_RD_SIZE),
 		   "region 'modes' claims 536870912 bytes; the superblock's");
 	/* a size the counts allow but no zlib stream can reach */
-	files = axfs_get_be64(buf + AXFS_SB_FILES);
-	axfs_put_be64(buf + AXFS_SB_FILES, 1ull << 20);
-	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 1ull << 22);
+	files = get_unaligned_be64(buf + AXFS_SB_FILES);
+	put_unaligned_be64(1ull << 20, buf + AXFS_SB_FILES);
+	put_unaligned_be64(1ull << 22, buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE);
 	open_fails(buf, len, 0, "more than zlib can expand", NULL);
-	axfs_put_be64(buf + AXFS_SB_FILES, files);
+	put_unaligned_be64(files, buf + AXFS_SB_FILES);
 	/* a corrupt stream */
-	axfs_put_be64(buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE, 18);
+	put_unaligned_be64(18, buf + t.desc[AXFS_R_MODES] + AXFS_RD_SIZE);
 	buf[t.fsoff[AXFS_R_MODES] + 1] ^= 0xff;
 	open_fails(buf, len, 0, at(t.fsoff[AXFS_R_MODES]), "zlib");
 	free(buf);
@@ -740,7 +738,7 @@ START_TEST(test_files_and_split)
 
 	/* Split in the middle of the strings region: reads straddle it. */
 	cut = t.fsoff[AXFS_R_STRINGS] + 3;
-	axfs_put_be64(buf + AXFS_SB_MMAP_SIZE, cut);
+	put_unaligned_be64(cut, buf + AXFS_SB_MMAP_SIZE);
 	f = fopen(p1, "wb");
 	ck_assert_uint_eq(fwrite(buf, 1, cut, f), cut);
 	fclose(f);
@@ -804,33 +802,33 @@ START_TEST(test_bad_superblock)
 	copy[AXFS_SB_COMPRESSION_TYPE] = 1;
 	open_fails(copy, len, 0, "byte 243:", "compression type 1");
 	RESET();
-	axfs_put_be32(copy + AXFS_SB_CBLOCK_SIZE, 5000);
+	put_unaligned_be32(5000, copy + AXFS_SB_CBLOCK_SIZE);
 	open_fails(copy, len, 0, "byte 60:", "cblock_size 5000");
-	axfs_put_be32(copy + AXFS_SB_CBLOCK_SIZE, 2048);
+	put_unaligned_be32(2048, copy + AXFS_SB_CBLOCK_SIZE);
 	open_fails(copy, len, 0, "byte 60:", NULL);
-	axfs_put_be32(copy + AXFS_SB_CBLOCK_SIZE, 2u << 20);
+	put_unaligned_be32(2u << 20, copy + AXFS_SB_CBLOCK_SIZE);
 	open_fails(copy, len, 0, "byte 60:", NULL);
 	RESET();
 	copy[len - 1] ^= 1;
 	open_fails(copy, len, 0, at(len - 4), "magic is missing");
 	RESET();
-	axfs_put_be64(copy + AXFS_SB_SIZE, 100);
+	put_unaligned_be64(100, copy + AXFS_SB_SIZE);
 	open_fails(copy, len, 0, "byte 72:", "smaller");
-	axfs_put_be64(copy + AXFS_SB_SIZE, UINT64_MAX);
+	put_unaligned_be64(UINT64_MAX, copy + AXFS_SB_SIZE);
 	open_fails(copy, len, 0, "byte 72:", NULL);
 	RESET();
-	axfs_put_be64(copy + AXFS_SB_MMAP_SIZE, len + 1);
+	put_unaligned_be64(len + 1, copy + AXFS_SB_MMAP_SIZE);
 	open_fails(copy, len, 0, "byte 88:", "mmap_size");
 	RESET();
-	axfs_put_be64(copy + AXFS_SB_FILES, 0);
+	put_unaligned_be64(0, copy + AXFS_SB_FILES);
 	open_fails(copy, len, 0, "byte 64:", "inode count 0");
-	axfs_put_be64(copy + AXFS_SB_FILES, 1ull << 40);
+	put_unaligned_be64(1ull << 40, copy + AXFS_SB_FILES);
 	open_fails(copy, len, 0, "byte 64:", NULL);
-	axfs_put_be64(copy + AXFS_SB_FILES, 10);
+	put_unaligned_be64(10, copy + AXFS_SB_FILES);
 	open_fails(copy, len, 0, at(t.desc[AXFS_R_INODE_FILE_SIZE] +
 				    AXFS_RD_SIZE), "fewer than the 10 inodes");
 	RESET();
-	axfs_put_be64(copy + AXFS_SB_BLOCKS, UINT64_MAX);
+	put_unaligned_be64(UINT64_MAX, copy + AXFS_SB_BLOCKS);
 	open_fails(copy, len, 0, at(t.desc[AXFS_R_NODE_TYPE] + AXFS_RD_SIZE),
 		   "nodes");
 	free(copy);
@@ -858,21 +856,21 @@ START_TEST(test_bad_regions)
 
 		RESET();
 		/* descriptor offset past the end */
-		axfs_put_be64(copy + AXFS_SB_REGION(r), len - 39);
+		put_unaligned_be64(len - 39, copy + AXFS_SB_REGION(r));
 		open_fails(copy, len, 0, at(AXFS_SB_REGION(r)),
 			   "lies past the end");
-		axfs_put_be64(copy + AXFS_SB_REGION(r), UINT64_MAX - 10);
+		put_unaligned_be64(UINT64_MAX - 10, copy + AXFS_SB_REGION(r));
 		open_fails(copy, len, 0, at(AXFS_SB_REGION(r)), NULL);
 		RESET();
 		/* region past the end, and wrapping around 2^64 */
-		axfs_put_be64(copy + d + AXFS_RD_FSOFFSET, len - 2);
-		axfs_put_be64(copy + d + AXFS_RD_SIZE, 3);
+		put_unaligned_be64(len - 2, copy + d + AXFS_RD_FSOFFSET);
+		put_unaligned_be64(3, copy + d + AXFS_RD_SIZE);
 		open_fails(copy, len, 0, at(d), "extends past the end of the "
 			   "image");
-		axfs_put_be64(copy + d + AXFS_RD_FSOFFSET, UINT64_MAX - 1);
+		put_unaligned_be64(UINT64_MAX - 1, copy + d + AXFS_RD_FSOFFSET);
 		open_fails(copy, len, 0, at(d), "extends past the end");
-		axfs_put_be64(copy + d + AXFS_RD_FSOFFSET, 4096);
-		axfs_put_be64(copy + d + AXFS_RD_COMPRESSED_SIZE, UINT64_MAX);
+		put_unaligned_be64(4096, copy + d + AXFS_RD_FSOFFSET);
+		put_unaligned_be64(UINT64_MAX, copy + d + AXFS_RD_COMPRESSED_SIZE);
 		open_fails(copy, len, 0, at(d), "compressed size");
 		/* lenient: opens, and the region is unusable */
 		img = open_ok(copy, len, 1);
@@ -884,15 +882,14 @@ START_TEST(test_bad_regions)
 		open_fails(copy, len, 0, at(d + AXFS_RD_TABLE_DEPTH),
 			   "byte depth 9");
 		RESET();
-		axfs_put_be64(copy + d + AXFS_RD_MAX_INDEX, UINT64_MAX / 2);
+		put_unaligned_be64(UINT64_MAX / 2, copy + d + AXFS_RD_MAX_INDEX);
 		if (t.depth[r])
 			open_fails(copy, len, 0, at(d + AXFS_RD_MAX_INDEX),
 				   "too small");
 	}
 	/* lenient mode reports the broken region where it is used */
 	RESET();
-	axfs_put_be64(copy + t.desc[AXFS_R_MODES] + AXFS_RD_FSOFFSET,
-		      UINT64_MAX);
+	put_unaligned_be64(UINT64_MAX, copy + t.desc[AXFS_R_MODES] + AXFS_RD_FSOFFSET);
 	img = open_ok(copy, len, 1);
 	ck_assert_int_eq(axfs_image_inode(img, 1, &in, &e), AXFS_ERR_FORMAT);
 	ck_assert_msg(strstr(e.msg, at(t.desc[AXFS_R_MODES])), "%s", e.msg);
@@ -902,10 +899,8 @@ START_TEST(test_bad_regions)
 	axfs_image_close(img);
 	/* a region larger than this reader loads */
 	RESET();
-	axfs_put_be64(copy + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE,
-		      2ull << 30);
-	axfs_put_be64(copy + t.desc[AXFS_R_STRINGS] + AXFS_RD_COMPRESSED_SIZE,
-		      100);
+	put_unaligned_be64(2ull << 30, copy + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE);
+	put_unaligned_be64(100, copy + t.desc[AXFS_R_STRINGS] + AXFS_RD_COMPRESSED_SIZE);
 	open_fails(copy, len, 0, at(t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE),
 		   "loads at most");
 	free(copy);
@@ -1057,8 +1052,8 @@ START_TEST(test_name_off_the_end)
 	sample(&t);
 	buf = tb_build(&t, &len);
 	/* Cut the strings region before the last name's NUL. */
-	ss = axfs_get_be64(buf + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE);
-	axfs_put_be64(buf + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE, ss - 1);
+	ss = get_unaligned_be64(buf + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE);
+	put_unaligned_be64(ss - 1, buf + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE);
 	img = open_ok(buf, len, 0);
 	ck_assert_int_eq(axfs_image_inode(img, 8, &in, &e), AXFS_ERR_FORMAT);
 	ck_assert_msg(strstr(e.msg, "without a NUL"), "%s", e.msg);
@@ -1067,7 +1062,7 @@ START_TEST(test_name_off_the_end)
 	axfs_image_close(img);
 	walk_fails(buf, len, 0, "without a NUL", NULL);
 	/* A name offset past the end. */
-	axfs_put_be64(buf + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE, 1);
+	put_unaligned_be64(1, buf + t.desc[AXFS_R_STRINGS] + AXFS_RD_SIZE);
 	walk_fails(buf, len, 0, "past the end of the strings region", NULL);
 	free(buf);
 	free(t.ino);
@@ -1218,7 +1213,7 @@ START_TEST(test_bad_nodes)
 		   "compressed region");
 	/* a cblock that inflates to more than cblock_size */
 	RESET();
-	axfs_put_be32(copy + AXFS_SB_CBLOCK_SIZE, 4096);
+	put_unaligned_be32(4096, copy + AXFS_SB_CBLOCK_SIZE);
 	page_fails(copy, len, 0, 3, 0, "cblock 0 inflates to more than 4096",
 		   NULL);
 	/* a corrupt cblock */

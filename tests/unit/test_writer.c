@@ -149,14 +149,14 @@ static uint8_t *write_test_image(struct fixture *f, const struct write_opts *o,
 
 static uint64_t desc64(const uint8_t *img, int r, int field)
 {
-	uint64_t d = axfs_get_be64(img + AXFS_SB_REGION(r));
+	uint64_t d = get_unaligned_be64(img + AXFS_SB_REGION(r));
 
-	return axfs_get_be64(img + d + field);
+	return get_unaligned_be64(img + d + field);
 }
 
 static uint8_t desc8(const uint8_t *img, int r, int field)
 {
-	return img[axfs_get_be64(img + AXFS_SB_REGION(r)) + field];
+	return img[get_unaligned_be64(img + AXFS_SB_REGION(r)) + field];
 }
 
 START_TEST(test_superblock_and_padding)
@@ -172,26 +172,26 @@ START_TEST(test_superblock_and_padding)
 	img = write_test_image(&f, &o, &lay, &len);
 	ck_assert_uint_eq(len % 4096, 0);
 	ck_assert_uint_eq(len, lay.image_size);
-	ck_assert_uint_eq(axfs_get_be32(img), AXFS_MAGIC);
-	ck_assert_uint_eq(axfs_get_be32(img + len - 4), AXFS_MAGIC);
+	ck_assert_uint_eq(get_unaligned_be32(img), AXFS_MAGIC);
+	ck_assert_uint_eq(get_unaligned_be32(img + len - 4), AXFS_MAGIC);
 	ck_assert_int_eq(memcmp(img + 4, "Advanced XIP FS", 16), 0);
-	ck_assert_uint_eq(axfs_get_be32(img + AXFS_SB_CBLOCK_SIZE), 65536);
-	ck_assert_uint_eq(axfs_get_be64(img + AXFS_SB_FILES), 9);
-	ck_assert_uint_eq(axfs_get_be64(img + AXFS_SB_SIZE), len);
-	ck_assert_uint_eq(axfs_get_be64(img + AXFS_SB_BLOCKS), 5);
-	ck_assert_uint_eq(axfs_get_be64(img + AXFS_SB_MMAP_SIZE), len);
+	ck_assert_uint_eq(get_unaligned_be32(img + AXFS_SB_CBLOCK_SIZE), 65536);
+	ck_assert_uint_eq(get_unaligned_be64(img + AXFS_SB_FILES), 9);
+	ck_assert_uint_eq(get_unaligned_be64(img + AXFS_SB_SIZE), len);
+	ck_assert_uint_eq(get_unaligned_be64(img + AXFS_SB_BLOCKS), 5);
+	ck_assert_uint_eq(get_unaligned_be64(img + AXFS_SB_MMAP_SIZE), len);
 	ck_assert_uint_eq(img[AXFS_SB_VERSION_MAJOR], 1);
 	ck_assert_uint_eq(img[AXFS_SB_VERSION_MINOR], 0);
 	ck_assert_uint_eq(img[AXFS_SB_VERSION_SUB], 0);
 	ck_assert_uint_eq(img[AXFS_SB_COMPRESSION_TYPE], 0);
-	ck_assert_uint_eq(axfs_get_be32(img + AXFS_SB_PADDING), 0);
-	ck_assert_uint_eq(axfs_get_be64(img + AXFS_SB_TIMESTAMP), 1700000000);
+	ck_assert_uint_eq(get_unaligned_be32(img + AXFS_SB_PADDING), 0);
+	ck_assert_uint_eq(get_unaligned_be64(img + AXFS_SB_TIMESTAMP), 1700000000);
 	ck_assert_uint_eq(img[AXFS_SB_PAGE_SHIFT], 12);
 	for (int i = 257; i < 264; i++)
 		ck_assert_uint_eq(img[i], 0);
 	/* One descriptor per region, from byte 264, padding zero. */
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
-		uint64_t d = axfs_get_be64(img + AXFS_SB_REGION(r));
+		uint64_t d = get_unaligned_be64(img + AXFS_SB_REGION(r));
 
 		ck_assert_uint_eq(d, 264 + 40 * (uint64_t)r);
 		for (int i = AXFS_RD_PADDING; i < 40; i++)
@@ -408,7 +408,7 @@ START_TEST(test_mmap_limit)
 	o.mmap_limit = 1 << 20;
 	img = write_test_image(&f, &o, &lay, &len);
 	ck_assert_uint_eq(lay.mmap_size, 12288);
-	ck_assert_uint_eq(axfs_get_be64(img + AXFS_SB_MMAP_SIZE), 12288);
+	ck_assert_uint_eq(get_unaligned_be64(img + AXFS_SB_MMAP_SIZE), 12288);
 	/* In-place metadata is raw and below mmap_size; the data regions
 	 * start at it. */
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
@@ -425,7 +425,7 @@ START_TEST(test_mmap_limit)
 	}
 	ck_assert_uint_eq(desc64(img, AXFS_R_BYTE_ALIGNED, AXFS_RD_FSOFFSET),
 			  12288);
-	ck_assert_uint_eq(axfs_get_be32(img + len - 4), AXFS_MAGIC);
+	ck_assert_uint_eq(get_unaligned_be32(img + len - 4), AXFS_MAGIC);
 	free(img);
 	free_fixture(&f);
 }

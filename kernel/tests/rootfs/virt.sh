@@ -38,7 +38,7 @@ ra_setup() {
 	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$W/kernel/"
 	cp -R "$KT_KERNEL/probes" "$W/kernel/"
 	rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
-	cp "$KT_TOP/include/axfs/axfs_format.h" "$W/include/axfs/"
+	cp "$KT_TOP/include/axfs/axfs_fs.h" "$W/include/axfs/"
 	gcc=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)$/\1/p' "$KDIR/include/config/auto.conf")
 	if [ $((${gcc:-0} / 10000)) = 12 ]; then
 		make -C "$KDIR" M="$W/kernel" ARCH=$KT_KARCH CROSS_COMPILE=$RA_CROSS modules \

@@ -59,6 +59,32 @@ typedef unsigned int gid_t;
 typedef unsigned int gfp_t;
 typedef unsigned int vm_fault_t;
 typedef unsigned int fmode_t;
+/* The format header's on-disk types (no sparse here: plain integers). */
+typedef u8 __u8;
+typedef u32 __u32;
+typedef u64 __u64;
+typedef u32 __be32;
+typedef u64 __be64;
+
+#define KSHIM_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+static inline u32 be32_to_cpu(__be32 v) { return KSHIM_LE ? __builtin_bswap32(v) : v; }
+static inline u64 be64_to_cpu(__be64 v) { return KSHIM_LE ? __builtin_bswap64(v) : v; }
+
+static inline u32 get_unaligned_be32(const void *p)
+{
+	__be32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be32_to_cpu(v);
+}
+
+static inline u64 get_unaligned_be64(const void *p)
+{
+	__be64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64_to_cpu(v);
+}
 
 #define U8_MAX		((u8)~0U)
 #define U16_MAX		((u16)~0U)

@@ -5,7 +5,7 @@
 ################################################################################
 
 # The AXFS kernel driver: the same source as axfs-tools (its kernel/ and
-# include/axfs/axfs_format.h), patched into the kernel tree by the
+# include/axfs/axfs_fs.h), patched into the kernel tree by the
 # linux-ext-axfs extension before the kernel is configured.
 AXFS_VERSION = $(AXFS_TOOLS_VERSION)
 AXFS_SITE = $(AXFS_TOOLS_SITE)

@@ -103,13 +103,3 @@ void source_destroy(struct source *src)
 	if (src && src->ops && src->ops->destroy)
 		src->ops->destroy(src);
 }
-
-ssize_t source_pread(int fd, void *buf, size_t len, uint64_t off)
-{
-	ssize_t n;
-
-	do
-		n = pread(fd, buf, len, (off_t)off);
-	while (n < 0 && errno == EINTR);
-	return n;
-}

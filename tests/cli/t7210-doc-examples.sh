@@ -160,14 +160,21 @@ run_block() {
 		printf '{ %s\n} >"%s.%d" 2>&1 </dev/null; echo $? >"%s.%d.rc"\n' \
 			"$cmd" "$3" $i "$3" $i
 	done <"$2" >"$2.sh"
-	unshare -m --propagation private sh -s "$1" "$2.sh" "$TRASH" <<-\EOF
+	unshare -m --propagation private sh -s "$1" "$2.sh" "$TRASH" \
+		"$AXFS_TOP" "$(dirname "$AXFS")" <<-\EOF
 	dir=$1 script=$2 trash=$3
 	ns=$dir.ns
 	mkdir -p "$ns/tmp/rootfs" "$ns/tmp/img" "$ns/mnt/rootfs" "$ns/srv" || exit 1
-	case $trash in
-	/tmp/*) mkdir -p "$ns/tmp/${trash#/tmp/}" &&
-		mount --bind "$trash" "$ns/tmp/${trash#/tmp/}" || exit 1 ;;
-	esac
+	# What must stay visible under the empty /tmp: the trash directory,
+	# and the clone and build the commands run from (a user may clone
+	# into /tmp).
+	shift 2
+	for keep in "$@"; do
+		case $keep in
+		/tmp/*) mkdir -p "$ns/tmp/${keep#/tmp/}" &&
+			mount --bind "$keep" "$ns/tmp/${keep#/tmp/}" || exit 1 ;;
+		esac
+	done
 	mount --rbind "$ns/tmp" /tmp && mount --bind "$ns/mnt" /mnt &&
 		mount --bind "$ns/srv" /srv && cd "$dir" || exit 1
 	PATH=$trash/fix/bin:$PATH timeout 300 sh "$script"

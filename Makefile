@@ -286,7 +286,7 @@ check-all:
 	$(Q)$(MAKE) --no-print-directory deps deps-tests-all
 	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) WERROR=1 check-build
 	$(Q)B=$(B) SAN_B=$(B)-san AXFS_KT_SLOW=$${AXFS_KT_SLOW:-2} sh tests/run-tests.sh \
-		unit cli fuzz san-all kernel kernel-debug matrix arm64 armhf armhf-lpae armhf-6.12 riscv64 rootfs bootorder packages
+		unit cli cli-long fuzz san-all kernel kernel-debug matrix arm64 armhf armhf-lpae armhf-6.12 riscv64 rootfs bootorder packages
 
 # ---- fuzzing ------------------------------------------------------------------
 # Standalone replay drivers (any compiler) in $(B)/fuzz/, libFuzzer builds

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the test suites and ends with one line: "N passed, N failed".
-#   tests/run-tests.sh [unit] [cli] [fuzz] [san] [kernel-smoke] [kernel]
+#   tests/run-tests.sh [unit] [cli] [cli-long] [fuzz] [san] [kernel-smoke] [kernel]
 #                      [kernel-debug] [san-all] [matrix] [arm64] [armhf] [armhf-lpae]
 #                      [armhf-6.12] [riscv64] [rootfs] [bootorder] [packages]
 #   (default: unit cli fuzz san kernel-smoke, what `make check` runs)
 # Suites:
 #   unit     the Check unit tests ($B/unit-tests)
-#   cli      every tests/cli/tNNNN-*.sh against $B/axfs
+#   cli      every tests/cli/tNNNN-*.sh against $B/axfs but those of
+#            $LONG_CLI
+#   cli-long the scripts of $LONG_CLI (t3100's full sweep): make check-all
 #   fuzz     the fuzz regression corpus (tests/fuzz/replay.sh)
 #   san      the unit tests and the CLI scripts of $SAN_CLI (the readers of
 #            untrusted input: images, archives, policies, profiles) again
@@ -68,6 +70,10 @@ SAN_B=${SAN_B:-}
 # valgrind (t8100) cover; san-all runs them all.
 ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64 armhf riscv64"}
 ROOTFS_PLACEMENTS=${ROOTFS_PLACEMENTS:-"armhf:bookworm:armmp armhf:bookworm:armmp-lpae armhf:trixie:armmp armhf:trixie:armmp-lpae"}
+# CLI scripts that make check's 10-minute budget leaves to check-all
+# (suite cli-long): t3100's full mutant sweep, 118 s of CPU; make check
+# still runs its sanitizer pass (a sixteenth of the random mutants).
+LONG_CLI=${LONG_CLI:-"t3100-*"}
 SAN_CLI=${SAN_CLI:-"t2000-* t2020-* t2070-* t2090-* t2095-* t2100-* t2110-* t2120-* t3000-* t3100-* t4000-* t4500-* t4530-* t4540-* t4550-* t5000-* t5200-* t6000-* t8200-* t8300-* t8310-*"}
 
 # ---- one job: sh run-tests.sh --job KIND NAME ------------------------------
@@ -173,7 +179,21 @@ cli_scripts() {
 for s in $suites; do
 	case $s in
 	unit)	echo "unit -" ;;
-	cli)	cli_scripts | sed 's/^/cli /' ;;
+	cli)	for t in $(cli_scripts); do
+			long=0
+			for p in $LONG_CLI; do
+				# shellcheck disable=SC2254
+				case $t in $p) long=1; break ;; esac
+			done
+			[ $long = 1 ] || echo "cli $t"
+		done ;;
+	cli-long)
+		for t in $(cli_scripts); do
+			for p in $LONG_CLI; do
+				# shellcheck disable=SC2254
+				case $t in $p) echo "cli $t"; break ;; esac
+			done
+		done ;;
 	fuzz)	[ -x "$top/tests/fuzz/replay.sh" ] && echo "fuzz -" ;;
 	kernel)	[ -f "$top/kernel/tests/run.sh" ] && echo "kernel -" ;;
 	kernel-smoke)

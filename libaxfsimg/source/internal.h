@@ -15,6 +15,17 @@ unsigned int source_xattr_lossy(const char *name);
  * source and the host-file layer read their files with it. */
 ssize_t source_pread(int fd, void *buf, size_t len, uint64_t off);
 
+struct axfs_error;
+
+/* The next bytes of a host file that had `size` bytes when scanned, from
+ * *done on (advanced); at the end, an error if it grew; an error if it
+ * shrank.  source_file_pread: len bytes at off, no further than size. */
+int source_file_read(int fd, const char *path, uint64_t size, uint64_t *done,
+		     void *buf, size_t len, size_t *got, struct axfs_error *err);
+int source_file_pread(int fd, const char *path, uint64_t size, void *buf,
+		      size_t len, uint64_t off, size_t *got,
+		      struct axfs_error *err);
+
 struct source;
 struct source_opts;
 struct axfs_image;

@@ -645,41 +645,10 @@ static int dir_data_read(struct source *src, void *handle, void *buf,
 			 size_t len, size_t *got, struct axfs_error *err)
 {
 	struct dir_handle *h = handle;
-	ssize_t n;
 
 	(void)src;
-	*got = 0;
-	if (h->done == h->size) {
-		char extra;
-
-		/* At the end: make sure the file did not grow. */
-		n = source_pread(h->fd, &extra, 1, h->size);
-		if (n < 0)
-			return axfs_error_sys(err, errno, "cannot read '%s'",
-					      h->path);
-		if (n > 0)
-			return axfs_error_set(err, AXFS_ERR_IO,
-				"'%s' grew while it was being read (it had "
-				"%llu bytes when scanned)", h->path,
-				(unsigned long long)h->size);
-		return 0;
-	}
-	if (len == 0)
-		return 0;
-	if (len > h->size - h->done)
-		len = (size_t)(h->size - h->done);
-	n = source_pread(h->fd, buf, len, h->done);
-	if (n < 0)
-		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
-	if (n == 0)
-		return axfs_error_set(err, AXFS_ERR_IO,
-			"'%s' shrank while it was being read (%llu bytes when "
-			"scanned, it ended after %llu)", h->path,
-			(unsigned long long)h->size,
-			(unsigned long long)h->done);
-	h->done += (uint64_t)n;
-	*got = (size_t)n;
-	return 0;
+	return source_file_read(h->fd, h->path, h->size, &h->done, buf, len,
+				got, err);
 }
 
 /*
@@ -741,19 +710,10 @@ static int dir_data_pread(struct source *src, void *handle, void *buf,
 			  struct axfs_error *err)
 {
 	struct dir_handle *h = handle;
-	ssize_t n;
 
 	(void)src;
-	*got = 0;
-	if (off >= h->size || len == 0)
-		return 0;
-	if (len > h->size - off)
-		len = (size_t)(h->size - off);
-	n = source_pread(h->fd, buf, len, off);
-	if (n < 0)
-		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
-	*got = (size_t)n;
-	return 0;
+	return source_file_pread(h->fd, h->path, h->size, buf, len, off, got,
+				 err);
 }
 
 static void dir_data_close(struct source *src, void *handle)

@@ -99,37 +99,12 @@ static int host_read(struct source *src, void *handle, void *buf,
 		     size_t len, size_t *got, struct axfs_error *err)
 {
 	struct host_handle *h = handle;
-	ssize_t n;
-	char extra;
 
 	if (!h->own)
 		return below(src)->ops->data_read(below(src), h->below, buf,
 						  len, got, err);
-	*got = 0;
-	if (h->done == h->size) {
-		n = source_pread(h->fd, &extra, 1, h->size);
-		if (n < 0)
-			return axfs_error_sys(err, errno, "cannot read '%s'",
-					      h->path);
-		if (n > 0)
-			return axfs_error_set(err, AXFS_ERR_IO, "'%s' grew "
-					      "while it was being read",
-					      h->path);
-		return 0;
-	}
-	if (len > h->size - h->done)
-		len = (size_t)(h->size - h->done);
-	if (!len)
-		return 0;
-	n = source_pread(h->fd, buf, len, h->done);
-	if (n < 0)
-		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
-	if (n == 0)
-		return axfs_error_set(err, AXFS_ERR_IO, "'%s' shrank while it "
-				      "was being read", h->path);
-	h->done += (uint64_t)n;
-	*got = (size_t)n;
-	return 0;
+	return source_file_read(h->fd, h->path, h->size, &h->done, buf, len,
+				got, err);
 }
 
 static int host_pread(struct source *src, void *handle, void *buf,
@@ -137,21 +112,12 @@ static int host_pread(struct source *src, void *handle, void *buf,
 		      struct axfs_error *err)
 {
 	struct host_handle *h = handle;
-	ssize_t n;
 
 	if (!h->own)
 		return below(src)->ops->data_pread(below(src), h->below, buf,
 						   len, off, got, err);
-	*got = 0;
-	if (off >= h->size || !len)
-		return 0;
-	if (len > h->size - off)
-		len = (size_t)(h->size - off);
-	n = source_pread(h->fd, buf, len, off);
-	if (n < 0)
-		return axfs_error_sys(err, errno, "cannot read '%s'", h->path);
-	*got = (size_t)n;
-	return 0;
+	return source_file_pread(h->fd, h->path, h->size, buf, len, off, got,
+				 err);
 }
 
 /* A host file's holes are not looked for: it is read in full. */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * pack_util.c - what every file of the packer uses: errors naming the
- * entry, cancellation, progress, growing arrays, allocating nodes in the
- * node tables, the reason a page got.  Calls no other file of the packer.
+ * entry, cancellation, progress, growing arrays, the reason a page got.  Calls no other file of the packer.
  */
 #include "internal.h"
 
@@ -77,30 +76,6 @@ int pack_grow(void **v, size_t *cap, size_t need, size_t size)
 		return -1;
 	*v = nv;
 	*cap = nc;
-	return 0;
-}
-
-/* The node tables must be 64-bit addressable in this process. */
-int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first)
-{
-	struct pack_result *out = pk->out;
-	size_t cap = pk->node_cap;
-
-	if (n > SIZE_MAX - out->nnodes)
-		return pack_nomem(pk);
-	if (pack_grow((void **)&out->node_index, &cap, (size_t)(out->nnodes + n),
-		 sizeof(*out->node_index)) < 0)
-		return pack_nomem(pk);
-	cap = pk->node_cap;
-	if (pack_grow((void **)&out->node_type, &cap, (size_t)(out->nnodes + n),
-		 sizeof(*out->node_type)) < 0)
-		return pack_nomem(pk);
-	pk->node_cap = cap;
-	memset(out->node_type + out->nnodes, NODE_PENDING, (size_t)n);
-	memset(out->node_index + out->nnodes, 0,
-	       (size_t)n * sizeof(*out->node_index));
-	*first = out->nnodes;
-	out->nnodes += n;
 	return 0;
 }
 

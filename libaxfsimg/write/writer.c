@@ -236,7 +236,11 @@ static int zcompress(struct meta *m, struct deflater *d,
 				      "compress metadata",
 				      axfs_compressor_name(c));
 	}
-	m->z = z;
+	/* The bound is about the input's size: keep only the stream (a
+	 * hole's node tables deflate a thousandfold). */
+	m->z = realloc(z, zlen);
+	if (!m->z)
+		m->z = z;
 	m->zsize = zlen;
 	return 0;
 }
@@ -405,6 +409,41 @@ out:
 	return rc;
 }
 
+/*
+ * node_type (types) or node_index: one entry a node, written from the
+ * packer's runs (stages.h), so a hole of any length is one run there and
+ * only here, in the table the format needs, an entry a page.  The largest
+ * value is a slot's: every node takes a slot's type and index.
+ */
+static int node_table(struct bytetable *bt, const struct pack_result *p,
+		      int types, struct axfs_error *err)
+{
+	uint64_t max = 0;
+	int rc;
+
+	for (uint64_t s = 0; s < p->nslots; s++) {
+		uint64_t v = types ? p->slot_type[s] : p->slot_index[s];
+
+		if (v > max)
+			max = v;
+	}
+	rc = bytetable_alloc(bt, p->nnodes, axfs_bytetable_depth_for(max), err);
+	if (rc < 0 || !bt->data)
+		return rc;
+	for (size_t i = 0; i < p->nruns; i++) {
+		const struct pack_node_run *r = &p->runs[i];
+
+		for (uint64_t k = 0; k < r->n; k++) {
+			uint64_t s = r->shared ? r->slot : r->slot + k;
+
+			axfs_bytetable_put(bt->data, bt->depth, r->first + k,
+					   types ? p->slot_type[s] :
+						   p->slot_index[s]);
+		}
+	}
+	return 0;
+}
+
 static int node_tables(struct build *b, struct axfs_error *err)
 {
 	const struct pack_result *p = b->p;
@@ -425,9 +464,8 @@ static int node_tables(struct build *b, struct axfs_error *err)
 			"the XIP region holds %llu bytes, not %llu pages",
 			(unsigned long long)p->xip.size,
 			(unsigned long long)p->xip_pages);
-	if ((rc = bytetable_build_u8(&b->tables[AXFS_R_NODE_TYPE], p->node_type, p->nnodes, err)) < 0 ||
-	    (rc = bytetable_build(&b->tables[AXFS_R_NODE_INDEX], p->node_index, p->nnodes, err)) < 0 ||
-	    (rc = bytetable_build(&b->tables[AXFS_R_CNODE_OFFSET], p->cnode_offset, p->ncnodes, err)) < 0 ||
+	/* node_type and node_index: one at a time in build_meta() */
+	if ((rc = bytetable_build(&b->tables[AXFS_R_CNODE_OFFSET], p->cnode_offset, p->ncnodes, err)) < 0 ||
 	    (rc = bytetable_build(&b->tables[AXFS_R_CNODE_INDEX], p->cnode_index, p->ncnodes, err)) < 0 ||
 	    (rc = bytetable_build(&b->tables[AXFS_R_BANODE_OFFSET], p->banode_offset, p->nbanodes, err)) < 0 ||
 	    (rc = bytetable_build(&b->tables[AXFS_R_CBLOCK_OFFSET], p->cblock_offset, ncbo, err)) < 0)
@@ -456,6 +494,15 @@ static int build_meta(struct build *b, const struct write_opts *o,
 
 		if (!is_meta(r))
 			continue;
+		/* The node tables, an entry a page (holes included), are
+		 * built from the packer's runs one at a time and, once
+		 * compressed, dropped: at most one is held raw. */
+		if ((r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX) &&
+		    (rc = node_table(&b->tables[r], b->p,
+				     r == AXFS_R_NODE_TYPE, err)) < 0) {
+			deflater_free(d);
+			return rc;
+		}
 		if (r == AXFS_R_STRINGS) {
 			m->raw = b->strings;
 			m->size = b->strings_size;
@@ -488,6 +535,10 @@ static int build_meta(struct build *b, const struct write_opts *o,
 			free(m->z);
 			m->z = NULL;
 			m->zsize = 0;
+		}
+		if (m->z && (r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX)) {
+			bytetable_free(&b->tables[r]);
+			m->raw = NULL;
 		}
 	}
 	deflater_free(d);

@@ -179,7 +179,8 @@ int report_build(struct report *r,
 		for (uint64_t i = 0; i < e->node_count; i++) {
 			uint64_t node = e->first_node + i;
 			const struct tree_page_plan *pl = e->pages ? &e->pages[i] : NULL;
-			int why = pl ? pl->reason : TREE_WHY_DEFAULT;
+			int why = pl ? pl->reason :
+				  pack_reason_of(p, master_ino(e), i);
 			int first = 0;
 
 			if (node >= p->nnodes)

@@ -52,6 +52,14 @@ struct pack_node_run {
 	int shared;
 };
 
+/* Why a page of a file without a plan (tree_entry.pages NULL) is stored
+ * byte-aligned: kept here, not in a plan entry a page (holes included). */
+struct pack_reason {
+	uint64_t ino;			/* the file's (its group master's) */
+	uint64_t page;
+	uint8_t reason;			/* enum tree_page_reason */
+};
+
 struct pack_result {
 	uint32_t cblock_size;
 	uint64_t nnodes;		/* nodes of the image */
@@ -71,6 +79,9 @@ struct pack_result {
 	struct pack_spool_file xip;	/* xip_pages * 4096 bytes */
 	struct pack_spool_file byte_aligned;
 	struct pack_spool_file compressed;
+	/* Sorted by ino, page: pack_reason_of() */
+	struct pack_reason *reasons;
+	size_t nreasons;
 	/* Statistics for reports. */
 	uint64_t bytes_in;		/* file bytes read */
 	uint64_t dedup_files;		/* files that reused another's nodes */
@@ -86,6 +97,10 @@ struct pack_result {
 uint64_t pack_node_slot(const struct pack_result *p, uint64_t node);
 uint8_t pack_node_type(const struct pack_result *p, uint64_t node);
 uint64_t pack_node_index(const struct pack_result *p, uint64_t node);
+/* The reason the packer gave page `page` of plan-less file `ino`, or
+ * TREE_WHY_DEFAULT. */
+int pack_reason_of(const struct pack_result *p, uint64_t ino,
+		   uint64_t page);
 /* n[type] += the nodes of each type, in O(runs). */
 void pack_node_count(const struct pack_result *p,
 		     uint64_t n[AXFS_NODE_TYPE_COUNT]);

@@ -126,7 +126,7 @@ struct packer {
 	struct pack_job *raw;		/* open raw batch */
 	struct workpool *pool;
 	struct pack_spool xip_spool, byte_aligned_spool, compressed_spool;
-	size_t slot_cap, run_cap, cnode_cap, banode_cap, cbo_cap;
+	size_t slot_cap, run_cap, reason_cap, cnode_cap, banode_cap, cbo_cap;
 
 	unsigned char *rbuf;		/* file data read in chunks */
 
@@ -192,8 +192,9 @@ int pack_err_path(struct packer *pk, int code, int errnum,
 int pack_check_cancel(struct packer *pk);
 void pack_progress(struct packer *pk, int force);
 int pack_grow(void **v, size_t *cap, size_t need, size_t size);
-int pack_refine_reason(struct tree_entry *e, uint64_t page,
-		       uint8_t reason);
+int pack_refine_reason(struct packer *pk, struct tree_entry *e,
+		       uint64_t page, uint8_t reason);
+void pack_reasons_sort(struct pack_result *out);
 int pack_same_plan(const struct tree_entry *a, const struct tree_entry *b);
 
 /* pack_nodes.c: the node tables (struct pack_result's runs and slots).

@@ -375,7 +375,7 @@ int pack_dedup_share_file(struct packer *pk, struct tree_entry *m,
 	 * shares an earlier node's place (report.c), as these all do. */
 	for (uint64_t p = 0; m->pages && p < n; p++)
 		if (!page_is_xip(m, p) &&
-		    pack_refine_reason(m, p, TREE_WHY_DEDUP) < 0)
+		    pack_refine_reason(pk, m, p, TREE_WHY_DEDUP) < 0)
 			return pack_nomem(pk);
 	pk->out->dedup_files++;
 	pk->bytes_done += m->size;

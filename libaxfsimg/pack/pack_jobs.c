@@ -145,7 +145,7 @@ static int commit_raw(struct packer *pk, struct pack_job *j)
 				      pk->err)) < 0)
 			return rc;
 		pack_node_set(out, it->node, AXFS_NODE_BYTE_ALIGNED, bn);
-		if (pack_refine_reason(it->e, it->page, j->mode == JOB_RAW ?
+		if (pack_refine_reason(pk, it->e, it->page, j->mode == JOB_RAW ?
 				  it->reason : lone_tail ? TREE_WHY_TAIL :
 				  TREE_WHY_INCOMPRESSIBLE) < 0)
 			return pack_nomem(pk);

@@ -200,6 +200,7 @@ static int pack_all(struct packer *pk)
 	if ((rc = pack_jobs_finish(pk)) < 0 ||
 	    (rc = pack_order_finish(pk)) < 0)
 		return rc;
+	pack_reasons_sort(pk->out);
 	if ((rc = pack_nodes_check(pk)) < 0 ||
 	    (rc = finish_links(pk)) < 0)
 		return rc;
@@ -260,6 +261,7 @@ void pack_free_packed(struct pack_result *p)
 	if (!p)
 		return;
 	free(p->runs);
+	free(p->reasons);
 	free(p->slot_type);
 	free(p->slot_index);
 	free(p->cnode_offset);

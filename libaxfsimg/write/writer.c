@@ -174,6 +174,9 @@ struct meta {
 	uint64_t zsize;
 	uint64_t max_index;
 	unsigned int depth;
+	int node_stream;		/* stored raw, written from the
+					 * packer's runs: 1 node_type,
+					 * 2 node_index (out_node_table) */
 };
 
 struct triple {
@@ -410,16 +413,22 @@ out:
 }
 
 /*
- * node_type (types) or node_index: one entry a node, written from the
+ * node_type (types) or node_index: one entry a node, built from the
  * packer's runs (stages.h), so a hole of any length is one run there and
  * only here, in the table the format needs, an entry a page.  The largest
  * value is a slot's: every node takes a slot's type and index.
  */
-static int node_table(struct bytetable *bt, const struct pack_result *p,
-		      int types, struct axfs_error *err)
+static uint64_t node_value(const struct pack_result *p, int types,
+			   const struct pack_node_run *r, uint64_t k)
+{
+	uint64_t s = r->shared ? r->slot : r->slot + k;
+
+	return types ? p->slot_type[s] : p->slot_index[s];
+}
+
+static unsigned int node_depth(const struct pack_result *p, int types)
 {
 	uint64_t max = 0;
-	int rc;
 
 	for (uint64_t s = 0; s < p->nslots; s++) {
 		uint64_t v = types ? p->slot_type[s] : p->slot_index[s];
@@ -427,19 +436,23 @@ static int node_table(struct bytetable *bt, const struct pack_result *p,
 		if (v > max)
 			max = v;
 	}
-	rc = bytetable_alloc(bt, p->nnodes, axfs_bytetable_depth_for(max), err);
+	return axfs_bytetable_depth_for(max);
+}
+
+/* The table in memory: it is compressed as a whole. */
+static int node_table(struct bytetable *bt, const struct pack_result *p,
+		      int types, struct axfs_error *err)
+{
+	int rc = bytetable_alloc(bt, p->nnodes, node_depth(p, types), err);
+
 	if (rc < 0 || !bt->data)
 		return rc;
 	for (size_t i = 0; i < p->nruns; i++) {
 		const struct pack_node_run *r = &p->runs[i];
 
-		for (uint64_t k = 0; k < r->n; k++) {
-			uint64_t s = r->shared ? r->slot : r->slot + k;
-
+		for (uint64_t k = 0; k < r->n; k++)
 			axfs_bytetable_put(bt->data, bt->depth, r->first + k,
-					   types ? p->slot_type[s] :
-						   p->slot_index[s]);
-		}
+					   node_value(p, types, r, k));
 	}
 	return 0;
 }
@@ -484,6 +497,12 @@ static int build_meta(struct build *b, const struct write_opts *o,
 	enum axfs_compressor c = axfs_compressor_resolve(o->compressor);
 	int level = axfs_compressor_check_level(c, o->level, NULL, NULL) == 0 ?
 		    o->level : AXFS_DEFAULT_LEVEL;
+	/* Compressed metadata is inflated into RAM at mount; raw metadata
+	 * below mmap_size is used in place by a physaddr= mount.  Auto:
+	 * compress when it is smaller, unless an mmap limit asks for the
+	 * in-place layout. */
+	int raw_only = o->compress_metadata == 0 ||
+		       (o->compress_metadata < 0 && o->mmap_limit);
 	struct deflater *d = NULL;
 	int rc;
 
@@ -496,7 +515,20 @@ static int build_meta(struct build *b, const struct write_opts *o,
 			continue;
 		/* The node tables, an entry a page (holes included), are
 		 * built from the packer's runs one at a time and, once
-		 * compressed, dropped: at most one is held raw. */
+		 * compressed, dropped: at most one is held raw.  Stored
+		 * raw, they are written from the runs, never held. */
+		if ((r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX) &&
+		    raw_only) {
+			uint64_t n = b->p->nnodes;
+			unsigned int depth = n ? node_depth(b->p,
+						r == AXFS_R_NODE_TYPE) : 0;
+
+			m->node_stream = r == AXFS_R_NODE_TYPE ? 1 : 2;
+			m->size = n * depth;
+			m->max_index = n;
+			m->depth = depth;
+			continue;
+		}
 		if ((r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX) &&
 		    (rc = node_table(&b->tables[r], b->p,
 				     r == AXFS_R_NODE_TYPE, err)) < 0) {
@@ -513,14 +545,7 @@ static int build_meta(struct build *b, const struct write_opts *o,
 			m->max_index = b->tables[r].count;
 			m->depth = b->tables[r].depth;
 		}
-		/*
-		 * Compressed metadata is inflated into RAM at mount; raw
-		 * metadata below mmap_size is used in place by a physaddr=
-		 * mount.  Auto: compress when it is smaller, unless an mmap
-		 * limit asks for the in-place layout.
-		 */
-		if (o->compress_metadata == 0 ||
-		    (o->compress_metadata < 0 && o->mmap_limit))
+		if (raw_only)
 			continue;
 		if (!d && !(d = deflater_new(c, level)))
 			return axfs_error_set(err, AXFS_ERR_NOMEM, "out of "
@@ -543,6 +568,32 @@ static int build_meta(struct build *b, const struct write_opts *o,
 	}
 	deflater_free(d);
 	return 0;
+}
+
+/* A node table stored raw, written entry by entry from the runs. */
+static int out_node_table(struct out *w, const struct pack_result *p,
+			  int types, unsigned int depth)
+{
+	uint8_t buf[32768];
+	size_t n = 0, cap = depth ? sizeof(buf) / depth : 0;
+	int rc;
+
+	if (!depth)
+		return 0;
+	for (size_t i = 0; i < p->nruns; i++) {
+		const struct pack_node_run *r = &p->runs[i];
+
+		for (uint64_t k = 0; k < r->n; k++) {
+			axfs_bytetable_put(buf, depth, n++,
+					   node_value(p, types, r, k));
+			if (n == cap) {
+				if ((rc = out_write(w, buf, n * depth)) < 0)
+					return rc;
+				n = 0;
+			}
+		}
+	}
+	return n ? out_write(w, buf, n * depth) : 0;
 }
 
 /* ---- the image ---------------------------------------------------------- */
@@ -683,6 +734,9 @@ int write_image(int fd, const struct tree *t,
 
 		if (m->z)
 			rc = out_write(&w, m->z, m->zsize);
+		else if (m->node_stream)
+			rc = out_node_table(&w, p, m->node_stream == 1,
+					    m->depth);
 		else if (m->size)
 			rc = out_write(&w, m->raw, m->size);
 		if (rc < 0)

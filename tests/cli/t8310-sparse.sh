@@ -276,6 +276,10 @@ test_expect_success HOLES 'holes between data blocks, and a twin: extract and ca
 	cmp out/r rt/r && cmp out/t rt/t &&
 	SOURCE_DATE_EPOCH=1 "$AXFS" mkfs -q -j 1 rt -o rt-dir.axfs &&
 	cmp rt.axfs rt-dir.axfs &&
+	# node tables stored raw: written from the packer'"'"'s runs
+	"$AXFS" mkfs -q --compress-metadata=no rt -o rt-raw.axfs &&
+	"$AXFS" fsck -q rt-raw.axfs &&
+	same rt-raw.axfs rt r t &&
 	# t is r'"'"'s twin: one node range, and the report calls it dedup
 	SOURCE_DATE_EPOCH=1 "$AXFS" mkfs -q rt -o rep2.axfs --report rep2.txt &&
 	grep " /t  .* dedup:24577\$" rep2.txt

@@ -41,9 +41,7 @@ void mkfs_print_summary(FILE *f, const char *image,
 	char h1[32], h2[32], h3[32];
 	struct stat st;
 
-	for (uint64_t i = 0; i < p->nnodes; i++)
-		if (p->node_type[i] < AXFS_NODE_TYPE_COUNT)
-			n[p->node_type[i]]++;
+	pack_node_count(p, n);
 	/* The file data once per hard-link group, as the image stores it. */
 	for (size_t i = 0; i < res->tree.count; i++) {
 		const struct tree_entry *e = res->tree.by_ino[i];

@@ -51,10 +51,11 @@ static int measure_xip(struct report_file *f, const struct pack_result *p,
 	for (uint64_t i = 0; i <= e->node_count; i++) {
 		uint64_t node = e->first_node + i;
 		int xip = i < e->node_count && node < p->nnodes &&
-			  p->node_type[node] == AXFS_NODE_XIP;
+			  pack_node_type(p, node) == AXFS_NODE_XIP;
 
 		if (xip && fill + AXFS_PAGE_SIZE <= p->cblock_size) {
-			uint64_t off = xip_off + p->node_index[node] * AXFS_PAGE_SIZE;
+			uint64_t off = xip_off + pack_node_index(p, node) *
+						    AXFS_PAGE_SIZE;
 			ssize_t n = pread(fd, run + fill, AXFS_PAGE_SIZE, (off_t)off);
 
 			if (n != (ssize_t)AXFS_PAGE_SIZE)
@@ -75,16 +76,21 @@ static int measure_xip(struct report_file *f, const struct pack_result *p,
 	return 0;
 }
 
+static uint64_t master_ino(const struct tree_entry *e)
+{
+	return e->link_master ? e->link_master->ino : e->ino;
+}
+
 /* 1 if node takes the cnode or banode of an earlier node (nodes are
  * visited in inode order, so the first to name a place stored it). */
 static int shares_place(const struct pack_result *p, uint64_t node,
 			uint64_t *first_cnode, uint64_t *first_banode)
 {
-	uint64_t i = p->node_index[node], *first;
+	uint64_t s = pack_node_slot(p, node), i = p->slot_index[s], *first;
 
-	if (p->node_type[node] == AXFS_NODE_COMPRESSED && i < p->ncnodes)
+	if (p->slot_type[s] == AXFS_NODE_COMPRESSED && i < p->ncnodes)
 		first = &first_cnode[i];
-	else if (p->node_type[node] == AXFS_NODE_BYTE_ALIGNED &&
+	else if (p->slot_type[s] == AXFS_NODE_BYTE_ALIGNED &&
 		 i < p->nbanodes)
 		first = &first_banode[i];
 	else
@@ -103,6 +109,10 @@ int report_build(struct report *r,
 	size_t run_cap = p->cblock_size ? p->cblock_size : AXFS_PAGE_SIZE;
 	size_t out_cap = deflater_bound(res->compressor, run_cap);
 	uint8_t *seen = NULL, *run = NULL, *out = NULL;
+	/* Per inode: a file whose node range an earlier, unlinked file
+	 * stored (identical files: the packer records no reason for a
+	 * file without a plan, see pack_dedup_share_file). */
+	uint8_t *twin = NULL;
 	/* The first node (+ 1) seen with each cnode and banode: a later
 	 * node with the same place shares an earlier page ("dedup"; the
 	 * packer records no reason per shared page, see pack_dedup.c). */
@@ -117,12 +127,13 @@ int report_build(struct report *r,
 	r->byte_aligned_bytes = p->byte_aligned.size;
 	r->files = calloc(t->count ? t->count : 1, sizeof(*r->files));
 	seen = calloc(p->nnodes ? p->nnodes : 1, 1);
+	twin = calloc(t->count ? t->count : 1, 1);
 	first_cnode = calloc(p->ncnodes ? p->ncnodes : 1, sizeof(uint64_t));
 	first_banode = calloc(p->nbanodes ? p->nbanodes : 1, sizeof(uint64_t));
 	run = malloc(run_cap);
 	out = malloc(out_cap);
 	d = deflater_new(res->compressor, res->level);
-	if (!r->files || !seen || !first_cnode || !first_banode || !run ||
+	if (!r->files || !seen || !twin || !first_cnode || !first_banode || !run ||
 	    !out || !d)
 		goto out;
 	fd = open(image, O_RDONLY | O_CLOEXEC);
@@ -130,6 +141,23 @@ int report_build(struct report *r,
 		rc = axfs_error_sys(err, errno, "cannot open '%s'", image);
 		goto out;
 	}
+	/* Twins, in the packer's order (a group when its first entry comes):
+	 * 1 stored its nodes, 2 took an earlier file's. */
+	for (size_t ino = 0; ino < t->count; ino++) {
+		const struct tree_entry *e = t->by_ino[ino];
+		uint64_t m = master_ino(e);
+
+		if (e->type != AXFS_FT_REG || twin[m])
+			continue;
+		e = t->by_ino[m];
+		twin[m] = 1;
+		if (!e->node_count || e->first_node >= p->nnodes)
+			continue;
+		if (seen[e->first_node])
+			twin[m] = 2;
+		seen[e->first_node] = 1;
+	}
+	memset(seen, 0, p->nnodes ? p->nnodes : 1);
 	for (size_t ino = 0; ino < t->count; ino++) {
 		const struct tree_entry *e = t->by_ino[ino];
 		struct report_file *f;
@@ -151,13 +179,15 @@ int report_build(struct report *r,
 		for (uint64_t i = 0; i < e->node_count; i++) {
 			uint64_t node = e->first_node + i;
 			const struct tree_page_plan *pl = e->pages ? &e->pages[i] : NULL;
-			int why = pl ? pl->reason : TREE_WHY_DEFAULT;
+			int why = pl ? pl->reason :
+				  pack_reason_of(p, master_ino(e), i);
 			int first = 0;
 
 			if (node >= p->nnodes)
 				break;
 			if (why == TREE_WHY_DEFAULT &&
-			    shares_place(p, node, first_cnode, first_banode))
+			    (twin[master_ino(e)] == 2 ||
+			    shares_place(p, node, first_cnode, first_banode)))
 				why = TREE_WHY_DEDUP;
 			if (!seen[node]) {
 				seen[node] = 1;
@@ -166,7 +196,7 @@ int report_build(struct report *r,
 			if (why < 0 || why >= TREE_WHY_COUNT)
 				why = TREE_WHY_DEFAULT;
 			f->why[why]++;
-			switch (p->node_type[node]) {
+			switch (pack_node_type(p, node)) {
 			case AXFS_NODE_XIP:
 				f->xip++;
 				if (pl)
@@ -212,6 +242,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(seen);
+	free(twin);
 	free(first_cnode);
 	free(first_banode);
 	free(run);

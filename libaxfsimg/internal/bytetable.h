@@ -29,7 +29,12 @@ unsigned int bytetable_min_depth(const uint64_t *v, uint64_t n);
 int bytetable_build(struct bytetable *bt, const uint64_t *v,
 		    uint64_t n, struct axfs_error *err);
 
-/* Same from a byte array (node types). */
+/* A table of n entries at `depth`, its bytes (bt->data; NULL when depth
+ * or n is 0) for the caller to fill with axfs_bytetable_put(). */
+int bytetable_alloc(struct bytetable *bt, uint64_t n, unsigned int depth,
+		    struct axfs_error *err);
+
+/* Same from a byte array. */
 int bytetable_build_u8(struct bytetable *bt, const uint8_t *v,
 		       uint64_t n, struct axfs_error *err);
 

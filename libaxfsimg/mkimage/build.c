@@ -421,19 +421,16 @@ static void summarize(struct axfs_build_result *res)
 {
 	struct axfs_build_summary *s = &res->summary;
 	const struct pack_result *p = &res->packed;
+	uint64_t n[AXFS_NODE_TYPE_COUNT] = { 0 };
 
 	s->image_size = res->layout.image_size;
 	s->mmap_size = res->layout.mmap_size;
 	s->inodes = res->tree.count;
 	s->pages = p->nnodes;
-	for (uint64_t i = 0; i < p->nnodes; i++) {
-		if (p->node_type[i] == AXFS_NODE_XIP)
-			s->xip_pages++;
-		else if (p->node_type[i] == AXFS_NODE_COMPRESSED)
-			s->compressed_pages++;
-		else if (p->node_type[i] == AXFS_NODE_BYTE_ALIGNED)
-			s->byte_aligned_pages++;
-	}
+	pack_node_count(p, n);
+	s->xip_pages = n[AXFS_NODE_XIP];
+	s->compressed_pages = n[AXFS_NODE_COMPRESSED];
+	s->byte_aligned_pages = n[AXFS_NODE_BYTE_ALIGNED];
 	s->cblocks = p->ncblocks;
 	s->block_size = res->block_size;
 	s->compressor = res->compressor;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pack/internal.h - the packer's shared state, internal to libaxfsimg.
- * The packer (packer.h) is cut in seven; calls run down this list,
+ * The packer (packer.h) is cut in eight; calls run down this list,
  * never back up:
  *   packer.c      the orchestrator: one pass over the tree in inode order,
  *                 symlinks, hard links, setup and teardown;
@@ -17,7 +17,10 @@
  *                 that writes results to the spools and node tables in the
  *                 order they were handed over;
  *   pack_read.c   a file's data read through the source, holes skipped;
- *   pack_util.c   errors, progress, arrays, node allocation, reasons.
+ *   pack_nodes.c  the node tables as runs: a node stored on its own gets
+ *                 a slot, a run of nodes sharing one place (a hole) is one
+ *                 entry;
+ *   pack_util.c   errors, progress, arrays, reasons.
  */
 #ifndef LIBAXFSIMG_PACK_INTERNAL_H
 #define LIBAXFSIMG_PACK_INTERNAL_H
@@ -123,7 +126,7 @@ struct packer {
 	struct pack_job *raw;		/* open raw batch */
 	struct workpool *pool;
 	struct pack_spool xip_spool, byte_aligned_spool, compressed_spool;
-	size_t node_cap, cnode_cap, banode_cap, cbo_cap;
+	size_t slot_cap, run_cap, reason_cap, cnode_cap, banode_cap, cbo_cap;
 
 	unsigned char *rbuf;		/* file data read in chunks */
 
@@ -132,10 +135,6 @@ struct packer {
 	unsigned char *mbuf;		/* a small dedup candidate */
 	uint8_t *cand;			/* per ino: size shared, may dedup */
 	struct dd_table files, links, pages;
-	struct shared_page {		/* nodes [node, node + n) reuse */
-		uint64_t node, master, n;	/* master's place */
-	} *shared;
-	size_t nshared, shared_cap;
 	unsigned char *pbuf;		/* an earlier page, read again */
 	int share_pages;		/* the source can read a page again */
 	/* The first all-zero full page stored in a cblock: node + 1 (0:
@@ -186,18 +185,32 @@ static inline int page_is_xip(const struct tree_entry *e, uint64_t p)
 	return e->pages && e->pages[p].xip;
 }
 
-/* pack_util.c: errors, progress, arrays, nodes, reasons. */
+/* pack_util.c: errors, progress, arrays, reasons. */
 int pack_nomem(struct packer *pk);
 int pack_err_path(struct packer *pk, int code, int errnum,
 		  const struct tree_entry *e, const char *what);
 int pack_check_cancel(struct packer *pk);
 void pack_progress(struct packer *pk, int force);
 int pack_grow(void **v, size_t *cap, size_t need, size_t size);
-/* Appends n pending nodes to the node tables; *first is the first. */
-int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first);
-int pack_refine_reason(struct tree_entry *e, uint64_t page,
-		       uint8_t reason);
+int pack_refine_reason(struct packer *pk, struct tree_entry *e,
+		       uint64_t page, uint8_t reason);
+void pack_reasons_sort(struct pack_result *out);
 int pack_same_plan(const struct tree_entry *a, const struct tree_entry *b);
+
+/* pack_nodes.c: the node tables (struct pack_result's runs and slots).
+ * Nodes are numbered (pack_alloc_nodes: n more, *first the first) then
+ * visited once each, in node order: stored on their own (pack_node_own,
+ * before the page goes to a region) or sharing an earlier node's place
+ * (pack_node_share: n nodes from `node`, one run).  pack_node_set records
+ * where a visited node's page landed; pack_nodes_check that every node
+ * was visited and every page landed. */
+int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first);
+int pack_node_own(struct packer *pk, uint64_t node);
+int pack_node_share(struct packer *pk, uint64_t node, uint64_t master,
+		    uint64_t n);
+void pack_node_set(struct pack_result *out, uint64_t node, uint8_t type,
+		   uint64_t index);
+int pack_nodes_check(struct packer *pk);
 
 /* pack_read.c: reading a file through the source. */
 int pack_shrank(struct packer *pk, struct tree_entry *m);
@@ -263,7 +276,6 @@ int pack_dedup_page(struct packer *pk, struct tree_entry *m,
 		    uint64_t page, uint64_t node, const unsigned char *d);
 int pack_dedup_zero_run(struct packer *pk, struct tree_entry *m,
 			uint64_t page, uint64_t node, uint64_t n);
-void pack_dedup_resolve_pages(struct packer *pk);
 struct tree_entry *pack_dedup_find_link(struct packer *pk,
 					const struct tree_entry *e);
 int pack_dedup_add_link(struct packer *pk, struct tree_entry *e);

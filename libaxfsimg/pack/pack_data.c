@@ -59,6 +59,15 @@ static int store_page(struct packer *pk, struct tree_entry *m,
 		      uint64_t p, uint64_t node, const unsigned char *d,
 		      size_t len)
 {
+	int rc;
+
+	/* A full page bound for a cblock may share an earlier page's place
+	 * (pack_dedup_page decides); every other page is stored on its own. */
+	if (!page_is_xip(m, p) && m->want_compress != 0 &&
+	    len == AXFS_PAGE_SIZE && pk->share_pages)
+		return pack_dedup_page(pk, m, p, node, d);
+	if ((rc = pack_node_own(pk, node)) < 0)
+		return rc;
 	if (page_is_xip(m, p))
 		return pack_xip_add(pk, node, d, len);
 	if (m->want_compress == 0)
@@ -66,8 +75,6 @@ static int store_page(struct packer *pk, struct tree_entry *m,
 				    TREE_WHY_UNCOMPRESSED);
 	if (len < AXFS_PAGE_SIZE && len <= PACK_TAIL_MAX)
 		return pack_raw_add(pk, node, d, len, m, p, TREE_WHY_TAIL);
-	if (len == AXFS_PAGE_SIZE && pk->share_pages)
-		return pack_dedup_page(pk, m, p, node, d);
 	return pack_order_cblock_add(pk, node, d, len, m, p);
 }
 

@@ -18,8 +18,9 @@
  * over holes unread.
  *
  * Memory: 40 bytes per dedup candidate, 48 bytes per full page stored in
- * a cblock, 24 bytes per run of shared pages (a hole of any length is one
- * run), a 256 KiB compare buffer and up to 1 MiB for a small candidate.
+ * a cblock, a 256 KiB compare buffer and up to 1 MiB for a small
+ * candidate; a run of shared pages (a hole of any length is one run) is
+ * one run of the node tables (pack_nodes.c).
  */
 #include "internal.h"
 
@@ -133,9 +134,9 @@ static void dd_free(struct dd_table *d)
 /*
  * A full page bound for a cblock that equals a page already stored in a
  * cblock, of this file or another (identical files already share all
- * their nodes, see pack_file_dedup() in pack_data.c), is not stored again: its node takes
- * the earlier node's type and index once that one is committed
- * (resolve_shared_pages).  The driver reads a node through its own
+ * their nodes, see pack_file_dedup() in pack_data.c), is not stored again:
+ * its node takes the earlier node's slot (pack_nodes.c), so its type and
+ * index are the earlier one's once that is committed.  The driver reads a node through its own
  * node_type and node_index entries, so two nodes may name one cnode.  On
  * a 259 MiB Debian tree 2.9 % of the full pages repeat another
  * (bench/RESULTS.md).  A key finds candidates (pk->pages, aux: the page
@@ -189,30 +190,16 @@ static int same_page(struct packer *pk, const struct dd_ent *c,
 
 /*
  * n nodes from `node` that share master's place.  A run that continues
- * the last one (the pages of a hole) extends it: the list grows with the
- * runs, not the pages.  No reason is recorded per page (that would cost
+ * the last one (the pages of a hole) extends it (pack_node_share): the
+ * node tables grow with the runs, not the pages.  No reason is recorded per page (that would cost
  * 16 bytes a page): the report calls "dedup" a page whose node shares its
  * place with an earlier node (report.c).
  */
 static int share_pages(struct packer *pk, uint64_t node, uint64_t master,
 		       uint64_t n)
 {
-	struct shared_page *last = pk->nshared ?
-				   &pk->shared[pk->nshared - 1] : NULL;
-
 	pk->out->dedup_pages += n;
-	if (last && last->master == master && last->node + last->n == node) {
-		last->n += n;
-		return 0;
-	}
-	if (pack_grow((void **)&pk->shared, &pk->shared_cap,
-		      pk->nshared + 1, sizeof(*pk->shared)) < 0)
-		return pack_nomem(pk);
-	pk->shared[pk->nshared].node = node;
-	pk->shared[pk->nshared].master = master;
-	pk->shared[pk->nshared].n = n;
-	pk->nshared++;
-	return 0;
+	return pack_node_share(pk, node, master, n);
 }
 
 static int page_is_zero(const unsigned char *d)
@@ -229,6 +216,7 @@ int pack_dedup_page(struct packer *pk, struct tree_entry *m,
 	const struct dd_table *t = &pk->pages;
 	int zero = page_is_zero(d);
 	uint64_t key;
+	int rc;
 
 	/* The stored zero page is zeros whatever its file holds now: no
 	 * need to read it again to compare. */
@@ -249,6 +237,8 @@ int pack_dedup_page(struct packer *pk, struct tree_entry *m,
 		return pack_nomem(pk);
 	if (zero)
 		pk->zero_node = node + 1;
+	if ((rc = pack_node_own(pk, node)) < 0)
+		return rc;
 	return pack_order_cblock_add(pk, node, d, AXFS_PAGE_SIZE, m, page);
 }
 
@@ -273,22 +263,6 @@ int pack_dedup_zero_run(struct packer *pk, struct tree_entry *m,
 		n--;
 	}
 	return n ? share_pages(pk, node, pk->zero_node - 1, n) : 0;
-}
-
-/* After the last commit: every shared page's node gets its twin's place. */
-void pack_dedup_resolve_pages(struct packer *pk)
-{
-	struct pack_result *out = pk->out;
-
-	for (size_t i = 0; i < pk->nshared; i++) {
-		const struct shared_page *q = &pk->shared[i];
-
-		for (uint64_t k = 0; k < q->n; k++) {
-			out->node_type[q->node + k] = out->node_type[q->master];
-			out->node_index[q->node + k] =
-				out->node_index[q->master];
-		}
-	}
 }
 
 /* ---- identical files ------------------------------------------------------ */
@@ -396,9 +370,12 @@ int pack_dedup_share_file(struct packer *pk, struct tree_entry *m,
 	m->first_node = a->first_node;
 	m->node_count = a->node_count;
 	m->packed = 1;
-	for (uint64_t p = 0; p < n; p++)
+	/* Without a plan no reason is recorded (that would cost a plan entry
+	 * a page, holes included): the report calls "dedup" a node that
+	 * shares an earlier node's place (report.c), as these all do. */
+	for (uint64_t p = 0; m->pages && p < n; p++)
 		if (!page_is_xip(m, p) &&
-		    pack_refine_reason(m, p, TREE_WHY_DEDUP) < 0)
+		    pack_refine_reason(pk, m, p, TREE_WHY_DEDUP) < 0)
 			return pack_nomem(pk);
 	pk->out->dedup_files++;
 	pk->bytes_done += m->size;
@@ -507,7 +484,6 @@ void pack_dedup_stop(struct packer *pk)
 	free(pk->cbuf);
 	free(pk->mbuf);
 	free(pk->pbuf);
-	free(pk->shared);
 	free(pk->cand);
 	dd_free(&pk->files);
 	dd_free(&pk->links);

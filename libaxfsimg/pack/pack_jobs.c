@@ -118,8 +118,7 @@ static int commit_cblock(struct packer *pk, struct pack_job *j)
 
 		out->cnode_offset[cn] = it->off;
 		out->cnode_index[cn] = c;
-		out->node_type[it->node] = AXFS_NODE_COMPRESSED;
-		out->node_index[it->node] = cn;
+		pack_node_set(out, it->node, AXFS_NODE_COMPRESSED, cn);
 	}
 	return 0;
 }
@@ -145,9 +144,8 @@ static int commit_raw(struct packer *pk, struct pack_job *j)
 		if ((rc = pack_spool_write(&pk->byte_aligned_spool, j->in + it->off, it->len,
 				      pk->err)) < 0)
 			return rc;
-		out->node_type[it->node] = AXFS_NODE_BYTE_ALIGNED;
-		out->node_index[it->node] = bn;
-		if (pack_refine_reason(it->e, it->page, j->mode == JOB_RAW ?
+		pack_node_set(out, it->node, AXFS_NODE_BYTE_ALIGNED, bn);
+		if (pack_refine_reason(pk, it->e, it->page, j->mode == JOB_RAW ?
 				  it->reason : lone_tail ? TREE_WHY_TAIL :
 				  TREE_WHY_INCOMPRESSIBLE) < 0)
 			return pack_nomem(pk);
@@ -327,8 +325,7 @@ int pack_xip_add(struct packer *pk, uint64_t node, const void *data,
 	    (rc = pack_spool_zeros(&pk->xip_spool, AXFS_PAGE_SIZE - len,
 				    pk->err)) < 0)
 		return rc;
-	out->node_type[node] = AXFS_NODE_XIP;
-	out->node_index[node] = out->xip_pages++;
+	pack_node_set(out, node, AXFS_NODE_XIP, out->xip_pages++);
 	return 0;
 }
 

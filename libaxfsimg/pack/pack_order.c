@@ -390,7 +390,8 @@ int pack_order_finish(struct packer *pk)
 		return rc;
 	for (size_t i = 0; i < pk->nhot; i++)
 		out->ordered_pages +=
-			out->node_type[pk->hot[i].node] == AXFS_NODE_COMPRESSED;
+			pack_node_type(out, pk->hot[i].node) ==
+			AXFS_NODE_COMPRESSED;
 	out->ordered_cblocks = out->ncblocks - cold;
 	if (cold && out->ordered_cblocks)
 		return rotate(pk, cold);

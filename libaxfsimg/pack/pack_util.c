@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * pack_util.c - what every file of the packer uses: errors naming the
- * entry, cancellation, progress, growing arrays, allocating nodes in the
- * node tables, the reason a page got.  Calls no other file of the packer.
+ * entry, cancellation, progress, growing arrays, the reason a page got.  Calls no other file of the packer.
  */
 #include "internal.h"
 
@@ -80,46 +79,62 @@ int pack_grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* The node tables must be 64-bit addressable in this process. */
-int pack_alloc_nodes(struct packer *pk, uint64_t n, uint64_t *first)
+/*
+ * Records why a page is byte-aligned (only over the default reason): in
+ * the file's plan when it has one, else in out->reasons (sorted when the
+ * packing ends), so a file without a plan never gets a plan entry a page
+ * for the few pages that have a reason (a sparse file's lone tail).
+ */
+int pack_refine_reason(struct packer *pk, struct tree_entry *e,
+		       uint64_t page, uint8_t reason)
 {
 	struct pack_result *out = pk->out;
-	size_t cap = pk->node_cap;
+	struct pack_reason *r;
 
-	if (n > SIZE_MAX - out->nnodes)
-		return pack_nomem(pk);
-	if (pack_grow((void **)&out->node_index, &cap, (size_t)(out->nnodes + n),
-		 sizeof(*out->node_index)) < 0)
-		return pack_nomem(pk);
-	cap = pk->node_cap;
-	if (pack_grow((void **)&out->node_type, &cap, (size_t)(out->nnodes + n),
-		 sizeof(*out->node_type)) < 0)
-		return pack_nomem(pk);
-	pk->node_cap = cap;
-	memset(out->node_type + out->nnodes, NODE_PENDING, (size_t)n);
-	memset(out->node_index + out->nnodes, 0,
-	       (size_t)n * sizeof(*out->node_index));
-	*first = out->nnodes;
-	out->nnodes += n;
-	return 0;
-}
-
-/* Records why a page is byte-aligned (only over the default reason). */
-int pack_refine_reason(struct tree_entry *e, uint64_t page,
-		       uint8_t reason)
-{
 	if (!e)
 		return 0;
-	if (!e->pages) {
-		e->pages = calloc((size_t)npages_of(e), sizeof(*e->pages));
-		if (!e->pages)
-			return -1;
+	if (e->pages) {
+		if (e->pages[page].reason == TREE_WHY_DEFAULT)
+			e->pages[page].reason = reason;
+		return 0;
 	}
-	if (e->pages[page].reason == TREE_WHY_DEFAULT)
-		e->pages[page].reason = reason;
+	if (pack_grow((void **)&out->reasons, &pk->reason_cap,
+		      out->nreasons + 1, sizeof(*out->reasons)) < 0)
+		return -1;
+	r = &out->reasons[out->nreasons++];
+	r->ino = e->ino;
+	r->page = page;
+	r->reason = reason;
 	return 0;
 }
 
+static int by_ino_page(const void *a, const void *b)
+{
+	const struct pack_reason *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->page < y->page ? -1 : x->page > y->page;
+}
+
+void pack_reasons_sort(struct pack_result *out)
+{
+	if (out->nreasons > 1)
+		qsort(out->reasons, out->nreasons, sizeof(*out->reasons),
+		      by_ino_page);
+}
+
+int pack_reason_of(const struct pack_result *p, uint64_t ino, uint64_t page)
+{
+	struct pack_reason key = { .ino = ino, .page = page };
+	const struct pack_reason *r;
+
+	if (!p->nreasons)
+		return TREE_WHY_DEFAULT;
+	r = bsearch(&key, p->reasons, p->nreasons, sizeof(*p->reasons),
+		    by_ino_page);
+	return r ? r->reason : TREE_WHY_DEFAULT;
+}
 
 /* Same size, pages XIP and compress choice: identical bytes may then share
  * nodes (pack_dedup.c), and ranks (pack_order.c). */

@@ -17,7 +17,8 @@
  * pack_spool.h).
  *
  * Memory bound (besides the metadata: the tree, the plan, about 33 bytes
- * of node tables per stored page, 9 per page of a hole, and what
+ * of node tables per stored page, 32 per run of hole pages whatever its
+ * length (pack_nodes.c), and what
  * pack_jobs.c and pack_dedup.c say they hold): a 256 KiB read buffer and 3 spool buffers of 256 KiB.  With zlib,
  * 2 threads and 64 KiB cblocks the packer holds about 4 MiB, with 2
  * threads and 1 MiB cblocks about 17 MiB, whatever the size of the tree
@@ -77,7 +78,8 @@ static int pack_symlink(struct packer *pk, struct tree_entry *e)
 		e->packed = 1;
 		return 0;
 	}
-	if ((rc = pack_alloc_nodes(pk, 1, &node)) < 0)
+	if ((rc = pack_alloc_nodes(pk, 1, &node)) < 0 ||
+	    (rc = pack_node_own(pk, node)) < 0)
 		return rc;
 	e->first_node = node;
 	e->node_count = 1;
@@ -198,13 +200,9 @@ static int pack_all(struct packer *pk)
 	if ((rc = pack_jobs_finish(pk)) < 0 ||
 	    (rc = pack_order_finish(pk)) < 0)
 		return rc;
-	pack_dedup_resolve_pages(pk);
-	for (uint64_t n = 0; n < pk->out->nnodes; n++)
-		if (pk->out->node_type[n] == NODE_PENDING)
-			return axfs_error_set(pk->err, AXFS_ERR_INVALID,
-					      "packer: node %llu was not "
-					      "stored", (unsigned long long)n);
-	if ((rc = finish_links(pk)) < 0)
+	pack_reasons_sort(pk->out);
+	if ((rc = pack_nodes_check(pk)) < 0 ||
+	    (rc = finish_links(pk)) < 0)
 		return rc;
 	pack_progress(pk, 1);
 	return 0;
@@ -262,8 +260,10 @@ void pack_free_packed(struct pack_result *p)
 {
 	if (!p)
 		return;
-	free(p->node_type);
-	free(p->node_index);
+	free(p->runs);
+	free(p->reasons);
+	free(p->slot_type);
+	free(p->slot_index);
 	free(p->cnode_offset);
 	free(p->cnode_index);
 	free(p->banode_offset);

@@ -20,8 +20,8 @@ unsigned int bytetable_min_depth(const uint64_t *v, uint64_t n)
 	return axfs_bytetable_depth_for(max);
 }
 
-static int table_alloc(struct bytetable *bt, uint64_t n,
-		       unsigned int depth, struct axfs_error *err)
+int bytetable_alloc(struct bytetable *bt, uint64_t n, unsigned int depth,
+		    struct axfs_error *err)
 {
 	memset(bt, 0, sizeof(*bt));
 	bt->count = n;
@@ -48,7 +48,7 @@ int bytetable_build(struct bytetable *bt, const uint64_t *v,
 		    uint64_t n, struct axfs_error *err)
 {
 	unsigned int depth = bytetable_min_depth(v, n);
-	int rc = table_alloc(bt, n, depth, err);
+	int rc = bytetable_alloc(bt, n, depth, err);
 
 	if (rc < 0 || !bt->data)
 		return rc;
@@ -66,7 +66,7 @@ int bytetable_build_u8(struct bytetable *bt, const uint8_t *v,
 	for (uint64_t i = 0; i < n; i++)
 		if (v[i] > max)
 			max = v[i];
-	rc = table_alloc(bt, n, axfs_bytetable_depth_for(max), err);
+	rc = bytetable_alloc(bt, n, axfs_bytetable_depth_for(max), err);
 	if (rc < 0 || !bt->data)
 		return rc;
 	memcpy(bt->data, v, (size_t)n);	/* depth 1: the bytes themselves */

@@ -174,6 +174,9 @@ struct meta {
 	uint64_t zsize;
 	uint64_t max_index;
 	unsigned int depth;
+	int node_stream;		/* stored raw, written from the
+					 * packer's runs: 1 node_type,
+					 * 2 node_index (out_node_table) */
 };
 
 struct triple {
@@ -236,7 +239,11 @@ static int zcompress(struct meta *m, struct deflater *d,
 				      "compress metadata",
 				      axfs_compressor_name(c));
 	}
-	m->z = z;
+	/* The bound is about the input's size: keep only the stream (a
+	 * hole's node tables deflate a thousandfold). */
+	m->z = realloc(z, zlen);
+	if (!m->z)
+		m->z = z;
 	m->zsize = zlen;
 	return 0;
 }
@@ -405,6 +412,51 @@ out:
 	return rc;
 }
 
+/*
+ * node_type (types) or node_index: one entry a node, built from the
+ * packer's runs (stages.h), so a hole of any length is one run there and
+ * only here, in the table the format needs, an entry a page.  The largest
+ * value is a slot's: every node takes a slot's type and index.
+ */
+static uint64_t node_value(const struct pack_result *p, int types,
+			   const struct pack_node_run *r, uint64_t k)
+{
+	uint64_t s = r->shared ? r->slot : r->slot + k;
+
+	return types ? p->slot_type[s] : p->slot_index[s];
+}
+
+static unsigned int node_depth(const struct pack_result *p, int types)
+{
+	uint64_t max = 0;
+
+	for (uint64_t s = 0; s < p->nslots; s++) {
+		uint64_t v = types ? p->slot_type[s] : p->slot_index[s];
+
+		if (v > max)
+			max = v;
+	}
+	return axfs_bytetable_depth_for(max);
+}
+
+/* The table in memory: it is compressed as a whole. */
+static int node_table(struct bytetable *bt, const struct pack_result *p,
+		      int types, struct axfs_error *err)
+{
+	int rc = bytetable_alloc(bt, p->nnodes, node_depth(p, types), err);
+
+	if (rc < 0 || !bt->data)
+		return rc;
+	for (size_t i = 0; i < p->nruns; i++) {
+		const struct pack_node_run *r = &p->runs[i];
+
+		for (uint64_t k = 0; k < r->n; k++)
+			axfs_bytetable_put(bt->data, bt->depth, r->first + k,
+					   node_value(p, types, r, k));
+	}
+	return 0;
+}
+
 static int node_tables(struct build *b, struct axfs_error *err)
 {
 	const struct pack_result *p = b->p;
@@ -425,9 +477,8 @@ static int node_tables(struct build *b, struct axfs_error *err)
 			"the XIP region holds %llu bytes, not %llu pages",
 			(unsigned long long)p->xip.size,
 			(unsigned long long)p->xip_pages);
-	if ((rc = bytetable_build_u8(&b->tables[AXFS_R_NODE_TYPE], p->node_type, p->nnodes, err)) < 0 ||
-	    (rc = bytetable_build(&b->tables[AXFS_R_NODE_INDEX], p->node_index, p->nnodes, err)) < 0 ||
-	    (rc = bytetable_build(&b->tables[AXFS_R_CNODE_OFFSET], p->cnode_offset, p->ncnodes, err)) < 0 ||
+	/* node_type and node_index: one at a time in build_meta() */
+	if ((rc = bytetable_build(&b->tables[AXFS_R_CNODE_OFFSET], p->cnode_offset, p->ncnodes, err)) < 0 ||
 	    (rc = bytetable_build(&b->tables[AXFS_R_CNODE_INDEX], p->cnode_index, p->ncnodes, err)) < 0 ||
 	    (rc = bytetable_build(&b->tables[AXFS_R_BANODE_OFFSET], p->banode_offset, p->nbanodes, err)) < 0 ||
 	    (rc = bytetable_build(&b->tables[AXFS_R_CBLOCK_OFFSET], p->cblock_offset, ncbo, err)) < 0)
@@ -446,6 +497,12 @@ static int build_meta(struct build *b, const struct write_opts *o,
 	enum axfs_compressor c = axfs_compressor_resolve(o->compressor);
 	int level = axfs_compressor_check_level(c, o->level, NULL, NULL) == 0 ?
 		    o->level : AXFS_DEFAULT_LEVEL;
+	/* Compressed metadata is inflated into RAM at mount; raw metadata
+	 * below mmap_size is used in place by a physaddr= mount.  Auto:
+	 * compress when it is smaller, unless an mmap limit asks for the
+	 * in-place layout. */
+	int raw_only = o->compress_metadata == 0 ||
+		       (o->compress_metadata < 0 && o->mmap_limit);
 	struct deflater *d = NULL;
 	int rc;
 
@@ -456,6 +513,28 @@ static int build_meta(struct build *b, const struct write_opts *o,
 
 		if (!is_meta(r))
 			continue;
+		/* The node tables, an entry a page (holes included), are
+		 * built from the packer's runs one at a time and, once
+		 * compressed, dropped: at most one is held raw.  Stored
+		 * raw, they are written from the runs, never held. */
+		if ((r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX) &&
+		    raw_only) {
+			uint64_t n = b->p->nnodes;
+			unsigned int depth = n ? node_depth(b->p,
+						r == AXFS_R_NODE_TYPE) : 0;
+
+			m->node_stream = r == AXFS_R_NODE_TYPE ? 1 : 2;
+			m->size = n * depth;
+			m->max_index = n;
+			m->depth = depth;
+			continue;
+		}
+		if ((r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX) &&
+		    (rc = node_table(&b->tables[r], b->p,
+				     r == AXFS_R_NODE_TYPE, err)) < 0) {
+			deflater_free(d);
+			return rc;
+		}
 		if (r == AXFS_R_STRINGS) {
 			m->raw = b->strings;
 			m->size = b->strings_size;
@@ -466,14 +545,7 @@ static int build_meta(struct build *b, const struct write_opts *o,
 			m->max_index = b->tables[r].count;
 			m->depth = b->tables[r].depth;
 		}
-		/*
-		 * Compressed metadata is inflated into RAM at mount; raw
-		 * metadata below mmap_size is used in place by a physaddr=
-		 * mount.  Auto: compress when it is smaller, unless an mmap
-		 * limit asks for the in-place layout.
-		 */
-		if (o->compress_metadata == 0 ||
-		    (o->compress_metadata < 0 && o->mmap_limit))
+		if (raw_only)
 			continue;
 		if (!d && !(d = deflater_new(c, level)))
 			return axfs_error_set(err, AXFS_ERR_NOMEM, "out of "
@@ -489,9 +561,39 @@ static int build_meta(struct build *b, const struct write_opts *o,
 			m->z = NULL;
 			m->zsize = 0;
 		}
+		if (m->z && (r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX)) {
+			bytetable_free(&b->tables[r]);
+			m->raw = NULL;
+		}
 	}
 	deflater_free(d);
 	return 0;
+}
+
+/* A node table stored raw, written entry by entry from the runs. */
+static int out_node_table(struct out *w, const struct pack_result *p,
+			  int types, unsigned int depth)
+{
+	uint8_t buf[32768];
+	size_t n = 0, cap = depth ? sizeof(buf) / depth : 0;
+	int rc;
+
+	if (!depth)
+		return 0;
+	for (size_t i = 0; i < p->nruns; i++) {
+		const struct pack_node_run *r = &p->runs[i];
+
+		for (uint64_t k = 0; k < r->n; k++) {
+			axfs_bytetable_put(buf, depth, n++,
+					   node_value(p, types, r, k));
+			if (n == cap) {
+				if ((rc = out_write(w, buf, n * depth)) < 0)
+					return rc;
+				n = 0;
+			}
+		}
+	}
+	return n ? out_write(w, buf, n * depth) : 0;
 }
 
 /* ---- the image ---------------------------------------------------------- */
@@ -632,6 +734,9 @@ int write_image(int fd, const struct tree *t,
 
 		if (m->z)
 			rc = out_write(&w, m->z, m->zsize);
+		else if (m->node_stream)
+			rc = out_node_table(&w, p, m->node_stream == 1,
+					    m->depth);
 		else if (m->size)
 			rc = out_write(&w, m->raw, m->size);
 		if (rc < 0)

@@ -113,9 +113,13 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 
 	p.cblock_size = CBLOCK;
 	p.nnodes = 8;
-	p.node_type = malloc(8);
-	memcpy(p.node_type, (uint8_t[]){ 0, 0, 2, 1, 1, 2, 1, 1 }, 8);
-	p.node_index = u64s((uint64_t[]){ 0, 1, 0, 0, 1, 1, 2, 3 }, 8);
+	p.nslots = 8;		/* each node stored on its own: one run */
+	p.slot_type = malloc(8);
+	memcpy(p.slot_type, (uint8_t[]){ 0, 0, 2, 1, 1, 2, 1, 1 }, 8);
+	p.slot_index = u64s((uint64_t[]){ 0, 1, 0, 0, 1, 1, 2, 3 }, 8);
+	p.nruns = 1;
+	p.runs = calloc(1, sizeof(*p.runs));
+	p.runs[0].n = 8;
 	p.ncnodes = 4;
 	p.cnode_offset = u64s((uint64_t[]){ 0, 4096, 5000, 0 }, 4);
 	p.cnode_index = u64s((uint64_t[]){ 0, 0, 0, 1 }, 4);
@@ -157,8 +161,9 @@ static uint8_t *build_image(int digest, int compress_meta, size_t *len)
 	*len = (size_t)st.st_size;
 	close(fd);
 
-	free(p.node_type);
-	free(p.node_index);
+	free(p.runs);
+	free(p.slot_type);
+	free(p.slot_index);
 	free(p.cnode_offset);
 	free(p.cnode_index);
 	free(p.banode_offset);

@@ -321,10 +321,10 @@ static void view_node(const struct view *v, uint64_t n,
 		      unsigned char page[4096])
 {
 	const struct pack_result *p = v->p;
-	uint64_t idx = p->node_index[n];
+	uint64_t idx = pack_node_index(p, n);
 
 	memset(page, 0, 4096);
-	switch (p->node_type[n]) {
+	switch (pack_node_type(p, n)) {
 	case AXFS_NODE_XIP:
 		ck_assert_uint_lt(idx, p->xip_pages);
 		ck_assert_uint_ge(p->xip.size, (idx + 1) * 4096);
@@ -366,7 +366,7 @@ static void view_node(const struct view *v, uint64_t n,
 	}
 	default:
 		ck_abort_msg("node %llu has type %u", (unsigned long long)n,
-			     p->node_type[n]);
+			     pack_node_type(p, n));
 	}
 }
 
@@ -396,7 +396,7 @@ static void check_file(struct fx *f, const char *path, const void *data,
 	view_open(&v, &f->p);
 	for (uint64_t i = 0; i < n; i++) {
 		size_t k = len - i * 4096 > 4096 ? 4096 : len - i * 4096;
-		uint8_t type = f->p.node_type[e->first_node + i];
+		uint8_t type = pack_node_type(&f->p, e->first_node + i);
 
 		view_node(&v, e->first_node + i, page);
 		ck_assert_msg(!memcmp(page, (const unsigned char *)data +
@@ -421,7 +421,7 @@ static void check_invariants(const struct pack_result *p)
 				  p->cblock_size);
 	ck_assert_uint_eq(p->xip.size, p->xip_pages * 4096);
 	for (uint64_t n = 0; n < p->nnodes; n++)
-		ck_assert_uint_le(p->node_type[n], 2);
+		ck_assert_uint_le(pack_node_type(p, n), 2);
 }
 
 /* ---- tests --------------------------------------------------------------- */
@@ -521,9 +521,9 @@ START_TEST(test_tails_share_cblocks)
 		snprintf(name, sizeof(name), "/s%d", i);
 		check_file(&f, name, d[i], 300 + (size_t)i * 211, NULL);
 		e = tree_lookup(&f.t, name);
-		ck_assert_int_eq(f.p.node_type[e->first_node],
+		ck_assert_int_eq(pack_node_type(&f.p, e->first_node),
 				 AXFS_NODE_COMPRESSED);
-		cn = f.p.node_index[e->first_node];
+		cn = pack_node_index(&f.p, e->first_node);
 		if (cb == UINT64_MAX)
 			cb = f.p.cnode_index[cn];
 		ck_assert_uint_eq(f.p.cnode_index[cn], cb);
@@ -549,10 +549,15 @@ START_TEST(test_incompressible_byte_aligned)
 	check_file(&f, "/r", r, 3 * 65536, counts);
 	/* random data never shrinks: stored byte-aligned, with the reason */
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 48);
+	/* r has no plan: the reasons are in the packer's list, not in a
+	 * plan entry a page */
 	e = tree_lookup(&f.t, "/r");
-	ck_assert_ptr_nonnull(e->pages);
-	ck_assert_int_eq(e->pages[0].reason, TREE_WHY_INCOMPRESSIBLE);
-	ck_assert_int_eq(e->pages[47].reason, TREE_WHY_INCOMPRESSIBLE);
+	ck_assert_ptr_null(e->pages);
+	ck_assert_uint_eq(f.p.nreasons, 48);
+	ck_assert_int_eq(pack_reason_of(&f.p, e->ino, 0),
+			 TREE_WHY_INCOMPRESSIBLE);
+	ck_assert_int_eq(pack_reason_of(&f.p, e->ino, 47),
+			 TREE_WHY_INCOMPRESSIBLE);
 	memset(counts, 0, sizeof(counts));
 	check_file(&f, "/t", tx, 10000, counts);
 	ck_assert_uint_eq(counts[AXFS_NODE_COMPRESSED], 3);
@@ -584,8 +589,9 @@ START_TEST(test_lone_tail_byte_aligned)
 	ck_assert_uint_eq(counts[AXFS_NODE_COMPRESSED], 1);
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 1);
 	e = tree_lookup(&f.t, "/a");
-	ck_assert_int_eq(e->pages[1].reason, TREE_WHY_TAIL);
-	ck_assert_int_eq(e->pages[0].reason, TREE_WHY_DEFAULT);
+	ck_assert_ptr_null(e->pages);
+	ck_assert_int_eq(pack_reason_of(&f.p, e->ino, 1), TREE_WHY_TAIL);
+	ck_assert_int_eq(pack_reason_of(&f.p, e->ino, 0), TREE_WHY_DEFAULT);
 	ck_assert_uint_eq(f.p.byte_aligned.size, 10);
 	check_file(&f, "/b", b, 8192, NULL);
 	free(a);
@@ -611,7 +617,8 @@ START_TEST(test_uncompressed_by_policy)
 	check_invariants(&f.p);
 	check_file(&f, "/u", tx, 9000, counts);
 	ck_assert_uint_eq(counts[AXFS_NODE_BYTE_ALIGNED], 3);
-	ck_assert_int_eq(e->pages[2].reason, TREE_WHY_UNCOMPRESSED);
+	ck_assert_int_eq(pack_reason_of(&f.p, e->ino, 2),
+			 TREE_WHY_UNCOMPRESSED);
 	ck_assert_uint_eq(f.p.ncblocks, 0);
 	free(tx);
 	fx_free(&f);
@@ -650,7 +657,7 @@ START_TEST(test_symlink_nul)
 	read_node(&f.p, c->first_node, page);
 	ck_assert_int_eq(memcmp(page, longt, 4095), 0);
 	ck_assert_int_eq(page[4095], 0);
-	ck_assert_int_ne(f.p.node_type[c->first_node], AXFS_NODE_XIP);
+	ck_assert_int_ne(pack_node_type(&f.p, c->first_node), AXFS_NODE_XIP);
 	fx_free(&f);
 }
 END_TEST
@@ -747,7 +754,10 @@ START_TEST(test_identical_files_dedup)
 	e3 = tree_lookup(&f.t, "/t3");
 	ck_assert_uint_eq(e2->first_node, e1->first_node);
 	ck_assert_uint_ne(e3->first_node, e1->first_node);
-	ck_assert_int_eq(e2->pages[0].reason, TREE_WHY_DEDUP);
+	/* t2 has no plan: no reason is kept per page (a plan entry a page,
+	 * holes included), the report derives "dedup" from the shared
+	 * nodes. */
+	ck_assert_ptr_null(e2->pages);
 	ck_assert_uint_eq(tree_lookup(&f.t, "/b2")->first_node,
 			  tree_lookup(&f.t, "/b1")->first_node);
 	ck_assert_uint_eq(f.p.dedup_files, 2);
@@ -798,26 +808,26 @@ START_TEST(test_identical_pages_shared)
 		eb = tree_lookup(&f.t, "/b");
 		if (round == 0) {
 			ck_assert_uint_eq(f.p.dedup_pages, 2);
-			ck_assert_uint_eq(f.p.node_index[eb->first_node],
-					  f.p.node_index[ea->first_node + 1]);
-			ck_assert_uint_eq(f.p.node_index[eb->first_node + 2],
-					  f.p.node_index[ea->first_node]);
+			ck_assert_uint_eq(pack_node_index(&f.p, eb->first_node),
+					  pack_node_index(&f.p, ea->first_node + 1));
+			ck_assert_uint_eq(pack_node_index(&f.p, eb->first_node + 2),
+					  pack_node_index(&f.p, ea->first_node));
 			/* No reason is kept per shared page (16 bytes a page
 			 * for a hole): the report derives "dedup". */
 			ck_assert(!eb->pages ||
 				  eb->pages[0].reason == TREE_WHY_DEFAULT);
 			/* the tails are equal too, but tails are never shared */
-			ck_assert(f.p.node_type[eb->first_node + 3] !=
-				  f.p.node_type[ea->first_node + 3] ||
-				  f.p.node_index[eb->first_node + 3] !=
-				  f.p.node_index[ea->first_node + 3]);
+			ck_assert(pack_node_type(&f.p, eb->first_node + 3) !=
+				  pack_node_type(&f.p, ea->first_node + 3) ||
+				  pack_node_index(&f.p, eb->first_node + 3) !=
+				  pack_node_index(&f.p, ea->first_node + 3));
 		} else {
 			/* round 1: a's page 1 reads back changed, so b's
 			 * page 0 is stored; its page 2 (a's page 0) still
 			 * shares.  round 2: no data_pread, nothing shared. */
 			ck_assert_uint_eq(f.p.dedup_pages, round == 1 ? 1 : 0);
-			ck_assert_uint_ne(f.p.node_index[eb->first_node],
-					  f.p.node_index[ea->first_node + 1]);
+			ck_assert_uint_ne(pack_node_index(&f.p, eb->first_node),
+					  pack_node_index(&f.p, ea->first_node + 1));
 		}
 		fx_free(&f);
 	}
@@ -872,13 +882,13 @@ START_TEST(test_holes_not_read)
 		 * page (page 4, stored) and 345 that share it. */
 		zero = a->first_node + 4;
 		for (size_t p = 4; p < 350; p++) {
-			ck_assert_uint_eq(f.p.node_type[a->first_node + p],
-					  f.p.node_type[zero]);
-			ck_assert_uint_eq(f.p.node_index[a->first_node + p],
-					  f.p.node_index[zero]);
+			ck_assert_uint_eq(pack_node_type(&f.p, a->first_node + p),
+					  pack_node_type(&f.p, zero));
+			ck_assert_uint_eq(pack_node_index(&f.p, a->first_node + p),
+					  pack_node_index(&f.p, zero));
 		}
 		ck_assert_uint_eq(f.p.dedup_pages, 345);
-		ck_assert_uint_eq(f.p.node_type[x->first_node + 7],
+		ck_assert_uint_eq(pack_node_type(&f.p, x->first_node + 7),
 				  AXFS_NODE_XIP);
 		if (round == 0) {
 			/* a's data for its key and to store it, b's for its
@@ -895,9 +905,12 @@ START_TEST(test_holes_not_read)
 			continue;
 		}
 		ck_assert_uint_eq(f.p.nnodes, g.p.nnodes);
-		ck_assert(!memcmp(f.p.node_type, g.p.node_type, f.p.nnodes));
-		ck_assert(!memcmp(f.p.node_index, g.p.node_index,
-				  f.p.nnodes * sizeof(*f.p.node_index)));
+		for (uint64_t n = 0; n < f.p.nnodes; n++) {
+			ck_assert_uint_eq(pack_node_type(&f.p, n),
+					  pack_node_type(&g.p, n));
+			ck_assert_uint_eq(pack_node_index(&f.p, n),
+					  pack_node_index(&g.p, n));
+		}
 		ck_assert_uint_eq(f.p.compressed.size, g.p.compressed.size);
 		ck_assert_uint_eq(f.p.xip.size, g.p.xip.size);
 		fx_free(&f);
@@ -962,13 +975,18 @@ static unsigned char *deterministic(enum axfs_compressor c, int level,
 			rn = f.p.nnodes;
 			rtype = malloc(rn);
 			ridx = malloc(rn * sizeof(*ridx));
-			memcpy(rtype, f.p.node_type, rn);
-			memcpy(ridx, f.p.node_index, rn * sizeof(*ridx));
+			for (uint64_t n = 0; n < rn; n++) {
+				rtype[n] = pack_node_type(&f.p, n);
+				ridx[n] = pack_node_index(&f.p, n);
+			}
 		} else {
 			ck_assert_uint_eq(f.p.nnodes, rn);
-			ck_assert_int_eq(memcmp(rtype, f.p.node_type, rn), 0);
-			ck_assert_int_eq(memcmp(ridx, f.p.node_index,
-						rn * sizeof(*ridx)), 0);
+			for (uint64_t n = 0; n < rn; n++) {
+				ck_assert_uint_eq(rtype[n],
+						  pack_node_type(&f.p, n));
+				ck_assert_uint_eq(ridx[n],
+						  pack_node_index(&f.p, n));
+			}
 		}
 	}
 	ck_assert_uint_gt(refsz[2], 0);
@@ -1057,7 +1075,8 @@ START_TEST(test_progress_cancel_errors)
 	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err),
 			 AXFS_ERR_INTERRUPTED);
 	ck_assert_int_eq(f.p.compressed.fd, -1);
-	ck_assert_ptr_null(f.p.node_type);
+	ck_assert_ptr_null(f.p.slot_type);
+	ck_assert_ptr_null(f.p.runs);
 	cancel = 0;
 
 	/* bad options */
@@ -1083,7 +1102,8 @@ START_TEST(test_progress_cancel_errors)
 			 AXFS_ERR_INVALID);
 	ck_assert_str_eq(err.msg, "compression level 10 is out of range for "
 			 "zlib (1 to 9)");
-	ck_assert_ptr_null(f.p.node_type);
+	ck_assert_ptr_null(f.p.slot_type);
+	ck_assert_ptr_null(f.p.runs);
 	o.compressor = AXFS_COMPRESSOR_LIBDEFLATE;
 	o.level = 12;
 	ck_assert_int_eq(pack_tree(&f.t, &f.src.base, &o, &f.p, &err), 0);
@@ -1157,9 +1177,9 @@ START_TEST(test_boot_order)
 			struct tree_entry *e = tree_lookup(&f.t, r[k].path);
 			uint64_t n = e->first_node + r[k].page;
 
-			ck_assert_int_eq(f.p.node_type[n], AXFS_NODE_COMPRESSED);
+			ck_assert_int_eq(pack_node_type(&f.p, n), AXFS_NODE_COMPRESSED);
 			/* rank k+1 is in cblock k / per */
-			ck_assert_uint_eq(f.p.cnode_index[f.p.node_index[n]],
+			ck_assert_uint_eq(f.p.cnode_index[pack_node_index(&f.p, n)],
 					  k / per);
 		}
 		/* every other page is in a later cblock */
@@ -1175,7 +1195,7 @@ START_TEST(test_boot_order)
 			}
 			if (k == nr)
 				ck_assert_uint_ge(
-					f.p.cnode_index[f.p.node_index[n]],
+					f.p.cnode_index[pack_node_index(&f.p, n)],
 					f.p.ordered_cblocks);
 		}
 		for (int i = 0; i < 3; i++) {

@@ -83,9 +83,13 @@ static void make_fixture(struct fixture *f)
 	 * 4096), 4 = l (BA 1). */
 	p->cblock_size = 65536;
 	p->nnodes = 5;
-	p->node_type = malloc(5);
-	memcpy(p->node_type, (uint8_t[]){ 0, 2, 1, 1, 2 }, 5);
-	p->node_index = u64s((uint64_t[]){ 0, 0, 0, 1, 1 }, 5);
+	p->nslots = 5;		/* each node stored on its own: one run */
+	p->slot_type = malloc(5);
+	memcpy(p->slot_type, (uint8_t[]){ 0, 2, 1, 1, 2 }, 5);
+	p->slot_index = u64s((uint64_t[]){ 0, 0, 0, 1, 1 }, 5);
+	p->nruns = 1;
+	p->runs = calloc(1, sizeof(*p->runs));
+	p->runs[0].n = 5;
 	p->ncnodes = 2;
 	p->cnode_offset = u64s((uint64_t[]){ 0, 4096 }, 2);
 	p->cnode_index = u64s((uint64_t[]){ 0, 0 }, 2);

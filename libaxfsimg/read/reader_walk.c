@@ -111,13 +111,9 @@ int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
 	int rc;
 
 	*ino = UINT64_MAX;
-	rc = axfs_image_inode(img, dir, &d, err);
+	rc = reader_inode_of_type(img, dir, S_IFDIR, &d, err);
 	if (rc < 0)
 		return rc;
-	if (!S_ISDIR(d.mode))
-		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				      "inode %" PRIu64 " is a %s, not a "
-				      "directory", dir, reader_type_name(d.mode));
 	if (len == 0)
 		return 0;
 	return reader_lookup_in_dir(img, &d, name, len, ino, err);

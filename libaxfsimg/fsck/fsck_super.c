@@ -818,6 +818,7 @@ void fsck_check_counts(struct fsck *f)
 		AXFS_R_CNODE_OFFSET, AXFS_R_CNODE_INDEX };
 	static const enum axfs_region mode_t[] = {
 		AXFS_R_MODES, AXFS_R_UIDS, AXFS_R_GIDS };
+
 	for (int r = AXFS_R_NODE_TYPE; r < AXFS_REGION_COUNT; r++)
 		table_entries(f, r);
 

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "glob_match.h"
+#include "pathbuf.h"
 #include "tree.h"
 
 struct apply {
@@ -47,17 +48,8 @@ struct apply {
 
 static int path_reserve(struct apply *a, size_t need, struct axfs_error *err)
 {
-	char *np;
-	size_t cap = a->cap ? a->cap : 256;
-
-	if (need <= a->cap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	if (!(np = realloc(a->path, cap)))
+	if (pathbuf_reserve(&a->path, &a->cap, need) < 0)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
-	a->path = np;
-	a->cap = cap;
 	return 0;
 }
 

@@ -6,9 +6,10 @@
 #
 #   sh kernel/tests/build-module.sh [--arch ARCH] SUITE OUTDIR [MAKE-ARGS...]
 #
-# SUITE as for fetch-kernel.sh ("" or host: the host's kernel).  The
-# sources (kernel/ and the format header) are copied to OUTDIR, so builds
-# against several kernels can run at once; the module is OUTDIR/kernel/
+# SUITE as for fetch-kernel.sh ("" or host: the host's kernel), or debug
+# (debug-kernel.sh's 6.1 with KASAN, UBSAN and lockdep).  The sources are
+# copied to OUTDIR (module-tree.sh), so builds against several kernels
+# can run at once; the module is OUTDIR/kernel/
 # axfs.ko and the compiler's output OUTDIR/build.log.  If the host has the
 # compiler the headers call (GCC=), the build runs here; otherwise in the
 # cached build root of the release that has it (buildroot.sh).  Prints the
@@ -17,7 +18,6 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
 archopt=
 if [ "${1:-}" = --arch ]; then
 	archopt="--arch $2"
@@ -29,19 +29,21 @@ out=$2
 shift 2
 [ "$suite" != host ] || suite=
 
-# shellcheck disable=SC2086
-kinfo=$(sh "$here/fetch-kernel.sh" $archopt $suite) || exit 2
-eval "$kinfo"
+if [ "$suite" = debug ]; then
+	kinfo=$(sh "$here/debug-kernel.sh") || exit 2
+	eval "$kinfo"
+	# Built with the host's gcc-12: named as the kernel's was (kbuild
+	# warns when the names differ).
+	set -- CC="$GCC" "$@"
+else
+	# shellcheck disable=SC2086
+	kinfo=$(sh "$here/fetch-kernel.sh" $archopt $suite) || exit 2
+	eval "$kinfo"
+fi
 echo "$kinfo"
 
-rm -rf "$out/kernel"
-mkdir -p "$out/kernel" "$out/include/axfs"
+sh "$here/module-tree.sh" "$out"
 out=$(cd "$out" && pwd)
-cp "$top"/kernel/*.c "$top"/kernel/*.h "$top"/kernel/Kbuild "$top"/kernel/compat.mk \
-	"$top"/kernel/Makefile "$out/kernel/"
-cp -R "$top/kernel/probes" "$out/kernel/"
-rm -f "$out/kernel/axfs-probes.h" "$out/kernel"/*.mod.c
-cp "$top/include/axfs/axfs_fs.h" "$out/include/axfs/"
 
 cmd="make -C $out/kernel KDIR=$KDIR $*"
 rc=0

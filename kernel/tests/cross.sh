@@ -107,11 +107,7 @@ xmake_in() {	# xmake_in KDIR DIR: kbuild of the module in DIR
 }
 xmake() { xmake_in "$KDIR" "$1"; }
 # Built in copies: the x86 tests may build kernel/ at the same time.
-mkdir -p "$W/kernel" "$W/include/axfs"
-cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$W/kernel/"
-cp -R "$KT_KERNEL/probes" "$W/kernel/"
-rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
-cp "$AXFS_TOP/include/axfs/axfs_fs.h" "$W/include/axfs/"
+sh "$here/module-tree.sh" "$W"
 cp -r "$here/ramflash" "$W/ramflash"
 gcc=gcc-$(($(sed -n 's/^CONFIG_GCC_VERSION=//p' "$KDIR/include/config/auto.conf") / 10000))
 built="FAILS, $(date -u +%F)"
@@ -270,11 +266,7 @@ if [ "$SUITE:$FLAVOUR" != "$KT_SUITE:$KT_FLAVOUR" ]; then
 fi
 for sf in $KT_XBUILDS; do
 	d=$W/build-${sf%%:*}-${sf#*:}
-	mkdir -p "$d/kernel" "$d/include/axfs"
-	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$d/kernel/"
-	cp -R "$KT_KERNEL/probes" "$d/kernel/"
-	rm -f "$d/kernel/axfs-probes.h" "$d/kernel"/*.mod.c
-	cp "$AXFS_TOP/include/axfs/axfs_fs.h" "$d/include/axfs/"
+	sh "$here/module-tree.sh" "$d"
 	(out=$(sh "$here/arch/fetch.sh" --arch "$KT_ARCH" "${sf%%:*}" "${sf#*:}") && eval "$out" &&
 	 echo "KVER $KVER $(sed -n 's/^CONFIG_PAGE_SHIFT=//p' "$KDIR/.config")" &&
 	 xmake_in "$KDIR" "$d/kernel") >"$d.log" 2>&1

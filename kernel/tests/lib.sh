@@ -13,13 +13,15 @@
 #                          AXFS_KSUITE=debug: 6.1 built from source with
 #                          KASAN, UBSAN and lockdep (debug-kernel.sh)
 #   kt_build_module        make -C kernel, or for another AXFS_KSUITE
-#                          build-module.sh (its compiler, its build root)
-#                          in KT_BUILD_DIR; sets KO
+#                          (debug too) build-module.sh (its compiler, its
+#                          build root) in KT_BUILD_DIR; sets KO
 #   kt_debian_pkgs         real Debian package trees (KT_DEBIAN_PKGS, as
 #                          `dpkg-deb -x` unpacks them) in the cache; sets
 #                          KT_DEBROOT, or KT_SKIP when they cannot be had
-#   kt_initramfs DIR OUT   busybox, the modules the tests use (with their
-#                          dependencies), axfs.ko and DIR's files -> cpio
+#   kt_initramfs DIR OUT   kernel/tools/mkinitramfs.sh, the tool users
+#                          take: busybox, axfs.ko, the modules the tests
+#                          use (KT_MODULES, those the kernel has, with
+#                          their dependencies) and DIR's files -> cpio
 #   kt_boot LOG TIMEOUT APPEND QEMU-ARGS...
 #                          boot it; the guest's console goes to LOG
 #
@@ -133,22 +135,9 @@ kt_build_module() {
 	if [ -z "${AXFS_KSUITE:-}" ] || [ "$AXFS_KSUITE" = host ]; then
 		make -s -C "$KT_KERNEL" KDIR="$KDIR" modules >&2 || return 1
 		KO=$KT_KERNEL/axfs.ko
-	elif [ "$AXFS_KSUITE" = debug ]; then
-		# The debug kernel, built with the host's gcc-12: with its
-		# own compiler's name (kbuild warns when the names differ),
-		# in a copy of the sources, since check-all builds for the
-		# host kernel in kernel/ at the same time.
-		mkdir -p "$KT_BUILD_DIR/kernel" "$KT_BUILD_DIR/include/axfs" &&
-		cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" \
-			"$KT_KERNEL/compat.mk" "$KT_KERNEL/Makefile" \
-			"$KT_BUILD_DIR/kernel/" &&
-		cp -R "$KT_KERNEL/probes" "$KT_BUILD_DIR/kernel/" &&
-		rm -f "$KT_BUILD_DIR/kernel/axfs-probes.h" "$KT_BUILD_DIR/kernel"/*.mod.c &&
-		cp "$KT_TOP/include/axfs/axfs_fs.h" "$KT_BUILD_DIR/include/axfs/" &&
-		make -s -C "$KT_BUILD_DIR/kernel" KDIR="$KDIR" CC="$GCC" modules >&2 ||
-			return 1
-		KO=$KT_BUILD_DIR/kernel/axfs.ko
 	else
+		# In a copy of the sources: check-all builds for the host
+		# kernel in kernel/ at the same time.
 		sh "$KT_KERNEL/tests/build-module.sh" "$AXFS_KSUITE" \
 			"$KT_BUILD_DIR" >&2 || { cat "$KT_BUILD_DIR/build.log" >&2; return 1; }
 		cat "$KT_BUILD_DIR/build.log" >&2
@@ -190,32 +179,12 @@ kt_debian_pkgs() {
 KT_MODULES="virtio_pci virtio_blk loop mtd mtdram mtdblock phram block2mtd"
 
 kt_initramfs() {	# kt_initramfs STAGEDIR OUT.cpio
-	local stage=$1 out=$2 m rel
-	mkdir -p "$stage/bin" "$stage/sbin" "$stage/proc" "$stage/sys" \
-		"$stage/dev" "$stage/tmp" "$stage/mnt" "$stage/etc" \
-		"$stage/lib/modules/$KVER/extra"
-	[ -e "$stage/dev/console" ] || mknod -m 600 "$stage/dev/console" c 5 1
-	cp "${KT_GUEST_BUSYBOX:-$KT_BUSYBOX}" "$stage/bin/busybox"
-	for applet in $("$KT_BUSYBOX" --list); do
-		[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
-	done
-	# The closure of KT_MODULES in the kernel's dependency list.
-	[ -f "$MODROOT/modules.dep" ] ||
-		"$KT_BUSYBOX" depmod -b "$MODROOT/../../.." "$KVER"
-	want=""
-	for m in $KT_MODULES; do
-		rel=$(grep -E "(^|/)$m\.ko:" "$MODROOT/modules.dep" | head -n 1)
-		want="$want ${rel%%:*} ${rel#*:}"
-	done
-	for rel in $want; do
-		mkdir -p "$stage/lib/modules/$KVER/$(dirname "$rel")"
-		cp "$MODROOT/$rel" "$stage/lib/modules/$KVER/$rel"
-	done
-	cp "$KO" "$stage/lib/modules/$KVER/extra/axfs.ko"
-	cp "$MODROOT/modules.builtin" "$MODROOT/modules.order" \
-		"$stage/lib/modules/$KVER/" 2>/dev/null || true
-	"$KT_BUSYBOX" depmod -b "$stage" "$KVER"
-	(cd "$stage" && find . | "$KT_BUSYBOX" cpio -o -H newc 2>/dev/null) >"$out"
+	local log
+	# shellcheck disable=SC2086
+	log=$(sh "$KT_KERNEL/tools/mkinitramfs.sh" -k "$KVER" -m "$MODROOT" \
+		-b "${KT_GUEST_BUSYBOX:-$KT_BUSYBOX}" -H "$KT_BUSYBOX" -d "$1" -s \
+		-o "$2" "$KO" $KT_MODULES) || return 1
+	kt_say "initramfs: ${log#*: }"
 }
 
 # RAM reserved for physaddr= mounts: 64 MiB at 256 MiB on x86 (memmap=);

@@ -609,6 +609,20 @@ out:
 	fsck_free(f, locs, f->n_cnodes ? f->n_cnodes : 1, sizeof(*locs));
 }
 
+/* The claim lists of one node kind (cnodes, banodes): the node that
+ * claims each entry and what it needs, both or neither (the checks read
+ * them together; without them that kind is not checked). */
+static void alloc_claims(struct fsck *f, uint64_t n, uint64_t desc_off,
+			 const char *what, uint64_t **node, uint16_t **need)
+{
+	*node = fsck_alloc(f, n, sizeof(**node), desc_off, what);
+	*need = fsck_alloc(f, n, sizeof(**need), desc_off, what);
+	if (!*need) {
+		fsck_free(f, *node, n, sizeof(**node));
+		*node = NULL;
+	}
+}
+
 void fsck_check_data(struct fsck *f)
 {
 	struct fsck_data d;
@@ -632,32 +646,13 @@ void fsck_check_data(struct fsck *f)
 					f->r[AXFS_R_XIP].desc_off,
 					"the XIP page list");
 	if (f->r[AXFS_R_CNODE_INDEX].table_ok &&
-	    f->r[AXFS_R_CNODE_OFFSET].table_ok && f->n_cnodes) {
-		d.cnode_node = fsck_alloc(f, f->n_cnodes, sizeof(uint64_t),
-					  f->r[AXFS_R_CNODE_INDEX].desc_off,
-					  "the cnode list");
-		d.cnode_need = fsck_alloc(f, f->n_cnodes, sizeof(uint16_t),
-					  f->r[AXFS_R_CNODE_INDEX].desc_off,
-					  "the cnode list");
-		if (!d.cnode_need) {
-			fsck_free(f, d.cnode_node, f->n_cnodes,
-				  sizeof(uint64_t));
-			d.cnode_node = NULL;
-		}
-	}
-	if (f->r[AXFS_R_BANODE_OFFSET].table_ok && f->n_banodes) {
-		d.banode_node = fsck_alloc(f, f->n_banodes, sizeof(uint64_t),
-					   f->r[AXFS_R_BANODE_OFFSET].desc_off,
-					   "the banode list");
-		d.banode_need = fsck_alloc(f, f->n_banodes, sizeof(uint16_t),
-					   f->r[AXFS_R_BANODE_OFFSET].desc_off,
-					   "the banode list");
-		if (!d.banode_need) {
-			fsck_free(f, d.banode_node, f->n_banodes,
-				  sizeof(uint64_t));
-			d.banode_node = NULL;
-		}
-	}
+	    f->r[AXFS_R_CNODE_OFFSET].table_ok && f->n_cnodes)
+		alloc_claims(f, f->n_cnodes, f->r[AXFS_R_CNODE_INDEX].desc_off,
+			     "the cnode list", &d.cnode_node, &d.cnode_need);
+	if (f->r[AXFS_R_BANODE_OFFSET].table_ok && f->n_banodes)
+		alloc_claims(f, f->n_banodes,
+			     f->r[AXFS_R_BANODE_OFFSET].desc_off,
+			     "the banode list", &d.banode_node, &d.banode_need);
 
 	check_ranges(&d);
 	if (!fsck_stopped(f)) {

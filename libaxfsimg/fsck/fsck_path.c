@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "pathbuf.h"
 
 #define NAME_SCAN (AXFS_MAXPATHLEN + 1)	/* name bytes + its NUL */
 
@@ -51,19 +52,7 @@ int fsck_inode_name(struct fsck *f, uint64_t ino, uint64_t last_nul,
 
 static int path_reserve(struct fsck *f, size_t need)
 {
-	char *nb;
-	size_t cap = f->pathcap ? f->pathcap : 256;
-
-	if (need <= f->pathcap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	nb = realloc(f->pathbuf, cap);
-	if (!nb)
-		return -1;
-	f->pathbuf = nb;
-	f->pathcap = cap;
-	return 0;
+	return pathbuf_reserve(&f->pathbuf, &f->pathcap, need);
 }
 
 /*

@@ -772,6 +772,23 @@ static uint64_t count_of(struct fsck *f, enum axfs_region r)
 	return f->r[r].desc_ok ? f->r[r].max_index : 0;
 }
 
+/* The agreed count of a family of tables (at most 5): the majority of
+ * the superblock's count (sb, NULL when it has none) and the max_index of
+ * each table described. */
+static uint64_t family_vote(struct fsck *f, const enum axfs_region *rs,
+			    int nr, const uint64_t *sb)
+{
+	uint64_t v[6];
+	int n = 0;
+
+	if (sb)
+		v[n++] = *sb;
+	for (int i = 0; i < nr; i++)
+		if (f->r[rs[i]].desc_ok)
+			v[n++] = count_of(f, rs[i]);
+	return majority(v, n);
+}
+
 /* Every table of a family must have `n` entries. */
 static void family_count(struct fsck *f, const enum axfs_region *rs, int nr,
 			 uint64_t n, const char *what)
@@ -801,19 +818,12 @@ void fsck_check_counts(struct fsck *f)
 		AXFS_R_CNODE_OFFSET, AXFS_R_CNODE_INDEX };
 	static const enum axfs_region mode_t[] = {
 		AXFS_R_MODES, AXFS_R_UIDS, AXFS_R_GIDS };
-	uint64_t v[6];
-	int n;
 
 	for (int r = AXFS_R_NODE_TYPE; r < AXFS_REGION_COUNT; r++)
 		table_entries(f, r);
 
 	/* Inodes: the superblock and five tables vote. */
-	n = 0;
-	v[n++] = f->files;
-	for (int i = 0; i < 5; i++)
-		if (f->r[inode_t[i]].desc_ok)
-			v[n++] = count_of(f, inode_t[i]);
-	f->n_inodes = majority(v, n);
+	f->n_inodes = family_vote(f, inode_t, 5, &f->files);
 	if (f->files != f->n_inodes)
 		fsck_report(f, FC_SB_FILES, AXFS_SB_FILES, FSCK_NO_INO,
 			    "files is %llu, but the inode tables have %llu "
@@ -826,12 +836,7 @@ void fsck_check_counts(struct fsck *f)
 			    (unsigned long long)AXFS_MAX_INODES);
 	family_count(f, inode_t, 5, f->n_inodes, "inodes");
 
-	n = 0;
-	v[n++] = f->blocks;
-	for (int i = 0; i < 2; i++)
-		if (f->r[node_t[i]].desc_ok)
-			v[n++] = count_of(f, node_t[i]);
-	f->n_nodes = majority(v, n);
+	f->n_nodes = family_vote(f, node_t, 2, &f->blocks);
 	family_count(f, node_t, 2, f->n_nodes, "nodes");
 
 	/* Two cnode tables: when they disagree, believe the one whose size
@@ -854,11 +859,7 @@ void fsck_check_counts(struct fsck *f)
 	f->n_banodes = f->r[AXFS_R_BANODE_OFFSET].table_ok ?
 		       f->r[AXFS_R_BANODE_OFFSET].entries : 0;
 
-	n = 0;
-	for (int i = 0; i < 3; i++)
-		if (f->r[mode_t[i]].desc_ok)
-			v[n++] = count_of(f, mode_t[i]);
-	f->n_modes = majority(v, n);
+	f->n_modes = family_vote(f, mode_t, 3, NULL);
 	family_count(f, mode_t, 3, f->n_modes, "mode tuples");
 
 	/* cblock_offset holds one entry per cblock plus a sentinel. */

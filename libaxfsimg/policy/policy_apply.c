@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "glob_match.h"
+#include "pathbuf.h"
 #include "tree.h"
 
 struct apply {
@@ -47,17 +48,8 @@ struct apply {
 
 static int path_reserve(struct apply *a, size_t need, struct axfs_error *err)
 {
-	char *np;
-	size_t cap = a->cap ? a->cap : 256;
-
-	if (need <= a->cap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	if (!(np = realloc(a->path, cap)))
+	if (pathbuf_reserve(&a->path, &a->cap, need) < 0)
 		return axfs_error_set(err, AXFS_ERR_NOMEM, "out of memory");
-	a->path = np;
-	a->cap = cap;
 	return 0;
 }
 
@@ -438,6 +430,22 @@ fail:
 			      "than %d bytes", pname(p), what, bad, GLOB_MAX_LEN);
 }
 
+/* The globs of one list (xip.files, xip.exclude) that matched nothing, as
+ * warnings: each once, at its first place when it is repeated. */
+static void warn_unmatched(const struct axfs_policy *p,
+			   const struct axfs_logger *log, const char *key,
+			   char *const *globs,
+			   const struct axfs_policy_pos *pos, size_t n,
+			   const size_t *hits, const struct glob_set *set,
+			   const char *nothing)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!hits[i] && set->first[i] == i)
+			axfs_log(log, AXFS_LOG_WARN, "%s:%zu:%zu: %s[%zu]: '%s' %s",
+				 pname(p), pos[i].line, pos[i].column, key, i,
+				 globs[i], nothing);
+}
+
 int policy_apply(struct axfs_policy *p, struct tree *t,
 		 const struct axfs_logger *log, struct axfs_error *err)
 {
@@ -472,18 +480,12 @@ int policy_apply(struct axfs_policy *p, struct tree *t,
 	if ((rc = apply_walk(&a, t->root, 1, err)) < 0)
 		goto out;
 
-	for (size_t i = 0; i < p->n_xip_files; i++)
-		if (!a.files_hits[i] && a.files.first[i] == i)
-			axfs_log(log, AXFS_LOG_WARN,
-				 "%s:%zu:%zu: xip.files[%zu]: '%s' matches no regular file",
-				 pname(p), p->xip_files_pos[i].line,
-				 p->xip_files_pos[i].column, i, p->xip_files[i]);
-	for (size_t i = 0; i < p->n_xip_exclude; i++)
-		if (!a.excl_hits[i] && a.excl.first[i] == i)
-			axfs_log(log, AXFS_LOG_WARN,
-				 "%s:%zu:%zu: xip.exclude[%zu]: '%s' matches nothing",
-				 pname(p), p->xip_exclude_pos[i].line,
-				 p->xip_exclude_pos[i].column, i, p->xip_exclude[i]);
+	warn_unmatched(p, log, "xip.files", p->xip_files, p->xip_files_pos,
+		       p->n_xip_files, a.files_hits, &a.files,
+		       "matches no regular file");
+	warn_unmatched(p, log, "xip.exclude", p->xip_exclude,
+		       p->xip_exclude_pos, p->n_xip_exclude, a.excl_hits,
+		       &a.excl, "matches nothing");
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct axfs_policy_rule *r = &p->rules[i];
 

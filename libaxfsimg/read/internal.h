@@ -145,5 +145,9 @@ int reader_lookup_in_dir(struct axfs_image *img,
 
 /* Human-readable file type name of a mode ("directory", ...). */
 const char *reader_type_name(uint32_t mode);
+/* Inode ino, which must be of one type (S_IFDIR, S_IFLNK...): else the
+ * error "inode N is a TYPE, not a TYPE". */
+int reader_inode_of_type(struct axfs_image *img, uint64_t ino, uint32_t type,
+			 struct axfs_inode_info *in, struct axfs_error *err);
 
 #endif

@@ -51,6 +51,21 @@ const char *reader_type_name(uint32_t mode)
 	return "unknown file type";
 }
 
+int reader_inode_of_type(struct axfs_image *img, uint64_t ino, uint32_t type,
+			 struct axfs_inode_info *in, struct axfs_error *err)
+{
+	int rc = axfs_image_inode(img, ino, in, err);
+
+	if (rc < 0)
+		return rc;
+	if ((in->mode & S_IFMT) != type)
+		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
+				      "inode %" PRIu64 " is a %s, not a %s", ino,
+				      reader_type_name(in->mode),
+				      reader_type_name(type));
+	return 0;
+}
+
 /* ---- messages ------------------------------------------------------- */
 
 static int vimg_err(const struct axfs_image *img, struct axfs_error *err,

@@ -353,13 +353,9 @@ int axfs_image_readlink(struct axfs_image *img, uint64_t ino, char *buf,
 	char *nul;
 	int rc;
 
-	rc = axfs_image_inode(img, ino, &in, err);
+	rc = reader_inode_of_type(img, ino, S_IFLNK, &in, err);
 	if (rc < 0)
 		return rc;
-	if (!S_ISLNK(in.mode))
-		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				      "inode %" PRIu64 " is a %s, not a symbolic "
-				      "link", ino, reader_type_name(in.mode));
 	/* The driver reads the target from page 0 only: 1..4095 bytes. */
 	if (!img->lenient && (in.size == 0 || in.size >= AXFS_PAGE_SIZE))
 		return reader_entry_err(img, err, AXFS_R_INODE_FILE_SIZE, ino,

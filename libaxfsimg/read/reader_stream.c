@@ -149,6 +149,18 @@ static void read_job(struct axfs_stream *s, struct axfs_image *h,
 	}
 }
 
+/* Under the lock, with slot sl free: claims the next job for it, reads it
+ * with the lock dropped (h: the reader's own handle), marks it ready. */
+static void run_job(struct axfs_stream *s, struct axfs_image *h,
+		    struct slot *sl)
+{
+	claim(s, sl);
+	pthread_mutex_unlock(&s->lock);
+	read_job(s, h, sl);
+	pthread_mutex_lock(&s->lock);
+	sl->state = SLOT_READY;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -165,11 +177,7 @@ static void *worker_main(void *arg)
 			pthread_cond_wait(&s->freed, &s->lock);
 			continue;
 		}
-		claim(s, sl);
-		pthread_mutex_unlock(&s->lock);
-		read_job(s, w->h, sl);
-		pthread_mutex_lock(&s->lock);
-		sl->state = SLOT_READY;
+		run_job(s, w->h, sl);
 		if (sl->failed_at < sl->npieces)
 			s->halt = 1;
 		pthread_cond_broadcast(&s->ready);
@@ -306,11 +314,7 @@ int axfs_stream_next(struct axfs_stream *s, struct axfs_stream_piece *p,
 			 * the caller left the one before). */
 			if (sl->state != SLOT_FREE)
 				break;
-			claim(s, sl);
-			pthread_mutex_unlock(&s->lock);
-			read_job(s, s->img, sl);
-			pthread_mutex_lock(&s->lock);
-			sl->state = SLOT_READY;
+			run_job(s, s->img, sl);
 			continue;
 		}
 		pthread_cond_wait(&s->ready, &s->lock);

@@ -16,6 +16,7 @@
  * size.  Lenient mode allows shared non-directory inodes, up to a cap.
  */
 #include "internal.h"
+#include "pathbuf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -111,13 +112,9 @@ int axfs_image_lookup_at(struct axfs_image *img, uint64_t dir,
 	int rc;
 
 	*ino = UINT64_MAX;
-	rc = axfs_image_inode(img, dir, &d, err);
+	rc = reader_inode_of_type(img, dir, S_IFDIR, &d, err);
 	if (rc < 0)
 		return rc;
-	if (!S_ISDIR(d.mode))
-		return reader_img_err(img, err, AXFS_ERR_INVALID, UINT64_MAX,
-				      "inode %" PRIu64 " is a %s, not a "
-				      "directory", dir, reader_type_name(d.mode));
 	if (len == 0)
 		return 0;
 	return reader_lookup_in_dir(img, &d, name, len, ino, err);
@@ -196,18 +193,8 @@ static int path_set(struct walk *w, size_t at, const char *name, size_t len,
 {
 	size_t need = at + 1 + len + 1;
 
-	if (need > w->path_cap) {
-		size_t ncap = w->path_cap ? w->path_cap : 256;
-		char *n;
-
-		while (ncap < need)
-			ncap *= 2;
-		n = realloc(w->path, ncap);
-		if (!n)
-			return axfs_error_sys(err, ENOMEM, "walk");
-		w->path = n;
-		w->path_cap = ncap;
-	}
+	if (pathbuf_reserve(&w->path, &w->path_cap, need) < 0)
+		return axfs_error_sys(err, ENOMEM, "walk");
 	w->path[at] = '/';
 	memcpy(w->path + at + 1, name, len);
 	w->path[at + 1 + len] = '\0';

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `make -C kernel patch` against a real kernel tree (Debian's
-# linux-source-6.1, unpacked once into $AXFS_CACHE/linux-src): the patch
+# linux-source-6.1, unpacked once by kernel/tests/linux-source.sh): the patch
 # applies with patch -p1 and git apply, is the same bytes twice, and the
 # patched tree, configured with defconfig + CONFIG_AXFS=y, builds
 # fs/axfs/ into the kernel (built-in.a) with gcc-12 without a warning.
@@ -9,7 +9,6 @@
 . "$(dirname "$0")/../cli/lib.sh"
 
 top=$AXFS_TOP
-cache=${AXFS_CACHE:-/var/cache/axfs-tools}/linux-src
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 # A kernel build's tools: make deps-tests-all (group packages of
@@ -22,20 +21,10 @@ test_lazy_prereq KBUILD_TOOLS '
 '
 test_require_prereq KBUILD_TOOLS "make deps-tests-all installs them"
 
-src=$cache/linux-source-6.1
-unpack() {
-	mkdir -p "$cache" &&
-	flock "$cache.lock" sh -c '
-		cd "$1" && test -f linux-source-6.1/Makefile && exit 0
-		ls linux-source-6.1_*_all.deb >/dev/null 2>&1 || apt-get download linux-source-6.1 || exit 1
-		rm -rf deb linux-source-6.1 &&
-		dpkg-deb -x linux-source-6.1_*_all.deb deb &&
-		tar xJf deb/usr/src/linux-source-6.1.tar.xz && rm -rf deb' sh "$cache"
-}
-
-unpack >unpack.log 2>&1 || cat unpack.log
+src=$(sh "$top/kernel/tests/linux-source.sh" 6.1 2>unpack.log | sed -n 's/^SRC=//p')
+[ -n "$src" ] || cat unpack.log
 test_lazy_prereq LINUX_SOURCE 'test -f "$src/Makefile"'
-test_require_prereq LINUX_SOURCE "no Debian linux-source-6.1 tree in $cache (apt-get download failed)"
+test_require_prereq LINUX_SOURCE "no Debian linux-source-6.1 tree (kernel/tests/linux-source.sh: $(tail -n 1 unpack.log))"
 
 test_expect_success 'make -C kernel patch makes the same patch twice against the tree' '
 	make -s -C "$top/kernel" patch KSRC="$src" PATCH="$TRASH/axfs.patch" &&

@@ -34,11 +34,7 @@ ra_setup() {
 	eval "$out"
 	KT_GUEST_BUSYBOX=$GUEST_BUSYBOX
 	# Built in a copy: other tests may build kernel/ at the same time.
-	mkdir -p "$W/kernel" "$W/include/axfs"
-	cp "$KT_KERNEL"/*.c "$KT_KERNEL"/*.h "$KT_KERNEL/Kbuild" "$KT_KERNEL/compat.mk" "$W/kernel/"
-	cp -R "$KT_KERNEL/probes" "$W/kernel/"
-	rm -f "$W/kernel/axfs-probes.h" "$W/kernel"/*.mod.c
-	cp "$KT_TOP/include/axfs/axfs_fs.h" "$W/include/axfs/"
+	sh "$KT_KERNEL/tests/module-tree.sh" "$W"
 	gcc=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)$/\1/p' "$KDIR/include/config/auto.conf")
 	if [ $((${gcc:-0} / 10000)) = 12 ]; then
 		make -C "$KDIR" M="$W/kernel" ARCH=$KT_KARCH CROSS_COMPILE=$RA_CROSS modules \

@@ -7,20 +7,13 @@
 # fs/axfs/ into the kernel (built-in.a) with gcc-12 without a warning.
 # Slow (minutes): run by `make check-packages`, not by `make check`.
 . "$(dirname "$0")/../cli/lib.sh"
+. "$AXFS_TOP/tests/cli/lib-kbuild.sh"
 
 top=$AXFS_TOP
 cache=${AXFS_CACHE:-/var/cache/axfs-tools}/linux-src
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-# A kernel build's tools: make deps-tests-all (group packages of
-# scripts/install-deps.sh) installs them.
-test_lazy_prereq KBUILD_TOOLS '
-	for c in gcc-12 bc bison flex make xz patch; do command -v $c || exit 1; done &&
-	for p in libelf-dev libssl-dev; do
-		dpkg-query -W -f "\${db:Status-Abbrev}" "$p" | grep -q "^ii" || exit 1
-	done
-'
-test_require_prereq KBUILD_TOOLS "make deps-tests-all installs them"
+require_kbuild_tools gcc-12 patch
 
 src=$cache/linux-source-6.1
 unpack() {

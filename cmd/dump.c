@@ -31,6 +31,7 @@
 #include "listing.h"
 #include "image_operands.h"
 #include "options.h"
+#include "axfs_format.h"
 #include "axfs_profile.h"
 #include "axfs_reader.h"
 

@@ -23,6 +23,7 @@
 
 #include "common.h"
 #include "extract_tree.h"
+#include "axfs_format.h"
 
 /*
  * Something already has this name (only with --force into a non-empty

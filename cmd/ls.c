@@ -36,6 +36,7 @@
 #include "json.h"
 #include "listing.h"
 #include "options.h"
+#include "axfs_format.h"
 #include "axfs_reader.h"
 
 static const struct cmd_usage usage = {

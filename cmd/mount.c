@@ -31,6 +31,7 @@
 
 #include "common.h"
 #include "image_operands.h"
+#include "axfs_format.h"
 #include "axfs_reader.h"
 #include "axfs_vfs.h"
 

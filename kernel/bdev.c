@@ -112,7 +112,7 @@ int axfs_bdev_read(struct block_device *bdev, void *dst, u64 offset, u64 len)
 		return -EIO;
 	nr = min_t(u64, DIV_ROUND_UP(end - start, PAGE_SIZE),
 		   AXFS_BDEV_CHUNK_PAGES);
-	pages = kcalloc(nr, sizeof(*pages), GFP_NOIO);
+	pages = kzalloc_objs(*pages, nr, GFP_NOIO);
 	if (!pages)
 		return -ENOMEM;
 	err = -ENOMEM;

@@ -142,9 +142,24 @@ static inline int axfs_backport_readonly_mmap_prepare(struct vm_area_desc *desc)
 #define AXFS_MMAP_PREPARE(fn)	fn
 #endif
 
-/* 7.0: kzalloc_obj(), an allocation sized and typed by what it is for. */
+/*
+ * 7.0: kzalloc_obj() and kzalloc_objs(), kvzalloc_objs() for arrays: an
+ * allocation sized and typed by what it is for, GFP_KERNEL unless given
+ * (the form the kernel's kmalloc_objs.cocci asks for).  A kernel whose
+ * kzalloc_obj() still needs the flags gets these too.
+ */
 #ifndef AXFS_HAVE_KZALLOC_OBJ
-#define kzalloc_obj(obj, gfp)	kzalloc(sizeof(obj), gfp)
+#undef kzalloc_obj
+#undef kzalloc_objs
+#undef kvzalloc_objs
+#define axfs_backport_gfp_(zero, gfp, ...)	gfp
+#define axfs_backport_gfp(...)	axfs_backport_gfp_(0, ##__VA_ARGS__, GFP_KERNEL)
+#define kzalloc_obj(obj, ...)						\
+	kzalloc(sizeof(obj), axfs_backport_gfp(__VA_ARGS__))
+#define kzalloc_objs(obj, n, ...)					\
+	kcalloc(n, sizeof(obj), axfs_backport_gfp(__VA_ARGS__))
+#define kvzalloc_objs(obj, n, ...)					\
+	kvcalloc(n, sizeof(obj), axfs_backport_gfp(__VA_ARGS__))
 #endif
 
 /* ---- the page cache: folios -------------------------------------------- */

@@ -8,13 +8,20 @@
 
 ifneq ($(KBUILD_EXTMOD),)
 # Out of tree: the module, with profiling unless AXFS_PROFILING=n (make -C
-# kernel AXFS_PROFILING=n).  In a kernel tree Kconfig sets CONFIG_AXFS and
-# CONFIG_AXFS_PROFILING, and autoconf.h defines the latter for the C code;
-# out of tree nothing does, hence the -D.
+# kernel AXFS_PROFILING=n), with MTD if the kernel has it.  In a kernel
+# tree Kconfig sets CONFIG_AXFS, CONFIG_AXFS_MTD and CONFIG_AXFS_PROFILING,
+# and autoconf.h defines the latter two for the C code; out of tree
+# nothing does, hence the -D.
 obj-m += axfs.o
 ifneq ($(AXFS_PROFILING),n)
 axfs-y += profiling.o
 ccflags-y += -DCONFIG_AXFS_PROFILING=1
+endif
+# MTD devices if the kernel has MTD, built in or as a module (the module
+# can use either), as Kconfig's AXFS_MTD would have it.
+ifneq ($(CONFIG_MTD),)
+axfs-y += mtd.o
+ccflags-y += -DCONFIG_AXFS_MTD=1
 endif
 endif
 

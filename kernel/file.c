@@ -130,7 +130,7 @@ int axfs_cblock_init(struct axfs_sb_info *sbi)
 		return 0;
 	n = clamp_t(unsigned int, READ_ONCE(axfs_cblock_cache), 1,
 		    AXFS_CBLOCK_CACHE_MAX);
-	sbi->cblocks = kcalloc(n, sizeof(*sbi->cblocks), GFP_KERNEL);
+	sbi->cblocks = kzalloc_objs(*sbi->cblocks, n);
 	if (!sbi->cblocks)
 		return -ENOMEM;
 	sbi->cblock_entries = n;

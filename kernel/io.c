@@ -23,8 +23,8 @@ static int axfs_dev_read(struct axfs_dev *dev, void *dst, u64 offset, u64 len)
 
 	if (check_add_overflow(offset, len, &end) || end > dev->size)
 		return -EIO;
-	/* Without MTD (a small built-in kernel) mtd.c is not built. */
-	if (IS_ENABLED(CONFIG_MTD) && dev->mtd)
+	/* Without AXFS_MTD (a small built-in kernel) mtd.c is not built. */
+	if (IS_ENABLED(CONFIG_AXFS_MTD) && dev->mtd)
 		return axfs_mtd_read(dev->mtd, dst, offset, len);
 	if (dev->bdev)
 		return axfs_bdev_read(dev->bdev, dst, offset, len);

@@ -54,7 +54,7 @@ int axfs_open_image(struct super_block *sb, bool silent)
 		if (err)
 			return err;
 	}
-	if (IS_ENABLED(CONFIG_MTD) && sbi->dev0.mtd)
+	if (IS_ENABLED(CONFIG_AXFS_MTD) && sbi->dev0.mtd)
 		axfs_mtd_point(sbi);
 
 	err = axfs_zlib_init(sbi);

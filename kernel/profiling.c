@@ -379,14 +379,14 @@ int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
 	if (sbi->blocks > INT_MAX)
 		return -EFBIG;
 
-	p = kzalloc_obj(*p, GFP_KERNEL);
+	p = kzalloc_obj(*p);
 	if (!p)
 		return -ENOMEM;
 	p->sbi = sbi;
 	p->nodes = sbi->blocks;
 	p->mode = mode;
-	p->data = kvcalloc(p->nodes, sizeof(*p->data),
-			   GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
+	p->data = kvzalloc_objs(*p->data, p->nodes,
+				GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	if (!p->data)
 		goto fail;
 	p->id = ida_alloc(&axfs_volume_ida, GFP_KERNEL);

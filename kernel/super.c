@@ -180,7 +180,7 @@ static int axfs_open_second(struct super_block *sb, struct axfs_sb_info *sbi)
 	const char *name = sbi->opt.second_dev;
 	int err;
 
-	if (IS_ENABLED(CONFIG_MTD) && axfs_is_mtd_name(name))
+	if (IS_ENABLED(CONFIG_AXFS_MTD) && axfs_is_mtd_name(name))
 		err = axfs_mtd_open(&sbi->dev1, name);
 	else
 		err = axfs_bdev_open(&sbi->dev1, name, sb->s_type);
@@ -218,7 +218,7 @@ static int axfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	bool dual;
 	int err;
 
-	sbi = kzalloc_obj(*sbi, GFP_KERNEL);
+	sbi = kzalloc_obj(*sbi);
 	if (!sbi)
 		return -ENOMEM;
 	sb->s_fs_info = sbi;
@@ -299,7 +299,7 @@ static void axfs_free_sbi(struct axfs_sb_info *sbi)
 {
 	axfs_free_regions(sbi);
 	axfs_physmem_unmap(sbi);
-	if (IS_ENABLED(CONFIG_MTD))
+	if (IS_ENABLED(CONFIG_AXFS_MTD))
 		axfs_mtd_close(&sbi->dev1);
 	axfs_bdev_close(&sbi->dev1);
 	axfs_cblock_exit(sbi);
@@ -321,10 +321,10 @@ static void axfs_kill_sb(struct super_block *sb)
 	if (sbi) {
 		axfs_sysfs_del(sbi);
 		axfs_profiling_stop(sbi);
-		if (IS_ENABLED(CONFIG_MTD))
+		if (IS_ENABLED(CONFIG_AXFS_MTD))
 			axfs_mtd_unpoint(sbi);
 	}
-	if (IS_ENABLED(CONFIG_MTD) && sb->s_mtd)
+	if (IS_ENABLED(CONFIG_AXFS_MTD) && sb->s_mtd)
 		kill_mtd_super(sb);
 	else if (sb->s_bdev)
 		kill_block_super(sb);
@@ -360,7 +360,7 @@ static int axfs_get_tree(struct fs_context *fc)
 		return invalfc(fc, "physsize= needs physaddr=");
 	if (!fc->source)
 		return invalfc(fc, "no device given");
-	if (IS_ENABLED(CONFIG_MTD) && axfs_source_is_mtd(fc->source))
+	if (IS_ENABLED(CONFIG_AXFS_MTD) && axfs_source_is_mtd(fc->source))
 		return axfs_get_tree_mtd(fc, axfs_fill_super);
 	return get_tree_bdev(fc, axfs_fill_super);
 }
@@ -403,7 +403,7 @@ static int axfs_init_fs_context(struct fs_context *fc)
 {
 	struct axfs_options *ctx;
 
-	ctx = kzalloc_obj(*ctx, GFP_KERNEL);
+	ctx = kzalloc_obj(*ctx);
 	if (!ctx)
 		return -ENOMEM;
 	fc->fs_private = ctx;

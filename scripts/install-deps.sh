@@ -19,7 +19,10 @@
 #             (mksquashfs, mkfs.erofs)
 #     packages    what tests/packaging needs (the Debian packaging tools
 #             and build dependencies; a kernel build's tools for the patch,
-#             coccinelle for its coccicheck)
+#             coccinelle for its coccicheck, and ocaml-nox: Debian's spatch
+#             compiles the OCaml rules of two of the kernel's semantic
+#             patches, badzero.cocci and check_bq27xxx_data.cocci, with
+#             ocamlopt, and kernel-series.sh runs every one)
 # Without --install it names what is missing and the one apt-get command
 # that installs it, and fails: a plain `make` or `make install` never
 # installs anything (packagers and cross builds bring their own
@@ -77,7 +80,7 @@ for group in "$@"; do
 		      xz-utils:- dpkg-dev:- check:- libarchive-dev:- libdeflate-dev:-
 		      libmd-dev:- libyaml-dev:- pkgconf:- zlib1g-dev:- gcc-12:
 		      bc: bison: flex: libelf-dev:- libssl-dev:- make: patch:
-		      coccinelle:cmd=spatch" ;;
+		      coccinelle:cmd=spatch ocaml-nox:cmd=ocamlopt" ;;
 	*)	echo "install-deps.sh: unknown group '$group'" >&2; exit 2 ;;
 	esac
 	what="$what $group"

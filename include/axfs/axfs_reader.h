@@ -15,17 +15,30 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "axfs_error.h"
-#include "axfs_format.h"
+
+/*
+ * The sizes of the format that the structures and calls below hold, under
+ * the API's names.  This header does not include the format (axfs_format.h
+ * and the kernel-style axfs_fs.h it wraps: their byte-order helpers, such
+ * as be32_to_cpu(), and <linux/types.h> would enter every user's
+ * namespace); a program that wants the format's names (AXFS_R_*, enum
+ * axfs_region, AXFS_MAGIC...) includes axfs_format.h itself.  The library
+ * checks that each equals the format's (read/reader.c).
+ */
+#define AXFS_INFO_SIGNATURE_LEN	16	/* AXFS_SIGNATURE_LEN */
+#define AXFS_INFO_DIGEST_LEN	40	/* AXFS_SB_DIGEST_LEN */
+#define AXFS_INFO_REGIONS	18	/* AXFS_REGION_COUNT */
+#define AXFS_INFO_PAGE_SIZE	4096u	/* AXFS_PAGE_SIZE */
 
 struct axfs_image;
 
 struct axfs_super_info {
 	uint32_t magic;
-	uint8_t signature[AXFS_SIGNATURE_LEN];
-	uint8_t digest[AXFS_SB_DIGEST_LEN];
+	uint8_t signature[AXFS_INFO_SIGNATURE_LEN];
+	uint8_t digest[AXFS_INFO_DIGEST_LEN];
 	uint32_t cblock_size;
 	uint64_t files, size, blocks, mmap_size;
-	uint64_t region_desc[AXFS_REGION_COUNT];	/* descriptor offsets */
+	uint64_t region_desc[AXFS_INFO_REGIONS];	/* descriptor offsets */
 	uint8_t version_major, version_minor, version_sub;
 	uint8_t compression_type;
 	uint64_t timestamp;
@@ -107,15 +120,17 @@ int axfs_image_clone(struct axfs_image **out, const struct axfs_image *img,
 const char *axfs_image_name(const struct axfs_image *img);
 uint64_t axfs_image_file_size(const struct axfs_image *img);
 const struct axfs_super_info *axfs_image_super(const struct axfs_image *img);
+/* A region r is an enum axfs_region value (AXFS_R_STRINGS...:
+ * axfs_format.h); NULL, an error, "?" for one out of range. */
 const struct axfs_region_info *axfs_image_region(const struct axfs_image *img,
-						 enum axfs_region r);
-const char *axfs_region_name(enum axfs_region r);	/* "strings" ... */
+						 unsigned int r);
+const char *axfs_region_name(unsigned int r);	/* "strings" ... */
 
 /* Reads raw image bytes [off, off+len) (both segments of a split image). */
 int axfs_image_pread(struct axfs_image *img, void *buf, size_t len,
 		     uint64_t off, struct axfs_error *err);
 /* Table entry i of a byte-table region, bounds-checked. */
-int axfs_image_table(struct axfs_image *img, enum axfs_region r,
+int axfs_image_table(struct axfs_image *img, unsigned int r,
 		     uint64_t i, uint64_t *val, struct axfs_error *err);
 
 int axfs_image_inode(struct axfs_image *img, uint64_t ino,
@@ -177,7 +192,7 @@ int axfs_image_page_location(struct axfs_image *img, uint64_t ino,
  * beyond the data, unlike the driver's stale tail); *len = file bytes in
  * this page. */
 int axfs_image_read_page(struct axfs_image *img, uint64_t ino, uint64_t page,
-			 uint8_t out[AXFS_PAGE_SIZE], size_t *len,
+			 uint8_t out[AXFS_INFO_PAGE_SIZE], size_t *len,
 			 struct axfs_error *err);
 /* pread-like on a regular file; *got < len only at end of file. */
 int axfs_image_read(struct axfs_image *img, uint64_t ino, uint64_t off,

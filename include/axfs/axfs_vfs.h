@@ -75,7 +75,7 @@ int axfs_vfs_open(struct axfs_vfs *v, uint64_t ino, struct axfs_error *err);
 int axfs_vfs_read(struct axfs_vfs *v, uint64_t ino, uint64_t off, void *buf,
 		  size_t len, size_t *got, struct axfs_error *err);
 /* The target of a symbolic link, NUL-terminated, into buf (len bytes;
- * AXFS_PAGE_SIZE always suffices). */
+ * AXFS_INFO_PAGE_SIZE always suffices). */
 int axfs_vfs_readlink(struct axfs_vfs *v, uint64_t ino, char *buf,
 		      size_t len, struct axfs_error *err);
 void axfs_vfs_statfs(struct axfs_vfs *v, struct statvfs *st);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* 7.0: kzalloc_obj() */
+/* 7.0: kzalloc_obj(), kzalloc_objs(), kvzalloc_objs(), GFP_KERNEL by default */
 #include <linux/slab.h>
 
 struct axfs_probe_s {
@@ -9,7 +9,11 @@ struct axfs_probe_s {
 struct axfs_probe_s *axfs_probe(void);
 struct axfs_probe_s *axfs_probe(void)
 {
-	struct axfs_probe_s *p = kzalloc_obj(*p, GFP_KERNEL);
+	struct axfs_probe_s *p = kzalloc_obj(*p);
+	struct axfs_probe_s *q = kzalloc_objs(*q, 2, GFP_NOIO);
+	struct axfs_probe_s *r = kvzalloc_objs(*r, 2);
 
+	kfree(q);
+	kvfree(r);
 	return p;
 }

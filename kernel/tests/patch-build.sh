@@ -14,15 +14,18 @@
 # apply`; with --series, every patch of DIR (`make -C kernel series`) in
 # turn, each built before the next is applied (with the first VARIANT
 # once fs/Kconfig has AXFS; before that, the objects fs/axfs/Makefile
-# lists so far, with CONFIG_AXFS=m given to make), then coccicheck
-# (report mode, fs/axfs; AXFS_COCCICHECK=0 leaves it out).  The build directory of ARCH, AXFS_CACHE_TOP/kbuild/NAME/ARCH,
+# lists so far, with CONFIG_AXFS=m given to make), then coccicheck on
+# fs/axfs with every semantic patch of the tree (report mode; patch mode,
+# an empty patch, for those without one; AXFS_COCCICHECK=0 leaves it
+# out).  The build directory of ARCH, AXFS_CACHE_TOP/kbuild/NAME/ARCH,
 # is configured (defconfig; multi_v7_defconfig for armhf) and prepared
 # once and kept: a later run rebuilds only fs/axfs and what a changed
 # option touches.  Runs on one tree are serialised (flock).
 #
 # ARCH: x86_64 arm64 armhf riscv64 (the Debian cross compilers).
 # VARIANT: AXFS=y or m, then what is off: y, m, y-noprof, m-nomtd,
-# m-noprof-nomtd...  (profiling and MTD are on unless named).
+# m-noprof-nomtd...  (profiling and MTD are on unless named: MTD set like
+# AXFS, AXFS_MTD and AXFS_PROFILING on; nomtd: MTD off).
 #
 # Sparse: the host's if the tree's scripts/checker-valid.sh accepts it,
 # else Debian sid's source package built once into
@@ -200,6 +203,11 @@ build() {
 		echo "FAIL $arch $tag: CONFIG_MTD is still set"
 		return 1
 	fi
+	if [ "$mtd" = y ]; then
+		grep -qx CONFIG_AXFS_MTD=y "$obj/.config"
+	else
+		! grep -q '^CONFIG_AXFS_MTD=' "$obj/.config"
+	fi || { echo "FAIL $arch $tag: CONFIG_AXFS_MTD is not $mtd"; return 1; }
 	rm -rf "$obj/fs/axfs"
 	if ! kmake -j2 W=1 C=1 CHECK="$sparse" fs/axfs/ >>"$log" 2>&1; then
 		echo "FAIL $arch $tag: the build failed"
@@ -225,7 +233,8 @@ build() {
 # build_unhooked TAG: fs/axfs/ part way through the series, before the
 # patch that adds its Kconfig and the fs/Makefile hook: the objects its
 # Makefile lists so far, as a module with MTD and profiling (the settings
-# Kconfig would make given on the command line and to the compiler).
+# Kconfig would make, CONFIG_AXFS_MTD and CONFIG_AXFS_PROFILING, given on
+# the command line and to the compiler).
 # Kbuild reaches a directory only through its parent's Makefile: the
 # hook is added to a copy of fs/Makefile for the build, then taken away.
 build_unhooked() {
@@ -251,8 +260,9 @@ build_unhooked_1() {
 		return 1
 	fi
 	rm -rf "$obj/fs/axfs"
-	if ! kmake -j2 W=1 C=1 CHECK="$sparse" CONFIG_AXFS=m CONFIG_AXFS_PROFILING=y \
-		KCFLAGS=-DCONFIG_AXFS_PROFILING=1 fs/axfs/ >>"$log" 2>&1; then
+	if ! kmake -j2 W=1 C=1 CHECK="$sparse" CONFIG_AXFS=m CONFIG_AXFS_MTD=y \
+		CONFIG_AXFS_PROFILING=y \
+		KCFLAGS="-DCONFIG_AXFS_MTD=1 -DCONFIG_AXFS_PROFILING=1" fs/axfs/ >>"$log" 2>&1; then
 		echo "FAIL $arch $tag: the build failed"
 		grep -E 'error|warning' "$log" | head -n 20
 		return 1
@@ -265,29 +275,52 @@ build_unhooked_1() {
 	echo "ok $arch $tag (not yet in fs/Kconfig: CONFIG_AXFS=m given) $(($(date +%s) - t0))"
 }
 
-# coccicheck: the kernel's semantic patches (scripts/coccinelle) on
-# fs/axfs in report mode, one at a time: no report.  Those with OCaml
-# script rules (badzero.cocci, check_bq27xxx_data.cocci in 7.3) are left
-# out and named: Debian's spatch compiles OCaml rules with ocamlopt,
-# which only the OCaml compiler (package ocaml-nox) provides.
+# coccicheck: every semantic patch of the kernel (scripts/coccinelle) on
+# fs/axfs, one at a time: in report mode, no report; those without a
+# report mode (kmalloc_objs.cocci in 7.3) in patch mode, an empty patch
+# (the same: nothing they would change).  None is left out: those with
+# OCaml script rules (badzero.cocci, check_bq27xxx_data.cocci in 7.3)
+# need the OCaml compiler (Debian's spatch compiles them with ocamlopt:
+# package ocaml-nox, which make deps-tests-all installs), and one that
+# scripts/coccicheck skips (a "Requires:" newer than this spatch) fails.
 coccicheck() {
 	log=$logs/$arch-coccicheck.log
 	t0=$(date +%s)
 	command -v spatch >/dev/null || { echo "FAIL coccicheck: no spatch (Debian package coccinelle: make deps-tests-all)"; return 1; }
 	: >"$log"
-	n=0 skipped=
+	n=0 np=0
 	for c in $(find "$tree/scripts/coccinelle" -name '*.cocci' | LC_ALL=C sort); do
-		if ! command -v ocamlopt >/dev/null &&
-			grep -q '^@\(script\|initialize\|finalize\):ocaml' "$c"; then
-			skipped="$skipped ${c##*/}"
-			continue
+		if grep -q '^@\(script\|initialize\|finalize\):ocaml' "$c" &&
+			! command -v ocamlopt >/dev/null; then
+			echo "FAIL coccicheck: ${c#"$tree"/} has OCaml rules and there is no ocamlopt (Debian package ocaml-nox: make deps-tests-all)"
+			return 1
 		fi
-		# Some (kmalloc_objs.cocci in 7.3) have no report mode.
-		grep -q '^virtual report' "$c" || continue
+		if grep -q '^virtual report' "$c"; then
+			mode=report
+		elif grep -q '^virtual patch' "$c"; then
+			mode=patch np=$((np + 1))
+		else
+			echo "FAIL coccicheck: ${c#"$tree"/} has neither a report nor a patch mode"
+			return 1
+		fi
 		n=$((n + 1))
-		if ! kmake coccicheck MODE=report M=fs/axfs COCCI="$c" J=2 >>"$log" 2>&1; then
-			echo "FAIL coccicheck: make coccicheck COCCI=${c#"$tree"/} failed"
-			tail -n 20 "$log"
+		out=$logs/$arch-coccicheck.one
+		if ! kmake coccicheck MODE=$mode M=fs/axfs COCCI="$c" J=2 >"$out" 2>&1; then
+			cat "$out" >>"$log"
+			echo "FAIL coccicheck: make coccicheck MODE=$mode COCCI=${c#"$tree"/} failed"
+			tail -n 20 "$out"
+			return 1
+		fi
+		cat "$out" >>"$log"
+		if grep -q '^Skipping coccinelle SmPL patch' "$out"; then
+			echo "FAIL coccicheck: scripts/coccicheck skipped ${c#"$tree"/}:"
+			grep -A2 '^Skipping coccinelle SmPL patch' "$out"
+			return 1
+		fi
+		# A patch: its file headers and hunks.
+		if [ $mode = patch ] && grep -q '^\(+++\|---\|@@\) ' "$out"; then
+			echo "FAIL coccicheck: ${c#"$tree"/} (patch mode) would change fs/axfs:"
+			grep -v '^$' "$out" | head -n 30
 			return 1
 		fi
 	done
@@ -297,7 +330,7 @@ coccicheck() {
 		grep '^[^ ]*\.[ch]:[0-9][0-9]*:' "$log" | head -n 20
 		return 1
 	fi
-	echo "ok coccicheck $n semantic patches, 0 reports $(($(date +%s) - t0))${skipped:+ (left out, no OCaml compiler:$skipped)}"
+	echo "ok coccicheck $n semantic patches (none left out; $np in patch mode, an empty patch), 0 reports $(($(date +%s) - t0))"
 }
 
 rc=0

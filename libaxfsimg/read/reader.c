@@ -32,7 +32,13 @@
 #include "foreign.h"
 #include "image_input.h"
 
-const char *axfs_region_name(enum axfs_region r)
+/* The API's sizes (axfs_reader.h) are the format's. */
+static_assert(AXFS_INFO_SIGNATURE_LEN == AXFS_SIGNATURE_LEN, "signature");
+static_assert(AXFS_INFO_DIGEST_LEN == AXFS_SB_DIGEST_LEN, "digest");
+static_assert(AXFS_INFO_REGIONS == AXFS_REGION_COUNT, "regions");
+static_assert(AXFS_INFO_PAGE_SIZE == AXFS_PAGE_SIZE, "page size");
+
+const char *axfs_region_name(unsigned int r)
 {
 	return axfs_format_region_name(r);
 }
@@ -268,12 +274,12 @@ int reader_region_read(struct axfs_image *img, enum axfs_region r,
 	return axfs_image_pread(img, buf, len, ri->fsoffset + off, err);
 }
 
-int axfs_image_table(struct axfs_image *img, enum axfs_region r, uint64_t i,
+int axfs_image_table(struct axfs_image *img, unsigned int r, uint64_t i,
 		     uint64_t *val, struct axfs_error *err)
 {
-	if ((unsigned int)r >= AXFS_REGION_COUNT || !AXFS_REGION_IS_TABLE(r))
+	if (r >= AXFS_REGION_COUNT || !AXFS_REGION_IS_TABLE(r))
 		return axfs_error_set(err, AXFS_ERR_INVALID,
-				      "region %d is not a byte table", (int)r);
+				      "region %u is not a byte table", r);
 	return reader_table_get(img, r, i, val, err);
 }
 
@@ -1025,9 +1031,9 @@ const struct axfs_super_info *axfs_image_super(const struct axfs_image *img)
 }
 
 const struct axfs_region_info *axfs_image_region(const struct axfs_image *img,
-						 enum axfs_region r)
+						 unsigned int r)
 {
-	if ((unsigned int)r >= AXFS_REGION_COUNT)
+	if (r >= AXFS_REGION_COUNT)
 		return NULL;
 	return &img->reg[r];
 }

@@ -10,6 +10,7 @@
  * is the directory it was last looked up in, as the dentry tree of the
  * kernel has it: AXFS stores no parent.
  */
+#include "axfs_format.h"
 #include "axfs_vfs.h"
 #include "opts_size.h"
 

@@ -237,6 +237,44 @@ test_expect_success 'every installed header compiles on its own' '
 	done
 '
 
+# The API headers leave a program's namespace to it: the format (the
+# kernel-style axfs_fs.h and its shim axfs_format.h, with the byte-order
+# helpers under their kernel names and <linux/types.h>) comes only to a
+# program that includes axfs_format.h itself.
+test_expect_success 'the API headers together: a program defines its own be32_to_cpu and gets no <linux/types.h>' '
+	: >ns.c &&
+	for h in "$D"/usr/include/axfs/*.h; do
+		case ${h##*/} in axfs_fs.h | axfs_format.h) continue ;; esac
+		echo "#include <${h##*/}>" >>ns.c
+	done &&
+	grep -q "^#include <axfs_reader.h>" ns.c && grep -q "^#include <axfs_vfs.h>" ns.c &&
+	cat >>ns.c <<-\EOF &&
+	#ifdef _LINUX_TYPES_H
+	#error "<linux/types.h> reached the program"
+	#endif
+	/* The names axfs_format.h gives, with other meanings. */
+	struct word { unsigned char b[4]; };
+	static int be32_to_cpu(struct word w) { return w.b[0]; }
+	static int be64_to_cpu(struct word w) { return w.b[1]; }
+	static int get_unaligned_be32(int x) { return x + 1; }
+	static int get_unaligned_be64(int x) { return x + 2; }
+	static int put_unaligned_be32(int x) { return x + 3; }
+	static int put_unaligned_be64(int x) { return x + 4; }
+	int main(void)
+	{
+		struct word w = { { 1, 2, 3, 4 } };
+		struct axfs_super_info si;
+
+		(void)si;
+		return be32_to_cpu(w) + be64_to_cpu(w) + get_unaligned_be32(0) +
+		       get_unaligned_be64(0) + put_unaligned_be32(0) +
+		       put_unaligned_be64(0) - 13 + (int)sizeof(si.signature) - 16;
+	}
+	EOF
+	$CC -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags axfsimg) -o ns ns.c $(pkg-config --libs axfsimg) &&
+	./ns
+'
+
 cat >prog.c <<'EOF'
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A user of the installed library: lists an image, and checks an error. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "axfs_format.h"
 #include "axfs_reader.h"
 #include "axfs_stream.h"
 #include "fuzz.h"

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axfs_format.h"
 #include "axfs_vfs.h"
 #include "fuzz.h"
 

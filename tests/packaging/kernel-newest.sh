@@ -14,20 +14,13 @@
 # whose patch keeps compat.h, on x86_64.
 # Slow (tens of minutes the first time): check-all's packages suite only.
 . "$(dirname "$0")/../cli/lib.sh"
+. "$AXFS_TOP/tests/cli/lib-kbuild.sh"
 
 top=$AXFS_TOP
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-test_lazy_prereq KBUILD_TOOLS '
-	for c in gcc bc bison flex make xz git perl python3 aarch64-linux-gnu-gcc \
-		 arm-linux-gnueabihf-gcc riscv64-linux-gnu-gcc; do
-		command -v $c || exit 1
-	done &&
-	for p in libelf-dev libssl-dev; do
-		dpkg-query -W -f "\${db:Status-Abbrev}" "$p" | grep -q "^ii" || exit 1
-	done
-'
-test_require_prereq KBUILD_TOOLS "make deps-tests-all installs them"
+require_kbuild_tools gcc git python3 aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc \
+	riscv64-linux-gnu-gcc
 
 fetch() {
 	sh "$top/kernel/tests/fetch-source.sh" "$1" 2>"fetch-$1.log" >"src-$1.env" ||

@@ -7,19 +7,12 @@
 # fs/axfs/ into the kernel (built-in.a) with gcc-12 without a warning.
 # Slow (minutes): run by `make check-packages`, not by `make check`.
 . "$(dirname "$0")/../cli/lib.sh"
+. "$AXFS_TOP/tests/cli/lib-kbuild.sh"
 
 top=$AXFS_TOP
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-# A kernel build's tools: make deps-tests-all (group packages of
-# scripts/install-deps.sh) installs them.
-test_lazy_prereq KBUILD_TOOLS '
-	for c in gcc-12 bc bison flex make xz patch; do command -v $c || exit 1; done &&
-	for p in libelf-dev libssl-dev; do
-		dpkg-query -W -f "\${db:Status-Abbrev}" "$p" | grep -q "^ii" || exit 1
-	done
-'
-test_require_prereq KBUILD_TOOLS "make deps-tests-all installs them"
+require_kbuild_tools gcc-12 patch
 
 src=$(sh "$top/kernel/tests/linux-source.sh" 6.1 2>unpack.log | sed -n 's/^SRC=//p')
 [ -n "$src" ] || cat unpack.log

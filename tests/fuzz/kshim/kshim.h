@@ -105,7 +105,7 @@ static inline u64 get_unaligned_be64(const void *p)
  * kernel.  The shim stands in for the MTD layer (fuzz_kernel.c provides
  * axfs_mtd_read() and axfs_mtd_point()); profiling is left out.
  */
-#define CONFIG_MTD		1
+#define CONFIG_AXFS_MTD		1
 #define KSHIM_ONE_1		0,
 #define KSHIM_SECOND(ignored, val, ...)	val
 #define KSHIM_IS_ONE(junk)	KSHIM_SECOND(junk 1, 0, 0)

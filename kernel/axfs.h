@@ -269,7 +269,6 @@ int axfs_profiling_start(struct axfs_sb_info *sbi, int mode);
 void axfs_profiling_stop(struct axfs_sb_info *sbi);
 void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino,
 			enum axfs_prof_mode use);
-void axfs_profiling_fill(struct axfs_sb_info *sbi, u64 node, u64 ino);
 bool axfs_profiling_on(const struct axfs_sb_info *sbi);
 #else
 static inline int axfs_profiling_module_init(void) { return 0; }
@@ -282,8 +281,6 @@ static inline int axfs_profiling_start(struct axfs_sb_info *sbi, int mode)
 static inline void axfs_profiling_stop(struct axfs_sb_info *sbi) { }
 static inline void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node,
 				      u64 ino, enum axfs_prof_mode use) { }
-static inline void axfs_profiling_fill(struct axfs_sb_info *sbi, u64 node,
-				       u64 ino) { }
 static inline bool axfs_profiling_on(const struct axfs_sb_info *sbi)
 {
 	return false;

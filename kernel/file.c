@@ -14,9 +14,10 @@
  *
  * The cblock cache keeps the cblocks inflated last (cblock_cache of them,
  * least recently used replaced), so reading a cblock's pages in turn
- * (->readahead) inflates it once, and so do readers of several files at
- * once.  A mutex serialises it; a cblock that fails to inflate is not
- * kept (the 2008 driver served the stale buffer).  When a cblock is
+ * inflates it once, and so do readers of several files at once.  A
+ * mutex serialises it; a cblock that fails to inflate is not kept (the
+ * 2008 driver served the stale buffer).  ->readahead takes pages from
+ * the cache but inflates nothing (axfs_readahead() says why).  When a cblock is
  * inflated for one page, the file's other pages in it go into the page
  * cache as well, so a random read does not inflate the same cblock again
  * for its neighbours.
@@ -269,12 +270,14 @@ static int axfs_cblock_inflate(struct axfs_sb_info *sbi, u64 c,
 
 /*
  * The cache entry holding cblock c, which is inflated into the least
- * recently used entry if none holds it (*fresh then says so).  Called
- * with cblock_lock held.  An entry whose buffer cannot be allocated is
- * passed over for the least recently used one that has a buffer.
+ * recently used entry if none holds it (*fresh then says so), unless
+ * cached_only: then -EAGAIN.  Called with cblock_lock held.  An entry
+ * whose buffer cannot be allocated is passed over for the least recently
+ * used one that has a buffer.
  */
 static struct axfs_cblock_entry *axfs_cblock_get(struct axfs_sb_info *sbi,
-						 u64 c, bool *fresh)
+						 u64 c, bool cached_only,
+						 bool *fresh)
 {
 	struct axfs_cblock_entry *e, *lru = NULL, *lru_buf = NULL;
 	unsigned int i;
@@ -296,6 +299,8 @@ static struct axfs_cblock_entry *axfs_cblock_get(struct axfs_sb_info *sbi,
 		if (e->buf && (!lru_buf || e->used < lru_buf->used))
 			lru_buf = e;
 	}
+	if (cached_only)
+		return ERR_PTR(-EAGAIN);
 	if (!lru->buf)
 		lru->buf = kvmalloc(sbi->cblock_size, GFP_KERNEL | __GFP_NOWARN);
 	if (!lru->buf)
@@ -407,9 +412,13 @@ static void axfs_fill_siblings(struct axfs_sb_info *sbi, struct inode *inode,
 			break;
 }
 
-/* Fill page index of a file, stored compressed, into dst (want bytes). */
+/*
+ * Fill page index of a file, stored compressed, into dst (want bytes);
+ * with cached_only only from a cblock in the cache, else -EAGAIN.
+ */
 static int axfs_read_compressed(struct axfs_sb_info *sbi, struct inode *inode,
-				pgoff_t index, u8 *dst, size_t want)
+				pgoff_t index, u8 *dst, size_t want,
+				bool cached_only)
 {
 	struct axfs_cblock_entry *e;
 	u64 offset, c;
@@ -419,7 +428,7 @@ static int axfs_read_compressed(struct axfs_sb_info *sbi, struct inode *inode,
 	if (axfs_page_in_cblock(sbi, inode, index, &c, &offset))
 		return -EIO;
 	mutex_lock(&sbi->cblock_lock);
-	e = axfs_cblock_get(sbi, c, &fresh);
+	e = axfs_cblock_get(sbi, c, cached_only, &fresh);
 	if (IS_ERR(e)) {
 		err = PTR_ERR(e);
 	} else {
@@ -431,9 +440,13 @@ static int axfs_read_compressed(struct axfs_sb_info *sbi, struct inode *inode,
 	return err;
 }
 
-/* Fill one page of an inode's data into buf (PAGE_SIZE bytes). */
+/*
+ * Fill one page of an inode's data into buf (PAGE_SIZE bytes).  With
+ * cached_only (readahead), a compressed page whose cblock is not in the
+ * cache is not inflated: -EAGAIN.
+ */
 static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
-			  pgoff_t index, u8 *buf)
+			  pgoff_t index, u8 *buf, bool cached_only)
 {
 	size_t want = axfs_page_bytes(inode, index);
 	u64 node, type, nidx, off;
@@ -449,11 +462,9 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
 		err = axfs_node(sbi, node, &type, &nidx);
 	if (err)
 		return err;
-	/* A page-cache fill is a use of the page for volumeN.order. */
-	axfs_profiling_fill(sbi, node, axfs_ino_index(inode));
-
 	if (type == AXFS_NODE_COMPRESSED) {
-		err = axfs_read_compressed(sbi, inode, index, buf, want);
+		err = axfs_read_compressed(sbi, inode, index, buf, want,
+					   cached_only);
 	} else {
 		err = axfs_node_place(sbi, type, nidx, &region, &off);
 		if (!err)
@@ -470,16 +481,21 @@ static int axfs_fill_page(struct axfs_sb_info *sbi, struct inode *inode,
  * ask for large folios).  A folio that cannot be read is left not up to
  * date, which the caller reports as EIO (the error flag that
  * folio_set_error() set is gone since 6.12, and no reader needs it).
+ * With cached_only, -EAGAIN (silently) for a page that needs an inflate.
  */
-static int axfs_read_one(struct inode *inode, struct folio *folio)
+static int axfs_read_one(struct inode *inode, struct folio *folio,
+			 bool cached_only)
 {
 	u8 *buf = kmap_local_folio(folio, 0);
 	int err;
 
-	err = axfs_fill_page(AXFS_SB(inode->i_sb), inode, folio->index, buf);
+	err = axfs_fill_page(AXFS_SB(inode->i_sb), inode, folio->index, buf,
+			     cached_only);
 	if (err)
 		memset(buf, 0, PAGE_SIZE);
 	kunmap_local(buf);
+	if (err == -EAGAIN)
+		return err;
 	if (err)
 		axfs_err_ratelimited(inode->i_sb, "inode %llu: page %lu is corrupt",
 				     axfs_ino_index(inode), folio->index);
@@ -489,9 +505,24 @@ static int axfs_read_one(struct inode *inode, struct folio *folio)
 }
 
 /*
- * Readahead: the folios come locked and in index order, so each cblock is
- * inflated once for all of them (the cblock cache keeps it); a folio that
- * cannot be read is left not up to date, and its read_folio reports it.
+ * Readahead fills only what costs no inflate: holes and the bytes past
+ * the end, XIP and byte-aligned pages, and compressed pages whose cblock
+ * is in the cblock cache.  The page cache's windows follow the file's
+ * order (an mmap fault reads around it, 16 pages either side; read()
+ * reads ahead of the reader), an ordered image the boot's, so most of
+ * the other compressed pages of a window lie in cblocks the boot would
+ * not inflate, or not yet.  Those folios are left not up to date, as an
+ * I/O error leaves them (Documentation/filesystems/vfs.rst); the page
+ * demanded among them, and any used later, comes through read_folio,
+ * which inflates its cblock and fills the file's other pages in it
+ * (axfs_fill_siblings()), so a file read in order still costs one
+ * inflate a cblock.  Not even the window's first folio is inflated here:
+ * it is the demanded page in read()'s synchronous readahead, which
+ * read_folio then reads at once, but 16 pages before the fault in an
+ * mmap read-around.  Compressed bytes already in the device buffer are
+ * no reason either: reading them was cheap, inflating them is not.  A
+ * folio that cannot be read is left not up to date, and its read_folio
+ * reports it.
  */
 static void axfs_readahead(struct readahead_control *rac)
 {
@@ -499,12 +530,12 @@ static void axfs_readahead(struct readahead_control *rac)
 	struct folio *folio;
 
 	while ((folio = readahead_folio(rac)))
-		folio_end_read(folio, !axfs_read_one(inode, folio));
+		folio_end_read(folio, !axfs_read_one(inode, folio, true));
 }
 
 static int axfs_read_folio(struct file *file, struct folio *folio)
 {
-	int err = axfs_read_one(folio->mapping->host, folio);
+	int err = axfs_read_one(folio->mapping->host, folio, false);
 
 	folio_end_read(folio, !err);
 	return err;

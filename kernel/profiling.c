@@ -26,15 +26,17 @@
  * then the same lines with a fourth field, FIRST: the rank of the node's
  * first use since the mount or the last "clear" (1 for the first page
  * used, 2 for the next new one, ...), for every node with a rank, in
- * node order.  A node is ranked by every use of the profiler's hooks
- * (XIP faults, mapped faults, read()) and every fill of its page-cache
- * page by read_folio or readahead, whatever the mode counts, but not
- * while the mode is "off"; a rank never changes until "clear".  axfs
- * mkfs -p packs the compressed pages of a boot in that order.  The
- * pages an inflate or the driver's readahead puts into the page cache
- * beside the one asked for get no rank there: which pages share a
- * cblock is the image's layout, not the workload's; when one of them
- * is used later (a fault, a read()) it is ranked then.
+ * node order.  A node is ranked at its first use through the profiler's
+ * hooks in xip.c, whatever the mode counts, but not while the mode is
+ * "off": a fault on its page in any mapping (XIP or page cache, read or
+ * write), or read(), splice or sendfile copying its bytes out.  Filling
+ * the page cache is no use: the pages readahead, an inflate's siblings
+ * or the driver's readahead bring in are ranked only if a program uses
+ * them, and then when it does, so the ranks do not depend on the
+ * image's cblock size nor on the medium's readahead windows.  Nor are
+ * symbolic links' pages ranked (the page cache reads them for the VFS,
+ * mkfs -p does not place them).  A rank never changes until "clear".
+ * axfs mkfs -p packs the compressed pages of a boot in that order.
  *
  * A rank costs a u32 beside the count and is given without a lock: the
  * node is claimed with cmpxchg(), then numbered from an atomic counter,
@@ -120,15 +122,6 @@ void axfs_profiling_add(struct axfs_sb_info *sbi, u64 node, u64 ino,
 		return;
 	WRITE_ONCE(p->data[node].ino, (u32)ino);
 	atomic_long_inc(&p->data[node].count);
-}
-
-/* A page-cache fill of node (read_folio, readahead): ranked, not counted. */
-void axfs_profiling_fill(struct axfs_sb_info *sbi, u64 node, u64 ino)
-{
-	struct axfs_profile *p = sbi->profile;
-
-	if (p && node < p->nodes && READ_ONCE(p->mode) != AXFS_PROF_OFF)
-		axfs_prof_rank(p, &p->data[node], ino);
 }
 
 /* Whether uses are ranked: read() then goes through the hooks. */

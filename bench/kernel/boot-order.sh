@@ -56,7 +56,7 @@
 #          XIP pages mapped in place, the others inflated; armhf with
 #          physsize=, rootfs/virt.sh)
 # Images (AXFS: `axfs mkfs -p`, the profile of a profiling boot of the
-# unprofiled image, built with 4 KiB cblocks (below), from pmem
+# unprofiled image as mkfs builds it (64 KiB cblocks), from pmem
 # (BOOT_ORDER_PROFILE_MEDIUM=mtd or phys: from there), mounted with
 # rootflags=profile=all, read from /proc/axfs/volume0.order, or volume0
 # from a driver without it):
@@ -286,21 +286,16 @@ boot() {
 # ---- the profile: the unprofiled image's boot from pmem, profile=all -----------
 MTIME=1700000000
 mk() { "$AXFS" mkfs -q --mtime $MTIME "$@"; }
-# The profiled image has 4 KiB cblocks (BOOT_ORDER_PROFILE_BS): then
-# every page is ranked when the page cache asks for it, in the order the
-# measured boot's readahead will ask for it.  From a 64 KiB image the
-# driver fills a file's other pages of an inflated cblock beside the one
-# asked for, unranked, and they are ranked later, at their first use:
-# the same 1228 pages counted and ranked, but the ordered image's boot
-# inflated 327 cblocks against the unordered one's 211 (162 against 212
-# with the 4 KiB profile; bench/RESULTS.md).
-PROFILE_BS=${BOOT_ORDER_PROFILE_BS:-4KiB}
+# The profiled image has mkfs's default 64 KiB cblocks
+# (BOOT_ORDER_PROFILE_BS to change it).  The driver ranks a page at its
+# first use (a fault, a read()), not when the page cache fills it, so the
+# order does not depend on the cblock size; a driver that ranked fills
+# needed a profile from 4 KiB cblocks (bench/RESULTS.md).
+PROFILE_BS=${BOOT_ORDER_PROFILE_BS:-64KiB}
 mk -b "$PROFILE_BS" "$tree" -o "$W/axfs-plain.img" || die "axfs mkfs failed"
 say "profiling boot ($(date -u +%T))"
 # BOOT_ORDER_PROFILE_MEDIUM (block, mtd or phys): where the profiling
-# boot mounts it.  The order is that of the page-cache fills, whose
-# readahead windows are the medium's (an MTD mount has no block device's
-# read_ahead_kb): profile on the medium the image is for.
+# boot mounts it.
 PROFILE_MEDIUM=${BOOT_ORDER_PROFILE_MEDIUM:-block}
 boot "$W/profile.log" "$W/axfs-plain.img" "$PROFILE_MEDIUM" axfs profile=all ||
 	{ kt_crash_report "$W/profile.log" >&2; die "the profiling boot did not finish"; }
@@ -400,7 +395,7 @@ if [ $check = 1 ]; then
 	host_check "the ordered image ($so bytes) is at most 1.01 x the unordered one ($su)" \
 		test $((so * 100)) -le $((su * 101))
 	cu=$(fig unordered inflate_calls) co=$(fig ordered inflate_calls)
-	# Fewer, not yet the half issue 40 aims at (bench/RESULTS.md).
+	# Fewer; the half issue 40 aims at is the bench's (3 boots agreeing).
 	fewer=0
 	[ -n "$cu" ] && [ -n "$co" ] && [ "${co%.*}" -lt "${cu%.*}" ] && fewer=1
 	host_check "the ordered root's boot inflates fewer cblocks than the unordered one's (kprobe: $co against $cu)" \

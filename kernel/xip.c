@@ -18,7 +18,9 @@
  *    2008 driver counted them, with "all" in every mapping.  Only faults
  *    that reach the filesystem count: a page already mapped in this
  *    process does not fault again, and there is no fault-around, so
- *    every first touch of a page by a process is one count.
+ *    every first touch of a page by a process is one count (a fault the
+ *    mm retries counts once).  In any mode but "off" the fault also
+ *    ranks the page for volumeN.order.
  *
  *  - If the image's XIP region is directly addressable by physical
  *    address (physaddr=, or an MTD whose point() gives one), an XIP page
@@ -169,22 +171,31 @@ static vm_fault_t axfs_fault(struct vm_fault *vmf)
 	struct axfs_sb_info *sbi = AXFS_SB(inode->i_sb);
 	pgoff_t pages = DIV_ROUND_UP(i_size_read(inode), PAGE_SIZE);
 	u64 ino = axfs_ino_index(inode);
-	bool readonly = !(vma->vm_flags & VM_WRITE);
+	/* Shared writable mappings were refused: this one is read-only or private. */
+	enum axfs_prof_mode use = vma->vm_flags & VM_WRITE ? AXFS_PROF_ALL :
+							     AXFS_PROF_MAPPED;
 	phys_addr_t phys;
+	vm_fault_t ret;
 	u64 node;
 
-	/* Shared writable mappings were refused: this one is read-only or private. */
-	if (vmf->pgoff < pages &&
-	    !axfs_node_of_page(sbi, ino, vmf->pgoff, &node)) {
-		axfs_profiling_add(sbi, node, ino,
-				   readonly ? AXFS_PROF_MAPPED : AXFS_PROF_ALL);
-		/* VM_MIXEDMAP: axfs_file_mmap_prepare() allowed XIP pages. */
-		if ((vma->vm_flags & VM_MIXEDMAP) &&
-		    !axfs_xip_node_phys(sbi, node, &phys))
-			return vmf_insert_mixed(vma, vmf->address,
-						PHYS_PFN(phys));
+	if (vmf->pgoff >= pages ||
+	    axfs_node_of_page(sbi, ino, vmf->pgoff, &node))
+		return filemap_fault(vmf);
+	/* VM_MIXEDMAP: axfs_file_mmap_prepare() allowed XIP pages. */
+	if ((vma->vm_flags & VM_MIXEDMAP) &&
+	    !axfs_xip_node_phys(sbi, node, &phys)) {
+		axfs_profiling_add(sbi, node, ino, use);
+		return vmf_insert_mixed(vma, vmf->address, PHYS_PFN(phys));
 	}
-	return filemap_fault(vmf);
+	ret = filemap_fault(vmf);
+	/*
+	 * One count per fault: when filemap_fault() dropped the mmap lock to
+	 * read (readahead, or read_folio for a page readahead left not up
+	 * to date), the mm retries the fault, and the retry counts.
+	 */
+	if (!(ret & VM_FAULT_RETRY))
+		axfs_profiling_add(sbi, node, ino, use);
+	return ret;
 }
 
 /*

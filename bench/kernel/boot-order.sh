@@ -56,7 +56,7 @@
 #          XIP pages mapped in place, the others inflated; armhf with
 #          physsize=, rootfs/virt.sh)
 # Images (AXFS: `axfs mkfs -p`, the profile of a profiling boot of the
-# unprofiled image as mkfs builds it (64 KiB cblocks), from pmem
+# unprofiled image as mkfs builds it (64 KiB cblocks), from the block device
 # (BOOT_ORDER_PROFILE_MEDIUM=mtd or phys: from there), mounted with
 # rootflags=profile=all, read from /proc/axfs/volume0.order, or volume0
 # from a driver without it):

@@ -107,10 +107,12 @@ case $AXFS in /*) ;; *) AXFS=$PWD/$AXFS ;; esac
 XIP_BUDGET=${BOOT_ORDER_XIP_BUDGET:-2MiB}
 ICOUNT=${BENCH_ICOUNT_SHIFT:-2}
 
+# shellcheck disable=SC2034	# read by lib.sh
 KT_ARCH=$ARCH
 . "$tests/lib.sh"
 # The architecture's kernel, module build, packages and device tree:
 # rootfs.sh's architecture file (ra_setup, ra_download, ra_kbuild).
+# shellcheck disable=SC1090
 . "$tests/rootfs/$ARCH.sh"
 # shellcheck disable=SC2034	# read by kt_boot
 KT_ICOUNT=$ICOUNT

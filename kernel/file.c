@@ -16,11 +16,11 @@
  * least recently used replaced), so reading a cblock's pages in turn
  * inflates it once, and so do readers of several files at once.  A
  * mutex serialises it; a cblock that fails to inflate is not kept (the
- * 2008 driver served the stale buffer).  ->readahead takes pages from
- * the cache but inflates nothing (axfs_readahead() says why).  When a cblock is
- * inflated for one page, the file's other pages in it go into the page
- * cache as well, so a random read does not inflate the same cblock again
- * for its neighbours.
+ * 2008 driver served the stale buffer).  When a cblock is inflated for
+ * one page, the file's other pages in it go into the page cache as well,
+ * so a random read does not inflate the same cblock again for its
+ * neighbours.  ->readahead takes pages from the cache but inflates
+ * nothing (axfs_readahead() says why).
  *
  * Readahead in the image's order: when a cblock's compressed bytes must
  * be read from a device (block device, MTD without point(), a second

@@ -46,12 +46,9 @@ check "profiling: root of a user namespace (uid 0 mapped) opens and reads it" \
 	unshare -r sh -c "cat $PROF >/dev/null"
 check_fails "profiling: root of a user namespace cannot write a command" unshare -r sh -c "echo off >$PROF"
 
-# Exact counts: a fresh mmap of a 17-page file faults each page once,
-# from a cold page cache: the first fault reads (the page cache's
-# read-around, read_folio) and is retried by the mm, which counts once.
+# Exact counts: a fresh mmap of a 17-page file faults each page once.
 F=sizes/text-65537
 DEEP=$DEEP_FILE
-echo 3 >/proc/sys/vm/drop_caches
 echo clear >$PROF && echo on >$PROF
 probe mmap "/mnt/a/$F" >/dev/null 2>&1
 probe mmap "/mnt/a/$DEEP" >/dev/null 2>&1
@@ -61,6 +58,18 @@ cat $PROF >/tmp/exact.csv
 	sort >/tmp/exact.want
 check "profiling: one count per faulted page, seed format ./dir/name,offset,count" \
 	sh -c 'sort /tmp/exact.csv | diff /tmp/exact.want -'
+# The same file mapped from a cold page cache (probe mmap read() it
+# first, probe xip does not): a fault that reads (the read-around, or
+# read_folio for a page the readahead left) drops the mmap lock and the
+# mm retries it; each page still counts once.
+echo 3 >/proc/sys/vm/drop_caches
+echo clear >$PROF && echo on >$PROF
+probe xip "/mnt/a/$F" >/dev/null 2>&1
+echo off >$PROF
+cat $PROF >/tmp/cold.csv
+seq 0 16 | awk -v f="./$F" '{ print f "," $1 * 4096 ",1" }' >/tmp/cold.want
+check "profiling: faults from a cold page cache count once a page (retried faults too)" \
+	diff /tmp/cold.want /tmp/cold.csv
 
 # "all" counts the pages read() (here sendfile, through splice) copies
 # out as well; "on" counts faults only, so the second cat adds nothing.

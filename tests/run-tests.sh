@@ -44,7 +44,9 @@
 #            image in lowmem, highmem, beyond RAM    |
 #            (rootfs.sh --placements)                |
 #   bootorder  the boot order's reduced measured boot |
-#            (bench/kernel/boot-order.sh --check)    |
+#            (bench/kernel/boot-order.sh --check), one|
+#            job per architecture of $BOOTORDER_ARCHS |
+#            (amd64 arm64)                           |
 #   packages tests/packaging/*.sh: the kernel patch, |
 #            the Debian packages, bitbake            /
 # AXFS_TESTS="t1* t2050-*" limits cli, san and san-all to these scripts.
@@ -69,6 +71,7 @@ SAN_B=${SAN_B:-}
 # exercise the same code on well-formed input, which the normal pass and
 # valgrind (t8100) cover; san-all runs them all.
 ROOTFS_ARCHS=${ROOTFS_ARCHS:-"amd64 arm64 armhf riscv64"}
+BOOTORDER_ARCHS=${BOOTORDER_ARCHS:-"amd64 arm64"}
 ROOTFS_PLACEMENTS=${ROOTFS_PLACEMENTS:-"armhf:bookworm:armmp armhf:bookworm:armmp-lpae armhf:trixie:armmp armhf:trixie:armmp-lpae"}
 # CLI scripts that make check's 10-minute budget leaves to check-all
 # (suite cli-long): t3100's full mutant sweep, 118 s of CPU; make check
@@ -115,7 +118,7 @@ run_job() {
 	rootfs-place)	# ARCH:SUITE:FLAVOUR
 		sh "$top/kernel/tests/rootfs.sh" --arch "${name%%:*}" --placements --kernel "${name#*:}" ;;
 	bootorder)
-		sh "$top/bench/kernel/boot-order.sh" --check ;;
+		sh "$top/bench/kernel/boot-order.sh" --check --arch "$name" ;;
 	pkg)	sh "$top/tests/packaging/$name.sh" ;;
 	san-unit) CK_FORK=yes "$top/$SAN_B/unit-tests" ;;
 	san-cli) AXFS="$top/$SAN_B/axfs" AXFS_SANITIZED=1 \
@@ -206,7 +209,7 @@ for s in $suites; do
 	rootfs)	for a in $ROOTFS_ARCHS; do echo "rootfs $a"; done
 		for k in $ROOTFS_PLACEMENTS; do echo "rootfs-place $k"; done ;;
 	bootorder)
-		echo "bootorder -" ;;
+		for a in $BOOTORDER_ARCHS; do echo "bootorder $a"; done ;;
 	packages)
 		for t in "$top"/tests/packaging/*.sh; do
 			echo "pkg $(basename "$t" .sh)"

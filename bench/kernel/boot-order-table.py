@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """boot-order-table.py --arch ARCH WORKDIR BOOTS: bench/kernel/boot-order.sh's
 tables from its work directory (WORKDIR/rows: "NAME MEDIUM IMAGE FSTYPE";
+WORKDIR/media: "MEDIUM DESCRIPTION", the architecture's media;
 WORKDIR/boot-NAME-I.log: the guest's console; WORKDIR/IMAGE.img).
 
 Every figure is the median of the boots, with its spread (max - min) /
@@ -14,9 +15,6 @@ import os
 import re
 import sys
 
-MEDIA = {"block": "block device: legacy pmem (nd_pmem, no DAX), root=/dev/pmem0",
-         "mtd": "MTD: phram over reserved RAM (AXFS: mtd:root; squashfs, erofs: mtdblock0)",
-         "phys": "physaddr=: the image in reserved RAM, XIP plus compressed"}
 WHAT = {"axfs-unordered": "AXFS, profile without order",
         "axfs-ordered": "AXFS, the same profile with order",
         "sqfs": "squashfs gzip 128K, no sort file",
@@ -50,8 +48,9 @@ def parse(log):
     if "MemTotal" in f and "MemAvailable" in f:
         f["used"] = f["MemTotal"] - f["MemAvailable"]
     # Bytes read from the device: the block device's own count where the
-    # root is one (pmem, mtdblock), else AXFS's (MTD, physaddr=).
-    if "blk_read_bytes" in f:
+    # root is one (pmem, mtdblock), else AXFS's (MTD, physaddr=, and brd,
+    # which counts no I/O: armhf's block root).
+    if f.get("blk_read_ios", 0) > 0:
         f["dev_bytes"] = f["blk_read_bytes"]
     elif "device_bytes_read" in f:
         f["dev_bytes"] = f["device_bytes_read"]
@@ -111,6 +110,7 @@ def main():
         args = args[2:]
     w, nboots = args[0], int(args[1])
     rows = [line.split() for line in open(os.path.join(w, "rows")) if line.strip()]
+    media = dict(line.rstrip("\n").split(" ", 1) for line in open(os.path.join(w, "media")))
     data, size = {}, {}
     for name, medium, img, fs in rows:
         data[name] = [parse(os.path.join(w, "boot-%s-%d.log" % (name, i)))
@@ -131,7 +131,7 @@ def main():
         names = [r[0] for r in rows if r[1] == medium]
         if not names:
             continue
-        print("**%s (%s)**" % (medium, MEDIA[medium]))
+        print("**%s (%s)**" % (medium, media[medium]))
         print()
         print("| root | image | cblocks inflated | read ahead | device bytes read | inflate time | major faults | first output | end of the workload | RAM in use | Cached | boots |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

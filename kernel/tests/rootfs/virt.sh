@@ -21,7 +21,7 @@ fi
 RA_XIP_IN_RSS=$KT_XIP_IN_RSS
 
 ra_setup() {
-	local need out gcc root
+	local need out
 	for need in $KT_QEMU:$KT_QEMU_PKG ${RA_CROSS}gcc:$KT_CROSS_PKG \
 		    dtc:device-tree-compiler; do
 		command -v "${need%%:*}" >/dev/null 2>&1 ||
@@ -35,21 +35,30 @@ ra_setup() {
 	KT_GUEST_BUSYBOX=$GUEST_BUSYBOX
 	# Built in a copy: other tests may build kernel/ at the same time.
 	sh "$KT_KERNEL/tests/module-tree.sh" "$W"
-	gcc=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)$/\1/p' "$KDIR/include/config/auto.conf")
-	if [ $((${gcc:-0} / 10000)) = 12 ]; then
-		make -C "$KDIR" M="$W/kernel" ARCH=$KT_KARCH CROSS_COMPILE=$RA_CROSS modules \
-			>"$W/build.log" 2>&1
-	else
-		root=$(sh "$KT_KERNEL/tests/buildroot.sh" trixie "$KT_CROSS_PKG14" 2>"$W/build.log") &&
-			eval "$root" &&
-			sh "$KT_KERNEL/tests/buildroot.sh" --run "$ROOT" --bind "$W" -- \
-				make -C "$KDIR" M="$W/kernel" ARCH=$KT_KARCH CROSS_COMPILE=$RA_CROSS modules \
-				>>"$W/build.log" 2>&1
-	fi || { KT_SKIP="axfs.ko does not cross-build for $KVER"; cat "$W/build.log" >&2; return 1; }
+	ra_kbuild "$W/kernel" "$W/build.log" ||
+		{ KT_SKIP="axfs.ko does not cross-build for $KVER"; cat "$W/build.log" >&2; return 1; }
 	KO=$W/kernel/axfs.ko
 	KT_DTB=$W/virt.dtb
 	kt_dtb "$KT_DTB" >"$W/dtc.log" 2>&1 ||
 		{ KT_SKIP="cannot make the device tree"; return 1; }
+}
+
+# ra_kbuild DIR LOG: kbuild of the module sources in DIR (under $W) for
+# KDIR, with the compiler the kernel was built with: Debian 12's cross
+# compiler for gcc-12, the trixie build root's for gcc-14.  Also used for
+# other test modules (bench/kernel/boot-order.sh: ramflash.ko).
+ra_kbuild() {
+	local gcc root
+	gcc=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)$/\1/p' "$KDIR/include/config/auto.conf")
+	if [ $((${gcc:-0} / 10000)) = 12 ]; then
+		make -C "$KDIR" M="$1" ARCH=$KT_KARCH CROSS_COMPILE=$RA_CROSS modules >"$2" 2>&1
+	else
+		root=$(sh "$KT_KERNEL/tests/buildroot.sh" trixie "$KT_CROSS_PKG14" 2>"$2") &&
+			eval "$root" &&
+			sh "$KT_KERNEL/tests/buildroot.sh" --run "$ROOT" --bind "$W" -- \
+				make -C "$KDIR" M="$1" ARCH=$KT_KARCH CROSS_COMPILE=$RA_CROSS modules \
+				>>"$2" 2>&1
+	fi
 }
 
 # The private apt configuration arch/fetch.sh made (amd64 + ARCH), of the

@@ -119,6 +119,7 @@ static inline u64 get_unaligned_be64(const void *p)
 
 #define ENOENT		2
 #define EIO		5
+#define EAGAIN		11
 #define ENOMEM		12
 #define EFAULT		14
 #define EBUSY		16

@@ -677,6 +677,7 @@ static inline void folio_end_read(struct folio *folio, bool success)
 #define VM_IO		0x00004000UL
 #define VM_MIXEDMAP	0x10000000UL
 #define VM_FAULT_NOPAGE	0x000100
+#define VM_FAULT_RETRY	0x000400
 #define PHYS_PFN(x)	((unsigned long)((x) >> PAGE_SHIFT))
 
 

@@ -77,7 +77,10 @@
 # and AXFS's own cblocks_inflated counter where the driver has it); bytes
 # read from the device (/sys/block/pmem0, ram0 or mtdblock0 stat; AXFS on MTD
 # and physaddr=: its device_bytes_read counter); the decompressor's time
-# (kretprobe); time to the first output and the end; RAM after it.
+# (kretprobe); time to the first output and the end; RAM after it
+# (MemTotal - MemAvailable less the free pages of the per-CPU lists,
+# which MemAvailable leaves out and which move by a 4 MiB block between
+# boots on arm64; guest/boot-order-init.sh).
 set -u
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)

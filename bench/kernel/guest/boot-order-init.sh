@@ -51,7 +51,7 @@ done </proc/meminfo
 # /proc/zoneinfo): free RAM that MemFree and MemAvailable leave out.  With
 # one CPU the list may hold thousands of pages (high: 7040 on arm64's 1 GiB)
 # and how many it holds after the workload varies from boot to boot by a
-# whole 4 MiB buddy block: boot-order-table.py adds them back.
+# whole 4 MiB buddy block: boot-order-table.py counts them as free.
 pcp=0
 while read -r k v rest; do
 	case $k in count:) pcp=$((pcp + v)) ;; esac

@@ -510,6 +510,9 @@ static int build_meta(struct build *b, const struct write_opts *o,
 		return rc;
 	for (int r = 0; r < AXFS_REGION_COUNT; r++) {
 		struct meta *m = &b->meta[r];
+		/* 1 node_type, 2 node_index (meta.node_stream), 0 others */
+		int node_tab = r == AXFS_R_NODE_TYPE ? 1 :
+			       r == AXFS_R_NODE_INDEX ? 2 : 0;
 
 		if (!is_meta(r))
 			continue;
@@ -517,21 +520,20 @@ static int build_meta(struct build *b, const struct write_opts *o,
 		 * built from the packer's runs one at a time and, once
 		 * compressed, dropped: at most one is held raw.  Stored
 		 * raw, they are written from the runs, never held. */
-		if ((r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX) &&
-		    raw_only) {
+		if (node_tab && raw_only) {
 			uint64_t n = b->p->nnodes;
 			unsigned int depth = n ? node_depth(b->p,
-						r == AXFS_R_NODE_TYPE) : 0;
+						node_tab == 1) : 0;
 
-			m->node_stream = r == AXFS_R_NODE_TYPE ? 1 : 2;
+			m->node_stream = node_tab;
 			m->size = n * depth;
 			m->max_index = n;
 			m->depth = depth;
 			continue;
 		}
-		if ((r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX) &&
-		    (rc = node_table(&b->tables[r], b->p,
-				     r == AXFS_R_NODE_TYPE, err)) < 0) {
+		if (node_tab &&
+		    (rc = node_table(&b->tables[r], b->p, node_tab == 1,
+				     err)) < 0) {
 			deflater_free(d);
 			return rc;
 		}
@@ -561,7 +563,7 @@ static int build_meta(struct build *b, const struct write_opts *o,
 			m->z = NULL;
 			m->zsize = 0;
 		}
-		if (m->z && (r == AXFS_R_NODE_TYPE || r == AXFS_R_NODE_INDEX)) {
+		if (m->z && node_tab) {
 			bytetable_free(&b->tables[r]);
 			m->raw = NULL;
 		}
